@@ -1,0 +1,116 @@
+"""Claims as data, and the registry that finds them.
+
+A reviewed claim names its paper, where in the paper it is made, the
+statement, the verdict the review states, and a check: a function of no
+arguments that returns an ``Outcome`` (a verdict, a one-line summary of the
+key numbers, and the evidence rows behind it).  The runner compares the
+verdict with the expected one.
+
+Each reviewed paper is one module in ``reviews.papers`` with a ``CLAIMS``
+tuple; ``all_claims`` finds them all, so adding a paper adds one module.
+
+Public names:
+
+    Paper, Claim, Outcome, Row, Result    the data
+    PASS, FAIL, NOT_CHECKED               the verdicts
+    all_claims, select, run               the registry and the runner
+    float_row                             a float beside its exact value
+"""
+
+import decimal
+import importlib
+import pkgutil
+from collections import namedtuple
+
+from reviews.errors import InputError
+from reviews.softmax import ulp_distance
+
+__all__ = [
+    "Paper", "Claim", "Outcome", "Row", "Result",
+    "PASS", "FAIL", "NOT_CHECKED", "VERDICTS",
+    "all_claims", "select", "run", "float_row",
+]
+
+_SHOWN_DIGITS = 20
+
+PASS = "PASS"
+FAIL = "FAIL"
+NOT_CHECKED = "NOT CHECKED"
+VERDICTS = (PASS, FAIL, NOT_CHECKED)
+
+Paper = namedtuple("Paper", "title authors year arxiv")
+Paper.__doc__ = "A reviewed paper: title, authors (a tuple), year, arXiv id."
+
+Row = namedtuple("Row", "label value")
+Row.__doc__ = "One line of evidence: a label and its value, both text."
+
+Outcome = namedtuple("Outcome", "verdict summary evidence")
+Outcome.__doc__ = "What a check found: verdict, a one-line summary, evidence rows."
+
+
+
+class Result(namedtuple("Result", "claim outcome")):
+    """A claim with the outcome of its check."""
+
+    __slots__ = ()
+
+    @property
+    def matches(self):
+        """Whether the verdict is the one the review states."""
+        return self.outcome.verdict == self.claim.expected
+
+
+class Claim(namedtuple("Claim", "id paper where statement expected check")):
+    """A reviewed claim; ``check()`` returns its Outcome."""
+
+    __slots__ = ()
+
+    def __new__(cls, id, paper, where, statement, expected, check):
+        if expected not in VERDICTS:
+            raise InputError("claim %s: expected verdict %r is not one of %s"
+                             % (id, expected, ", ".join(VERDICTS)))
+        return super().__new__(cls, id, paper, where, statement, expected, check)
+
+
+def all_claims():
+    """Every registered claim, paper modules in name order, claims in order."""
+    import reviews.papers as papers
+    found = []
+    for module_info in sorted(pkgutil.iter_modules(papers.__path__),
+                              key=lambda m: m.name):
+        module = importlib.import_module("reviews.papers." + module_info.name)
+        found.extend(getattr(module, "CLAIMS", ()))
+    return found
+
+
+def select(claims, ids):
+    """The claims with the given ids, in registry order; unknown ids raise."""
+    known = {claim.id for claim in claims}
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        raise InputError("unknown claim id %s (see --list)" % ", ".join(unknown))
+    wanted = set(ids)
+    return [claim for claim in claims if claim.id in wanted]
+
+
+def run(claims):
+    """Run each claim's check; a list of Results in the same order."""
+    results = []
+    for claim in claims:
+        outcome = claim.check()
+        if outcome.verdict not in VERDICTS:
+            raise RuntimeError("claim %s returned verdict %r" % (claim.id, outcome.verdict))
+        results.append(Result(claim, outcome))
+    return results
+
+
+def float_row(label, value, exact):
+    """Evidence row: the float (repr), its exact value, the distance in ulp.
+
+    >>> from decimal import Decimal
+    >>> float_row("p", 0.1, Decimal(1) / 10).value
+    '0.1 (exact 0.1; 0.40 ulp)'
+    """
+    shown = decimal.Context(prec=_SHOWN_DIGITS).plus(decimal.Decimal(exact))
+    return Row(label, "%r (exact %s; %.2f ulp)"
+               % (value, shown, ulp_distance(value, exact)))

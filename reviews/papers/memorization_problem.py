@@ -1,0 +1,213 @@
+"""Claims of Appendix C.3 of The Memorization Problem (arXiv 2504.14765 v2).
+
+The appendix's stochastic extension says finite real logits realize every
+probability distribution on a finite label set.  The review says they do
+not: every softmax coordinate is strictly positive, so the boundary of the
+simplex is reached only as a limit, or with masking or infinite logits.
+
+Each check decides its verdict from exact values (``decimal``); floats are
+shown beside them, with their distance in ulp.
+"""
+
+import decimal
+import math
+from fractions import Fraction
+
+from reviews.claims import FAIL, PASS, Claim, Outcome, Paper, Row, float_row
+from reviews.softmax import (
+    log_softmax,
+    log_softmax_exact,
+    softmax,
+    softmax_exact,
+    softmax_naive,
+    ulp_distance,
+)
+
+__all__ = ["PAPER", "CLAIMS", "TABLE_GAPS", "table_line"]
+
+PAPER = Paper(
+    title="The Memorization Problem",
+    authors=("Lopez-Lira", "Tang", "Zhu"),
+    year=2025,
+    arxiv="2504.14765",
+)
+WHERE = "Appendix C.3"
+
+TABLE_GAPS = (50, 200, 700)
+ULP_BOUND = 2
+UNDERFLOW_GAPS = (745.2, 750, 1000, 1e6)
+# Where float exp overflows (naive formula) and where e**-g rounds to 0.0.
+OVERFLOW_EDGE = (709.78, 710)
+UNDERFLOW_EDGE = (745.13, 745.14)
+_WORK = decimal.Context(prec=60)
+_HALF_ULP_BELOW_ONE = 2.0 ** -54
+
+
+def table_line(gap):
+    """The review's table row for softmax([gap, 0]), in its own format.
+
+    >>> table_line(50)
+    'softmax([50, 0]) = (1.000000000000000, 1.93e-22)'
+    """
+    p = softmax([gap, 0])
+    return "softmax([%s, 0]) = (%.15f, %.2e)" % (gap, p[0], p[1])
+
+
+def _as_decimal(fraction):
+    return _WORK.divide(decimal.Decimal(fraction.numerator),
+                        decimal.Decimal(fraction.denominator))
+
+
+def _exact_log(fraction):
+    """ln of a positive rational, to 60 digits, as an exact Fraction."""
+    return Fraction(_WORK.ln(_as_decimal(fraction)))
+
+
+def _check_every_distribution():
+    rows = []
+    positive = True
+    for gap in TABLE_GAPS:
+        p = softmax([gap, 0])
+        logp = log_softmax([gap, 0])
+        exact = softmax_exact([gap, 0])
+        exact_log = log_softmax_exact([gap, 0])
+        positive = positive and exact[1] > 0 and math.isfinite(logp[1])
+        rows += [
+            Row("table", table_line(gap)),
+            float_row("gap %d: p2" % gap, p[1], exact[1]),
+            float_row("gap %d: log p2" % gap, logp[1], exact_log[1]),
+            float_row("gap %d: log p1" % gap, logp[0], exact_log[0]),
+            Row("gap %d: p1 prints 1.0" % gap, "1 - p1 = p2 = %.3e < 2**-54 = %.3e, half an ulp below 1.0"
+                % (exact[1], _HALF_ULP_BELOW_ONE)),
+        ]
+    rows.append(Row("so", "(1, 0) has no finite-logit preimage: exp(t) > 0 for every real t"))
+    verdict = FAIL if positive else PASS
+    return Outcome(verdict, "p2 > 0 at every gap; at gap 700 p2 = %.3e, log p2 = %r"
+                   % (softmax([700, 0])[1], log_softmax([700, 0])[1]), tuple(rows))
+
+
+_INTERIOR = (
+    (Fraction(1, 2), Fraction(1, 2)),
+    (Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)),
+    (Fraction(1, 10), Fraction(2, 10), Fraction(7, 10)),
+    (Fraction(1, 1000), Fraction(9, 1000), Fraction(99, 1000), Fraction(891, 1000)),
+    (1 - Fraction(1, 10 ** 15), Fraction(1, 10 ** 15)),
+    (1 - Fraction(1, 10 ** 100), Fraction(1, 10 ** 100)),
+    (1 - Fraction(1, 10 ** 300), Fraction(1, 10 ** 300)),
+)
+
+
+def _show(fraction):
+    if fraction.denominator == 1 or fraction.denominator < 10 ** 4:
+        return str(fraction)
+    return "%.3e" % fraction if fraction < Fraction(1, 2) else "1 - %.3e" % (1 - fraction)
+
+
+def _check_interior():
+    rows = []
+    worst = decimal.Decimal(0)
+    for p in _INTERIOR:
+        logits = [_exact_log(q) for q in p]
+        got = softmax(logits)
+        distances = [ulp_distance(f, _as_decimal(q)) for f, q in zip(got, p)]
+        worst = max(worst, *distances)
+        rows.append(Row("p = (%s)" % ", ".join(map(_show, p)),
+                        "softmax(log p) = (%s); worst %.2f ulp"
+                        % (", ".join(map(repr, got)), max(distances))))
+    rows.append(Row("logits", "z_i = ln p_i to 60 digits, taken exactly as rationals"))
+    verdict = PASS if worst <= ULP_BOUND else FAIL
+    return Outcome(verdict, "softmax(log p) == p within %.2f ulp for %d interior p"
+                   % (worst, len(_INTERIOR)), tuple(rows))
+
+
+_EPSILONS = (1, 2, 5, 10, 20, 50, 100, 200, 300)
+
+
+def _check_boundary_limits():
+    rows = []
+    worst = decimal.Decimal(0)
+    previous = None
+    decreasing = True
+    for power in _EPSILONS:
+        eps = Fraction(1, 10 ** power)
+        gap = _exact_log((1 - eps) / eps)
+        p2 = softmax([gap, 0])[1]
+        exact_p2 = softmax_exact([gap, 0])[1]
+        distance = ulp_distance(p2, _as_decimal(eps))
+        worst = max(worst, distance)
+        decreasing = decreasing and exact_p2 > 0 and (previous is None or exact_p2 < previous)
+        previous = exact_p2
+        rows.append(Row("eps = 1e-%d" % power, "gap %.6f: p2 = %r (%.2f ulp from eps)"
+                        % (gap, p2, distance)))
+    rows.append(Row("exact", "p2 > 0 and strictly decreasing in the gap (decimal, 40 digits)"))
+    verdict = PASS if decreasing and worst <= ULP_BOUND else FAIL
+    return Outcome(verdict, "p2 = eps within %.2f ulp down to eps = 1e-300; never 0"
+                   % worst, tuple(rows))
+
+
+_MASKED = (
+    ([0, -math.inf], [1.0, 0.0], [0.0, -math.inf]),
+    ([math.inf, 0], [1.0, 0.0], [0.0, -math.inf]),
+)
+
+
+def _check_masking():
+    rows = []
+    exact = True
+    for logits, probabilities, logs in _MASKED:
+        got, got_log = softmax(logits), log_softmax(logits)
+        exact = exact and got == probabilities and got_log == logs
+        rows.append(Row("softmax(%r)" % logits, "%r; log_softmax %r" % (got, got_log)))
+    verdict = PASS if exact else FAIL
+    return Outcome(verdict, "softmax([0, -inf]) == softmax([inf, 0]) == [1.0, 0.0] exactly",
+                   tuple(rows))
+
+
+def _check_underflow():
+    rows = []
+    holds = True
+    for gap in UNDERFLOW_GAPS:
+        p2 = softmax([gap, 0])[1]
+        exact_p2 = softmax_exact([gap, 0])[1]
+        logp2 = log_softmax([gap, 0])[1]
+        exact_log = log_softmax_exact([gap, 0])[1]
+        holds = holds and p2 == 0.0 and exact_p2 > 0 and math.isfinite(logp2)
+        rows += [
+            Row("gap %r: p2" % gap, "%r (exact %s)"
+                % (p2, decimal.Context(prec=20).plus(exact_p2))),
+            float_row("gap %r: log p2" % gap, logp2, exact_log),
+        ]
+    for gap in UNDERFLOW_EDGE:
+        rows.append(Row("softmax([%r, 0])[1]" % gap, repr(softmax([gap, 0])[1])))
+    below, above = OVERFLOW_EDGE
+    naive_below, naive_above = softmax_naive([below, 0]), softmax_naive([above, 0])
+    stable = softmax([above, 0])
+    holds = (holds and not any(map(math.isnan, naive_below))
+             and math.isnan(naive_above[0]) and not any(map(math.isnan, stable)))
+    rows += [
+        Row("naive at [%r, 0]" % below, repr(naive_below)),
+        Row("naive at [%r, 0]" % above, repr(naive_above)),
+        Row("stable at [%r, 0]" % above, repr(stable)),
+    ]
+    verdict = PASS if holds else FAIL
+    return Outcome(verdict, "float p2 = 0.0 from gap 745.14 on, exact p2 > 0, log p2 = -gap;"
+                   " naive nan at 710", tuple(rows))
+
+
+CLAIMS = (
+    Claim("memorization.every-distribution", PAPER, WHERE,
+          "Finite real logits realize every probability distribution on a finite label set.",
+          FAIL, _check_every_distribution),
+    Claim("memorization.interior", PAPER, WHERE,
+          "Interior distributions are realized by z_i = log p_i.",
+          PASS, _check_interior),
+    Claim("memorization.boundary-limits", PAPER, WHERE,
+          "Boundary distributions are reachable only as limits.",
+          PASS, _check_boundary_limits),
+    Claim("memorization.masking", PAPER, WHERE,
+          "Explicit masking or infinite logits reach the boundary.",
+          PASS, _check_masking),
+    Claim("memorization.underflow", PAPER, WHERE,
+          "Float underflow is not reachability.",
+          PASS, _check_underflow),
+)

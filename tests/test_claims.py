@@ -1,0 +1,60 @@
+"""Tests of reviews.claims: the registry, selection and the runner."""
+
+import decimal
+import unittest
+
+from reviews.claims import (
+    FAIL, NOT_CHECKED, PASS, Claim, Outcome, Paper, Row, all_claims, float_row, run, select,
+)
+from reviews.errors import InputError
+
+PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001")
+
+
+def claim(claim_id, expected, verdict):
+    return Claim(claim_id, PAPER, "Section 1", "A statement.", expected,
+                 lambda: Outcome(verdict, "summary", (Row("a", "1"),)))
+
+
+class TestRegistry(unittest.TestCase):
+
+    def test_ids_are_unique_and_every_paper_module_registers(self):
+        ids = [c.id for c in all_claims()]
+        self.assertEqual(len(ids), len(set(ids)))
+        self.assertIn("memorization.every-distribution", ids)
+
+    def test_select_keeps_registry_order(self):
+        claims = [claim("a", PASS, PASS), claim("b", PASS, PASS), claim("c", PASS, PASS)]
+        self.assertEqual([c.id for c in select(claims, ["c", "a"])], ["a", "c"])
+
+    def test_select_names_unknown_ids(self):
+        with self.assertRaisesRegex(InputError, "unknown claim id x, y"):
+            select([claim("a", PASS, PASS)], ["x", "a", "y"])
+
+    def test_expected_verdict_must_be_known(self):
+        with self.assertRaisesRegex(InputError, "expected verdict 'MAYBE'"):
+            claim("a", "MAYBE", PASS)
+
+
+class TestRun(unittest.TestCase):
+
+    def test_matches_compares_verdict_with_expected(self):
+        results = run([claim("a", FAIL, FAIL), claim("b", PASS, FAIL),
+                       claim("c", NOT_CHECKED, NOT_CHECKED)])
+        self.assertEqual([r.matches for r in results], [True, False, True])
+
+    def test_an_unknown_verdict_is_a_bug(self):
+        with self.assertRaisesRegex(RuntimeError, "returned verdict 'OK'"):
+            run([claim("a", PASS, "OK")])
+
+
+class TestFloatRow(unittest.TestCase):
+
+    def test_shows_twenty_digits_and_ulps(self):
+        exact = decimal.Context(prec=40).divide(1, 3)
+        self.assertEqual(float_row("third", 1 / 3, exact),
+                         Row("third", "0.3333333333333333 (exact 0.33333333333333333333; 0.33 ulp)"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,83 @@
+"""Tests of the Appendix C.3 claims: every verdict and every printed number."""
+
+import unittest
+
+from reviews.claims import FAIL, PASS
+from reviews.papers.memorization_problem import CLAIMS, PAPER, table_line
+
+OUTCOMES = {claim.id: claim.check() for claim in CLAIMS}
+
+
+def values(claim_id, label):
+    return [row.value for row in OUTCOMES[claim_id].evidence if row.label == label]
+
+
+class TestReviewTable(unittest.TestCase):
+
+    def test_table_lines_reproduce_the_review_byte_for_byte(self):
+        self.assertEqual(values("memorization.every-distribution", "table"), [
+            "softmax([50, 0]) = (1.000000000000000, 1.93e-22)",
+            "softmax([200, 0]) = (1.000000000000000, 1.38e-87)",
+            "softmax([700, 0]) = (1.000000000000000, 9.86e-305)",
+        ])
+
+    def test_table_line_helper(self):
+        self.assertEqual(table_line(700), "softmax([700, 0]) = (1.000000000000000, 9.86e-305)")
+
+    def test_p2_beside_its_exact_value(self):
+        self.assertEqual(values("memorization.every-distribution", "gap 50: p2"), [
+            "1.9287498479639178e-22 (exact 1.9287498479639177830E-22; 0.16 ulp)"])
+
+    def test_log_p1_is_minus_p2_not_zero(self):
+        self.assertEqual(values("memorization.every-distribution", "gap 50: log p1"), [
+            "-1.9287498479639178e-22 (exact -1.9287498479639177830E-22; 0.16 ulp)"])
+
+    def test_log_p2_is_finite_at_gap_700(self):
+        self.assertEqual(values("memorization.every-distribution", "gap 700: log p2"), [
+            "-700.0 (exact -700.00000000000000000; 0.00 ulp)"])
+
+
+class TestVerdicts(unittest.TestCase):
+
+    def test_every_verdict_is_the_review_s(self):
+        expected = {
+            "memorization.every-distribution": FAIL,
+            "memorization.interior": PASS,
+            "memorization.boundary-limits": PASS,
+            "memorization.masking": PASS,
+            "memorization.underflow": PASS,
+        }
+        self.assertEqual({key: o.verdict for key, o in OUTCOMES.items()}, expected)
+        self.assertEqual({c.id: c.expected for c in CLAIMS}, expected)
+
+    def test_every_claim_cites_appendix_c3_of_the_paper(self):
+        for claim in CLAIMS:
+            self.assertEqual((claim.paper, claim.where), (PAPER, "Appendix C.3"))
+        self.assertEqual(PAPER.arxiv, "2504.14765")
+
+
+class TestEvidence(unittest.TestCase):
+
+    def test_interior_round_trip_worst_case(self):
+        self.assertEqual(OUTCOMES["memorization.interior"].summary,
+                         "softmax(log p) == p within 0.40 ulp for 7 interior p")
+
+    def test_boundary_reaches_eps_1e_300(self):
+        self.assertEqual(values("memorization.boundary-limits", "eps = 1e-300"),
+                         ["gap 690.775528: p2 = 1e-300 (0.15 ulp from eps)"])
+
+    def test_masking_rows(self):
+        self.assertEqual(values("memorization.masking", "softmax([inf, 0])"),
+                         ["[1.0, 0.0]; log_softmax [0.0, -inf]"])
+
+    def test_underflow_rows(self):
+        self.assertEqual(values("memorization.underflow", "gap 750: p2"),
+                         ["0.0 (exact 1.9016849634750064400E-326)"])
+        self.assertEqual(values("memorization.underflow", "naive at [710, 0]"),
+                         ["[nan, 0.0]"])
+        self.assertEqual(values("memorization.underflow", "softmax([745.13, 0])[1]"),
+                         ["5e-324"])
+
+
+if __name__ == "__main__":
+    unittest.main()

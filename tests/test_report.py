@@ -1,0 +1,98 @@
+"""Tests of reviews.report: the three formats, on claims of a made-up paper."""
+
+import json
+import unittest
+
+from reviews.claims import FAIL, PASS, Claim, Outcome, Paper, Row, run
+from reviews.report import FORMATS, Suite, as_json, markdown, text
+
+PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001")
+SUITE = Suite("suite", "9.9", "3.x")
+
+
+def results(verdict_of_second=PASS):
+    return run([
+        Claim("p.one", PAPER, "Section 1", "One | two.", FAIL,
+              lambda: Outcome(FAIL, "x = 1", (Row("x", "1"), Row("long label", "2")))),
+        Claim("p.two", PAPER, "Appendix B", "Three.", PASS,
+              lambda: Outcome(verdict_of_second, "y = 3", ())),
+    ])
+
+
+class TestText(unittest.TestCase):
+
+    def test_exact_text(self):
+        self.assertEqual(text(SUITE, results()), "\n".join([
+            "suite 9.9 (Python 3.x)",
+            "",
+            "FAIL        p.one",
+            "    A Paper (Doe, Roe 2024), arXiv:2401.00001, Section 1",
+            "    Claim: One | two.",
+            "    Review states: FAIL",
+            "    Found: x = 1",
+            "      x           1",
+            "      long label  2",
+            "",
+            "PASS        p.two",
+            "    A Paper (Doe, Roe 2024), arXiv:2401.00001, Appendix B",
+            "    Claim: Three.",
+            "    Review states: PASS",
+            "    Found: y = 3",
+            "",
+            "2 claims: 2 as the review states, 0 MISMATCH",
+            "",
+        ]))
+
+    def test_mismatch_line(self):
+        report = text(SUITE, results(FAIL))
+        self.assertIn("    MISMATCH: verdict FAIL, the review states PASS\n", report)
+        self.assertTrue(report.endswith("2 claims: 1 as the review states, 1 MISMATCH\n"))
+
+
+class TestMarkdown(unittest.TestCase):
+
+    def test_table_row_escapes_pipes(self):
+        self.assertIn("| `p.one` | arXiv:2401.00001 Section 1 | One \\| two. | FAIL | FAIL | x = 1 |",
+                      markdown(SUITE, results()))
+
+    def test_mismatch_is_marked_in_the_table(self):
+        self.assertIn("| PASS | FAIL (MISMATCH) | y = 3 |", markdown(SUITE, results(FAIL)))
+
+    def test_evidence_follows_the_table(self):
+        report = markdown(SUITE, results())
+        self.assertLess(report.index("| `p.two`"), report.index("### `p.one`: FAIL"))
+        self.assertIn("- long label: `2`", report)
+
+
+class TestJson(unittest.TestCase):
+
+    def test_stable_keys(self):
+        document = json.loads(as_json(SUITE, results()))
+        self.assertEqual(list(document), ["suite", "python", "ok", "claims"])
+        self.assertEqual(document["suite"], {"name": "suite", "version": "9.9"})
+        self.assertIs(document["ok"], True)
+        self.assertEqual(document["claims"][0], {
+            "id": "p.one",
+            "paper": {"title": "A Paper", "authors": ["Doe", "Roe"], "year": 2024,
+                      "arxiv": "2401.00001"},
+            "where": "Section 1",
+            "statement": "One | two.",
+            "expected": "FAIL",
+            "verdict": "FAIL",
+            "matches": True,
+            "summary": "x = 1",
+            "evidence": [{"label": "x", "value": "1"}, {"label": "long label", "value": "2"}],
+        })
+
+    def test_ok_is_false_on_a_mismatch(self):
+        self.assertIs(json.loads(as_json(SUITE, results(FAIL)))["ok"], False)
+
+    def test_every_format_is_ascii_and_ends_with_a_newline(self):
+        for name, render in FORMATS.items():
+            with self.subTest(name=name):
+                report = render(SUITE, results())
+                self.assertTrue(report.isascii() and report.endswith("\n"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,237 @@
+"""Tests of reviews.softmax: exact values, semantics, errors, accuracy grid."""
+
+import decimal
+import math
+import random
+import unittest
+from fractions import Fraction
+
+from reviews.errors import InputError
+from reviews.softmax import (
+    log_softmax,
+    log_softmax_exact,
+    logsumexp,
+    logsumexp_exact,
+    softmax,
+    softmax_exact,
+    softmax_naive,
+    ulp_distance,
+)
+
+INF = math.inf
+ULP_BOUND = 2
+GRID_SEED = 20260
+GRID_SIZE = 3000
+
+
+def grid_vectors(seed=GRID_SEED, size=GRID_SIZE):
+    """Seeded logit vectors covering the hard cases of the accuracy claim."""
+    rng = random.Random(seed)
+    makers = [
+        lambda n: [rng.gauss(0, 1) for _ in range(n)],
+        lambda n: [rng.gauss(0, 100) for _ in range(n)],
+        # z_i - max is not exact in floats here.
+        lambda n: [1e15 + rng.uniform(-10, 10) for _ in range(n)],
+        lambda n: [rng.uniform(-800, 0) for _ in range(n)],
+        # exact and near ties
+        lambda n: [0.7 + rng.choice([0, 1e-16, -1e-16, 5e-324, 1e-10]) for _ in range(n)],
+        # magnitudes up to 1e308
+        lambda n: [rng.choice([-1, 1]) * 10 ** rng.uniform(-300, 308) for _ in range(n)],
+        # subnormal probabilities
+        lambda n: [0.0] + [rng.uniform(-745, -700) for _ in range(n - 1)],
+        lambda n: [rng.choice([-1e308, 1e308, 0.0, -1.5, 3.0]) for _ in range(n)],
+    ]
+    for index in range(size):
+        n = rng.choice([1, 2, 2, 3, 4, 5, 8, 16, 50])
+        yield makers[index % len(makers)](n)
+
+
+def worst_distances(vectors):
+    """Worst ulp distance of softmax and log_softmax from the exact values."""
+    worst = {"softmax": decimal.Decimal(0), "log_softmax": decimal.Decimal(0)}
+    for z in vectors:
+        for name, fast, exact in (("softmax", softmax, softmax_exact),
+                                  ("log_softmax", log_softmax, log_softmax_exact)):
+            for value, reference in zip(fast(z), exact(z)):
+                worst[name] = max(worst[name], ulp_distance(value, reference))
+    return worst
+
+
+class TestExactValues(unittest.TestCase):
+
+    def test_log_softmax_keeps_the_largest_class_below_zero_at_gap_50(self):
+        self.assertEqual(log_softmax([50, 0])[0], -1.9287498479639178e-22)
+
+    def test_softmax_at_gap_50_matches_the_correctly_rounded_value(self):
+        self.assertEqual(softmax([50, 0]), [1.0, 1.9287498479639178e-22])
+
+    def test_softmax_of_ties_is_uniform(self):
+        self.assertEqual(softmax([3, 3, 3, 3]), [0.25] * 4)
+
+    def test_large_common_offset_is_recovered_exactly(self):
+        # 1e15 + 0.3 is 1000000000000000.25 in floats; the shift is -0.25.
+        got = softmax([1e15 + 0.3, 1e15])
+        self.assertEqual(got, [0.5621765008857981, 0.4378234991142019])
+        self.assertLessEqual(ulp_distance(got[1], softmax_exact([0.25, 0])[1]), 1)
+
+    def test_subnormal_probability_is_correctly_rounded(self):
+        self.assertEqual(softmax([0, -740])[1], 4.2e-322)
+        self.assertEqual(softmax([745.13, 0])[1], 5e-324)
+        self.assertEqual(softmax([745.14, 0])[1], 0.0)
+
+    def test_log_softmax_stays_finite_where_softmax_underflows(self):
+        self.assertEqual(log_softmax([1e6, 0]), [0.0, -1e6])
+
+    def test_log_softmax_beyond_the_float_range_is_minus_inf(self):
+        self.assertEqual(log_softmax([1e308, -1e308]), [0.0, -INF])
+
+    def test_logsumexp_of_two_zeros_is_log_2(self):
+        self.assertEqual(logsumexp([0, 0]), math.log(2))
+
+    def test_logsumexp_at_the_top_of_the_float_range(self):
+        self.assertEqual(logsumexp([1.7976931348623157e308, 0]), 1.7976931348623157e308)
+
+    def test_one_class_has_probability_one(self):
+        self.assertEqual(softmax([-7.5]), [1.0])
+        self.assertEqual(log_softmax([-7.5]), [0.0])
+        self.assertEqual(logsumexp([-7.5]), -7.5)
+
+
+class TestInputTypes(unittest.TestCase):
+
+    def test_ints_floats_and_fractions_mix(self):
+        self.assertEqual(softmax([1, 1.0, Fraction(1)]), softmax([1.0, 1.0, 1.0]))
+
+    def test_fraction_is_taken_at_its_exact_value(self):
+        third = Fraction(1, 3)
+        got = softmax([third, 0])[0]
+        self.assertLessEqual(ulp_distance(got, softmax_exact([third, 0])[0]), 1)
+
+    def test_integers_beyond_the_float_range_are_exact(self):
+        self.assertEqual(softmax([10 ** 400, 10 ** 400 - 1]),
+                         softmax([1.0, 0.0]))
+        self.assertEqual(logsumexp([10 ** 400]), INF)
+
+    def test_any_iterable_is_accepted(self):
+        self.assertEqual(softmax(x for x in (0, 0)), [0.5, 0.5])
+        self.assertEqual(softmax((0, 0)), [0.5, 0.5])
+
+    def test_decimal_is_taken_exactly(self):
+        self.assertEqual(softmax([decimal.Decimal("0.5"), 0.5]), [0.5, 0.5])
+
+
+class TestInfinitiesAndErrors(unittest.TestCase):
+
+    def test_minus_inf_is_a_masked_class(self):
+        self.assertEqual(softmax([0, -INF, 0]), [0.5, 0.0, 0.5])
+        self.assertEqual(log_softmax([0, -INF]), [0.0, -INF])
+        self.assertEqual(logsumexp([0, -INF]), 0.0)
+
+    def test_one_plus_inf_takes_all_the_mass(self):
+        self.assertEqual(softmax([INF, 0, -INF]), [1.0, 0.0, 0.0])
+        self.assertEqual(log_softmax([0, INF]), [-INF, 0.0])
+        self.assertEqual(logsumexp([0, INF]), INF)
+
+    def test_logsumexp_is_defined_for_two_plus_inf_and_all_minus_inf(self):
+        self.assertEqual(logsumexp([INF, INF]), INF)
+        self.assertEqual(logsumexp([-INF, -INF]), -INF)
+
+    def test_errors_name_the_problem(self):
+        cases = [
+            ([], "empty"),
+            ([0, math.nan], "entry 1 is NaN"),
+            ([INF, INF], r"more than one logit is \+inf \(entries 0, 1\)"),
+            ([-INF, -INF], "every logit is -inf"),
+            ([0, "1"], "entry 1 is '1', not a real number"),
+            ([True, 0], "entry 0 is True, not a real number"),
+        ]
+        for function in (softmax, log_softmax):
+            for logits, message in cases:
+                with self.subTest(function=function.__name__, logits=logits):
+                    with self.assertRaisesRegex(InputError, message):
+                        function(logits)
+
+    def test_logsumexp_rejects_empty_and_nan(self):
+        for logits, message in (([], "empty"), ([math.nan], "entry 0 is NaN")):
+            with self.assertRaisesRegex(InputError, message):
+                logsumexp(logits)
+
+    def test_not_an_iterable(self):
+        with self.assertRaisesRegex(InputError, "iterable of real numbers, not int"):
+            softmax(3)
+
+    def test_input_error_is_a_value_error(self):
+        with self.assertRaises(ValueError):
+            softmax([])
+
+
+class TestExactReference(unittest.TestCase):
+
+    def test_softmax_exact_to_forty_digits(self):
+        self.assertEqual(str(softmax_exact([50, 0])[1]),
+                         "1.928749847963917783016970808929410491157E-22")
+
+    def test_log_softmax_exact_keeps_tiny_logs(self):
+        self.assertEqual(str(log_softmax_exact([200, 0], digits=20)[0]),
+                         "-1.3838965267367375306E-87")
+
+    def test_logsumexp_exact_with_large_offset(self):
+        self.assertEqual(str(logsumexp_exact([1e15, 1e15], digits=25)),
+                         "1000000000000000.693147181")
+
+    def test_exact_underflow_is_positive(self):
+        self.assertEqual(str(softmax_exact([1e6, 0], digits=20)[1]),
+                         "3.2968314780885585790E-434295")
+
+    def test_exact_infinities(self):
+        self.assertEqual(softmax_exact([INF, 0]), [1, 0])
+        self.assertEqual(log_softmax_exact([0, -INF])[1], decimal.Decimal("-Infinity"))
+        self.assertEqual(logsumexp_exact([-INF]), decimal.Decimal("-Infinity"))
+
+    def test_digits_must_be_a_positive_integer(self):
+        with self.assertRaisesRegex(InputError, "digits must be a positive integer"):
+            softmax_exact([0], digits=0)
+
+
+class TestUlpDistance(unittest.TestCase):
+
+    def test_one_tenth(self):
+        self.assertEqual(ulp_distance(0.1, decimal.Decimal("0.1")), decimal.Decimal("0.4"))
+
+    def test_subnormal_spacing(self):
+        self.assertEqual(ulp_distance(5e-324, decimal.Decimal(0)), 1)
+
+    def test_just_below_a_power_of_two_uses_the_lower_spacing(self):
+        below = decimal.Context(prec=60).subtract(1, decimal.Decimal(2.0 ** -54))
+        self.assertEqual(ulp_distance(1.0, below), decimal.Decimal("0.5"))
+
+    def test_infinity_is_zero_from_a_value_beyond_the_range(self):
+        self.assertEqual(ulp_distance(-INF, decimal.Decimal("-1e400")), 0)
+        self.assertEqual(ulp_distance(INF, decimal.Decimal(1)), decimal.Decimal("Infinity"))
+
+
+class TestNaive(unittest.TestCase):
+
+    def test_naive_overflows_to_nan_at_710(self):
+        self.assertTrue(math.isnan(softmax_naive([710, 0])[0]))
+        self.assertFalse(any(map(math.isnan, softmax([710, 0]))))
+
+    def test_naive_is_fine_below_the_overflow(self):
+        self.assertEqual(softmax_naive([709.78, 0])[0], 1.0)
+
+
+class TestAccuracyGrid(unittest.TestCase):
+
+    def test_every_coordinate_within_two_ulp_on_the_seeded_grid(self):
+        worst = worst_distances(grid_vectors())
+        self.assertLessEqual(worst["softmax"], ULP_BOUND)
+        self.assertLessEqual(worst["log_softmax"], ULP_BOUND)
+
+    def test_softmax_sums_to_one_within_length_ulps(self):
+        for z in grid_vectors(size=300):
+            with self.subTest(z=z[:3]):
+                self.assertLessEqual(abs(math.fsum(softmax(z)) - 1), len(z) * 2 ** -52)
+
+
+if __name__ == "__main__":
+    unittest.main()
