@@ -36,10 +36,10 @@ more than one ``+inf`` and all ``-inf`` raise ``InputError``, except that
 
 import decimal
 import math
-import numbers
 from fractions import Fraction
 
 from reviews.errors import InputError
+from reviews.exact import real_number
 
 __all__ = [
     "softmax",
@@ -73,26 +73,14 @@ _SPLITTER = 134217729.0
 
 def _as_exact(x, position):
     """A float when x is exactly one (or is infinite), else a Fraction."""
-    if isinstance(x, bool) or not isinstance(x, (numbers.Real, decimal.Decimal)):
-        raise InputError("entry %d is %r, not a real number" % (position, x))
-    if isinstance(x, float):
-        value = x
-    elif isinstance(x, (numbers.Rational, decimal.Decimal)):
-        if isinstance(x, decimal.Decimal) and not x.is_finite():
-            if x.is_nan():
-                raise InputError("entry %d is NaN" % position)
-            return _INF if x > 0 else -_INF
-        value = Fraction(x)
-        try:
-            as_float = float(value)
-        except OverflowError:
-            return value
-        return as_float if as_float == value else value
-    else:
-        value = float(x)
-    if math.isnan(value):
-        raise InputError("entry %d is NaN" % position)
-    return value
+    value = real_number(x, "entry %d" % position)
+    if isinstance(value, float):
+        return value
+    try:
+        as_float = float(value)
+    except OverflowError:
+        return value
+    return as_float if as_float == value else value
 
 
 def _logits(values):

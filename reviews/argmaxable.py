@@ -1,0 +1,381 @@
+"""Exact argmaxability of the classes of a softmax layer, with certificates.
+
+A layer has C classes with weights w_j in R^d and optional biases b_j; the
+logits are w_j . x + b_j.  Class i is argmaxable iff some input x gives it
+strictly the largest logit.  ``check_layer`` decides every class exactly and
+returns a certificate for each, checked exactly before it is returned:
+
+* argmaxable: a ``witness`` x (Fractions) with w_i . x + b_i > w_j . x + b_j
+  for every j != i;
+* not argmaxable: a ``combination`` lam (Fractions, one per class) with
+  lam >= 0, lam_i = 0, sum(lam) = 1, sum_j lam_j w_j = w_i and
+  sum_j lam_j b_j >= b_i.
+
+How it stays fast in pure Python: every number is scaled to an integer by
+one common denominator; a candidate x is checked against all C classes at
+once by a few big-integer products (the C logits packed into one integer,
+rounded to 30 bits, with a rigorous bound on the rounding), and only the
+classes whose margin is within that bound are checked one by one in exact
+integers.  Candidates come from x = w_i, then from a small linear program
+over the classes that beat the last candidate (Clarkson's idea), in floats;
+an exact program in Fractions decides what floats leave open.
+
+    check_layer     one ClassResult per class
+    verify          exact, independent check of a ClassResult's certificate
+    braid_reflect   the paper's approximate search (floats), for comparison
+    ClassResult     index, argmaxable, witness, combination
+"""
+
+import math
+import operator
+import re
+from collections import namedtuple
+from fractions import Fraction
+
+from reviews.errors import InputError
+from reviews.exact import real_number
+from reviews.feasibility import Program, basis_combination, is_combination
+
+__all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
+
+ClassResult = namedtuple("ClassResult", "index argmaxable witness combination")
+ClassResult.__doc__ = """The decision for one class.
+
+index: the class; argmaxable: bool; witness: tuple of Fraction (length d)
+or None; combination: tuple of Fraction (length C) or None.
+"""
+
+# Rounded weights carry this many bits; candidates up to _CANDIDATE_BITS.
+_WEIGHT_BITS = 30
+_CANDIDATE_BITS = 32
+_NONZERO = re.compile(b"[^\x00]")
+_FIRST_PENALTY = 4
+_PENALTY_GROWTH = 16
+_FLOAT_ROUNDS = 64
+_ADDED_PER_ROUND = 8
+_MARGIN_TOLERANCE = 1e-9
+_REFLECTIONS = 8
+
+
+def exact_layer(weights, bias=None):
+    """Validate a layer; its weights and bias as Fractions.
+
+    >>> exact_layer([[0.5, 1]], [Fraction(9, 10)])
+    ([[Fraction(1, 2), Fraction(1, 1)]], [Fraction(9, 10)])
+    """
+    rows = _rows(weights)
+    exact_rows = []
+    for j, row in enumerate(rows):
+        if len(row) != len(rows[0]):
+            raise InputError("weights row %d has %d numbers, row 0 has %d"
+                             % (j, len(row), len(rows[0])))
+        exact_rows.append([_finite(v, "weights[%d][%d]" % (j, k)) for k, v in enumerate(row)])
+    if bias is None:
+        return exact_rows, None
+    bias = _sequence(bias, "bias")
+    if len(bias) != len(rows):
+        raise InputError("bias has %d numbers for %d classes" % (len(bias), len(rows)))
+    return exact_rows, [_finite(v, "bias[%d]" % j) for j, v in enumerate(bias)]
+
+
+def _sequence(values, what):
+    if isinstance(values, (str, bytes)):
+        raise InputError("%s must be a sequence of numbers, not text" % what)
+    try:
+        return list(values)
+    except TypeError:
+        raise InputError("%s must be a sequence of numbers, not %s"
+                         % (what, type(values).__name__)) from None
+
+
+def _rows(weights):
+    rows = [_sequence(row, "weights row %d" % j)
+            for j, row in enumerate(_sequence(weights, "weights"))]
+    if not rows:
+        raise InputError("the layer has no classes (weights is empty)")
+    if not rows[0]:
+        raise InputError("weights row 0 is empty: the dimension d must be at least 1")
+    return rows
+
+
+def _finite(value, where):
+    exact = real_number(value, where)
+    if isinstance(exact, float):
+        if math.isinf(exact):
+            raise InputError("%s is %r; weights and biases must be finite" % (where, exact))
+        return Fraction(exact)
+    return exact
+
+
+def _dot(a, b):
+    return sum(map(operator.mul, a, b))
+
+
+class _Packed:
+    """All C logits of a candidate at once, exact in sign.
+
+    ``rows`` are integer rows (weights, then the bias if any); a candidate is
+    an integer vector of the same length.  Logits are rows . candidate.
+    """
+
+    def __init__(self, rows):
+        self.rows = rows
+        width = len(rows[0])
+        largest = max(abs(v) for row in rows for v in row)
+        self.shift = max(0, largest.bit_length() - _WEIGHT_BITS)
+        half = (1 << (self.shift - 1)) if self.shift else 0
+        self.rounded = [[(v + half) >> self.shift for v in row] for row in rows]
+        bits = _WEIGHT_BITS + 1 + _CANDIDATE_BITS + width.bit_length() + 3
+        self.field_bytes = -(-bits // 8)
+        field = 8 * self.field_bytes
+        self.ones = int.from_bytes((b"\x01" + bytes(self.field_bytes - 1)) * len(rows), "little")
+        self.half = 1 << (field - 1)
+        self.top = self.ones << (field - 1)
+        offset = self.half >> 1
+        self.columns = [
+            int.from_bytes(b"".join((row[k] + offset).to_bytes(self.field_bytes, "little")
+                                    for row in self.rounded), "little") - offset * self.ones
+            for k in range(width)]
+
+    def beaten_by(self, i, candidate, wanted):
+        """Up to ``wanted`` classes j != i with logit_j >= logit_i, exactly.
+
+        An empty list proves that the candidate makes class i the strict
+        maximum.  Rivals come largest (rounded) logit first.
+        """
+        logit_i = _dot(self.rows[i], candidate)
+        if max(map(abs, candidate)) >> _CANDIDATE_BITS:
+            suspects = sorted(range(len(self.rows)), key=lambda j: -_dot(self.rows[j], candidate))
+        else:
+            suspects = self._suspects(i, candidate)
+        found = []
+        for j in suspects:
+            if j != i and _dot(self.rows[j], candidate) >= logit_i:
+                found.append(j)
+                if len(found) == wanted:
+                    break
+        return found
+
+    def _suspects(self, i, candidate):
+        """Classes whose rounded margin does not prove them below class i."""
+        packed = sum(x * column for x, column in zip(candidate, self.columns) if x)
+        # Each rounded logit is within half the candidate's 1-norm of exact.
+        bound = sum(map(abs, candidate)) if self.shift else 0
+        lifted = packed + (self.half - _dot(self.rounded[i], candidate) + bound) * self.ones
+        flags = lifted & self.top
+        field = 8 * self.field_bytes
+        if flags == 1 << (field * i + field - 1):
+            return []
+        size = self.field_bytes
+        data = lifted.to_bytes(len(self.rows) * size, "little")
+        flagged = [(match.start() + 1) // size - 1
+                   for match in _NONZERO.finditer(flags.to_bytes(len(data), "little"))]
+        return sorted(flagged, key=lambda j: -int.from_bytes(data[j * size:(j + 1) * size],
+                                                             "little"))
+
+
+class _Layer:
+    """A validated layer, scaled to integers, with its float copy for LPs."""
+
+    def __init__(self, weights, bias):
+        self.exact_weights, self.exact_bias = exact_layer(weights, bias)
+        self.classes = len(self.exact_weights)
+        self.dim = len(self.exact_weights[0])
+        self.has_bias = bias is not None
+        values = [v for row in self.exact_weights for v in row] + list(self.exact_bias or ())
+        denominator = 1
+        for v in values:
+            denominator = denominator * v.denominator // math.gcd(denominator, v.denominator)
+        self.denominator = denominator
+        self.weights = [[int(v * denominator) for v in row] for row in self.exact_weights]
+        self.bias = [int(v * denominator) for v in (self.exact_bias or [0] * self.classes)]
+        rows = ([w + [b] for w, b in zip(self.weights, self.bias)] if self.has_bias
+                else self.weights)
+        self.packed = _Packed(rows)
+        scale = max(max(abs(v) for v in rows_) for rows_ in rows) or 1
+        self.float_weights = [[v / scale for v in row] for row in self.weights]
+        self.float_bias = [v / scale for v in self.bias]
+
+    def candidate(self, x):
+        """(integer candidate, its denominator) for a point x.
+
+        The candidate is x * denominator (with the denominator appended when
+        there is a bias), so logits of the candidate are positive multiples
+        of the logits at x.
+        """
+        if all(isinstance(v, float) for v in x):
+            largest = max(max(map(abs, x)), 1.0 if self.has_bias else 0.0)
+            t = _WEIGHT_BITS - math.frexp(largest)[1]
+            if self.has_bias:
+                t = max(t, 0)
+            scaled = [round(math.ldexp(v, t)) for v in x]
+            denominator = Fraction(2) ** t
+        else:
+            denominator = 1
+            for v in x:
+                denominator = denominator * v.denominator // math.gcd(denominator, v.denominator)
+            scaled = [int(v * denominator) for v in x]
+        if self.has_bias:
+            scaled.append(int(denominator))
+        return scaled, denominator
+
+    def exact_row_candidate(self, i):
+        """x = w_i exactly, if its integer candidate is small; else None."""
+        scaled = self.weights[i] + ([self.denominator] if self.has_bias else [])
+        if max(map(abs, scaled)) >> _CANDIDATE_BITS:
+            return None
+        return scaled, self.denominator
+
+    def witness(self, i, candidate):
+        scaled, denominator = candidate
+        return ClassResult(i, True, tuple(Fraction(v) / denominator
+                                          for v in scaled[:self.dim]), None)
+
+    def reflect(self, x, i, rival):
+        """x reflected across the hyperplane where classes i and rival tie."""
+        normal = [p - q for p, q in zip(self.float_weights[i], self.float_weights[rival])]
+        size = _dot(normal, normal)
+        if not size:
+            return x
+        distance = (_dot(normal, x) + self.float_bias[i] - self.float_bias[rival]) / size
+        return [v - 2 * distance * n for v, n in zip(x, normal)]
+
+    def lp_rows(self, i, working, exact):
+        if exact:
+            rows = [[Fraction(a - b) for a, b in zip(self.weights[i], self.weights[j])]
+                    for j in working]
+            return rows, [Fraction(self.bias[i] - self.bias[j]) for j in working]
+        rows = [[a - b for a, b in zip(self.float_weights[i], self.float_weights[j])]
+                for j in working]
+        return rows, [self.float_bias[i] - self.float_bias[j] for j in working]
+
+
+def _clarkson(layer, i, working, exact):
+    """Decide class i from a growing working set of rivals; None if floats fail."""
+    tolerance = 0 if exact else _MARGIN_TOLERANCE
+    rounds = layer.classes + _FLOAT_ROUNDS if exact else _FLOAT_ROUNDS
+    program = Program(*layer.lp_rows(i, working, exact), _FIRST_PENALTY, exact=exact)
+    for _ in range(rounds):
+        relaxed = program.solve()
+        if relaxed is None:
+            return None
+        if relaxed.value > tolerance:
+            candidate = layer.candidate(relaxed.x)
+            beaten = layer.packed.beaten_by(i, candidate[0], len(working) + _ADDED_PER_ROUND)
+            if not beaten:
+                return layer.witness(i, candidate)
+            fresh = [j for j in beaten if j not in working][:_ADDED_PER_ROUND]
+            if not fresh:
+                return None
+            working = working + fresh
+            program.add(*layer.lp_rows(i, fresh, exact))
+        elif not relaxed.slack:
+            lam = basis_combination(*layer.lp_rows(i, working, True), relaxed.basis)
+            if lam is None:
+                return None
+            combination = [Fraction(0)] * layer.classes
+            for j, value in zip(working, lam):
+                combination[j] += value
+            return ClassResult(i, False, None, tuple(combination))
+        else:
+            program.raise_penalty(program.penalty * _PENALTY_GROWTH)
+    return None
+
+
+def _decide(layer, i):
+    if layer.classes == 1:
+        return ClassResult(i, True, tuple(Fraction(0) for _ in range(layer.dim)), None)
+    candidate = layer.exact_row_candidate(i) or layer.candidate(layer.float_weights[i])
+    beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
+    working = list(beaten)
+    point = layer.float_weights[i]
+    # Reflections pay off when few rivals beat x = w_i; otherwise go to the LP.
+    for _ in range(_REFLECTIONS if len(beaten) < _ADDED_PER_ROUND else 0):
+        if not beaten:
+            return layer.witness(i, candidate)
+        point = layer.reflect(point, i, beaten[0])
+        candidate = layer.candidate(point)
+        beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
+        working += [j for j in beaten if j not in working]
+    if not beaten:
+        return layer.witness(i, candidate)
+    result = _clarkson(layer, i, working, exact=False) or _clarkson(layer, i, working, exact=True)
+    if result is None:
+        raise AssertionError("class %d: the exact program did not decide" % i)
+    return result
+
+
+def check_layer(weights, bias=None, progress=None):
+    """Decide every class of the layer exactly; one ClassResult per class.
+
+    ``progress``, if given, is called as progress(done, total) while the
+    check runs.
+
+    >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
+    >>> [r.argmaxable for r in check_layer(W)]
+    [True, True, True, False]
+    >>> check_layer(W)[3].combination
+    (Fraction(43, 290), Fraction(61, 145), Fraction(25, 58), Fraction(0, 1))
+    """
+    layer = _Layer(weights, bias)
+    results = []
+    for i in range(layer.classes):
+        results.append(_decide(layer, i))
+        if progress is not None:
+            progress(i + 1, layer.classes)
+    return results
+
+
+def verify(weights, bias, result):
+    """Check a ClassResult's certificate in exact arithmetic, from scratch.
+
+    >>> W = [[0, 0], [1, 0], [2, 0]]
+    >>> all(verify(W, None, r) for r in check_layer(W))
+    True
+    """
+    rows, biases = exact_layer(weights, bias)
+    biases = biases or [Fraction(0)] * len(rows)
+    i = result.index
+    if result.argmaxable:
+        x = [Fraction(v) for v in result.witness]
+        if len(x) != len(rows[0]):
+            return False
+        top = _dot(rows[i], x) + biases[i]
+        return all(_dot(row, x) + b < top for j, (row, b) in enumerate(zip(rows, biases))
+                   if j != i)
+    lam = [Fraction(v) for v in result.combination]
+    if len(lam) != len(rows) or lam[i] != 0:
+        return False
+    differences = [[a - b for a, b in zip(rows[i], row)] for row in rows]
+    return is_combination(differences, [biases[i] - b for b in biases], lam)
+
+
+def braid_reflect(weights, bias, index, patience=50):
+    """The paper's Braid-reflect search for a witness of class ``index``, in floats.
+
+    Start at x = w_i; while another class a has the largest logit, reflect x
+    across the hyperplane where classes i and a tie.  Returns the point
+    (tuple of floats) where class i came out on top in floats, or None after
+    ``patience`` reflections.  A None proves nothing, and a point is only a
+    candidate: check it with ``verify``.
+
+    >>> braid_reflect([[0, 0], [1, 0], [-1, 0]], None, 1)
+    (1.0, 0.0)
+    """
+    rows, biases = exact_layer(weights, bias)
+    w = [[float(v) for v in row] for row in rows]
+    b = [float(v) for v in biases] if biases else [0.0] * len(rows)
+    x = list(w[index])
+    for _ in range(patience + 1):
+        logits = [_dot(row, x) + bj for row, bj in zip(w, b)]
+        best = max(range(len(logits)), key=lambda j: (logits[j], j == index))
+        if best == index and logits.count(logits[index]) == 1:
+            return tuple(x)
+        normal = [p - q for p, q in zip(w[index], w[best])]
+        norm = math.sqrt(_dot(normal, normal))
+        if norm == 0:
+            return None
+        v = [c / norm for c in normal]
+        distance = _dot(v, x) + (b[index] - b[best]) / norm
+        x = [xk - 2 * distance * vk for xk, vk in zip(x, v)]
+    return None

@@ -1,0 +1,305 @@
+"""Strict linear feasibility, decided exactly, with a certificate either way.
+
+For rows a_k in R^d and offsets c_k, exactly one of these exists (Motzkin's
+transposition theorem):
+
+* a witness x with a_k . x + c_k > 0 for every k;
+* a combination lam >= 0 with sum(lam) = 1, sum_k lam_k a_k = 0 and
+  sum_k lam_k c_k <= 0.
+
+Both are found through one linear program, the L1-penalized dual
+
+    minimize   sum_k lam_k c_k + M * sum_q (u_q + v_q)
+    subject to sum_k lam_k a_k + u - v = 0,   sum_k lam_k = 1,   lam, u, v >= 0
+
+whose dual is: maximize z subject to c_k - a_k . x >= z, |x_q| <= M.  An
+optimum z > 0 gives a witness x; an optimum <= 0 without slack gives a
+combination; otherwise M is too small and grows.  The simplex runs in floats
+to find a basis and in Fractions (Bland's rule) where floats fail; nothing
+is returned before it is checked in exact arithmetic.
+
+    decide              witness or combination for a small system
+    Program             the penalized program over a growing set of rows
+    relaxed_lp          its optimum over fixed rows
+    basis_combination   the exact combination on an optimal basis, checked
+    is_witness          exact check of a witness
+    solve_square        exact solution of a square linear system
+"""
+
+import math
+from collections import namedtuple
+from fractions import Fraction
+
+from reviews.errors import InputError
+
+__all__ = ["Decision", "Relaxed", "Program", "decide", "relaxed_lp", "basis_combination",
+           "is_witness", "solve_square"]
+
+Decision = namedtuple("Decision", "witness combination")
+Decision.__doc__ = "Exactly one of witness (tuple of Fraction) and combination is set."
+
+Relaxed = namedtuple("Relaxed", "value basis values x slack")
+Relaxed.__doc__ = """An optimal basis of the penalized program.
+
+value: optimum z; basis: the Program's column indices;
+values: the basic values; x: the dual point (a witness candidate);
+slack: whether a slack variable is positive at the optimum.
+"""
+
+_FLOAT_TOLERANCE = 1e-11
+_FIRST_PENALTY = 4
+_PENALTY_GROWTH = 16
+_PENALTY_ROUNDS = 64
+
+
+class Program:
+    """The penalized program over a growing set of rows, kept at an optimal basis.
+
+    Columns: u_0..u_{d-1}, v_0..v_{d-1}, one column that never enters (its
+    tableau column, with the u columns, is the basis inverse, so that rows
+    added later are priced without a refactorization), then one column per
+    row.  Each tableau row holds its right-hand side first.  Adding rows and
+    raising the penalty keep the basis feasible, so each solve starts from
+    the last optimum.
+    """
+
+    def __init__(self, rows, offsets, penalty, exact=False):
+        d = len(rows[0])
+        self.d, self.exact, self.penalty = d, exact, penalty
+        self.number = Fraction if exact else float
+        self.tolerance = 0 if exact else _FLOAT_TOLERANCE
+        zero, one = self.number(0), self.number(1)
+        self.inverse = 2 * d
+        self.first_row = 2 * d + 1
+        self.costs = [penalty] * (2 * d) + [zero]
+        self.tableau = []
+        for q in range(d):
+            unit = [zero] * (2 * d + 1)
+            unit[q], unit[d + q] = one, -one
+            self.tableau.append([zero] + unit)
+        self.tableau.append([one] + [zero] * (2 * d) + [one])
+        self.tableau.append([zero] + self.costs)
+        self.basis = [q for q in range(d)] + [self.inverse]
+        self.rows = 0
+        self.add(rows, offsets)
+        # Swap the never-entering column out for the first row, then make
+        # the slacks absorb that row's residual: a feasible start.
+        self._pivot(d, self.first_row)
+        for q in range(d):
+            if self.tableau[q][0] < 0:
+                self._pivot(q, d + q)
+        self.raise_penalty(penalty)
+
+    def _pivot(self, row, col):
+        tableau = self.tableau
+        pivot_row = tableau[row]
+        p = pivot_row[col + 1]
+        pivot_row = [v / p for v in pivot_row]
+        tableau[row] = pivot_row
+        for r, other in enumerate(tableau):
+            f = other[col + 1]
+            if r != row and f:
+                tableau[r] = [a - f * b for a, b in zip(other, pivot_row)]
+        if row < len(self.basis):
+            self.basis[row] = col
+
+    def add(self, rows, offsets):
+        """Append rows (columns of the program), priced at the current basis."""
+        d, number = self.d, self.number
+        cost = self.tableau[-1]
+        dual = [self.costs[q] - cost[1 + q] for q in range(d)] + [-cost[1 + self.inverse]]
+        for a, c in zip(rows, offsets):
+            a = [number(v) for v in a]
+            for r in range(d + 1):
+                row = self.tableau[r]
+                row.append(sum(v * row[1 + q] for q, v in enumerate(a)) + row[1 + self.inverse])
+            c = number(c)
+            self.costs.append(c)
+            cost.append(c - sum(v * y for v, y in zip(a, dual)) - dual[d])
+            self.rows += 1
+
+    def raise_penalty(self, penalty):
+        """New slack cost; reprice every column at the current basis."""
+        self.penalty = penalty
+        self.costs[:2 * self.d] = [penalty] * (2 * self.d)
+        basic_costs = [self.costs[col] for col in self.basis]
+        width = len(self.tableau[0])
+        priced = [self.number(0)] + [self.costs[j - 1] for j in range(1, width)]
+        for r, c in enumerate(basic_costs):
+            if c:
+                priced = [p - c * t for p, t in zip(priced, self.tableau[r])]
+        self.tableau[-1] = priced
+
+    def solve(self):
+        """Minimize from the current basis; a Relaxed, or None if floats give up."""
+        m = self.d + 1
+        tolerance = self.tolerance
+        limit = 50 * (len(self.tableau[0]) + m)
+        for iteration in range(limit):
+            cost = self.tableau[-1]
+            columns = [j for j in range(len(cost) - 1) if j != self.inverse]
+            if self.exact or iteration > limit // 2:
+                entering = next((j for j in columns if cost[j + 1] < -tolerance), None)
+            else:
+                entering = min(columns, key=lambda j: cost[j + 1])
+                if cost[entering + 1] >= -tolerance:
+                    entering = None
+            if entering is None:
+                return self._optimum()
+            best = None
+            for r in range(m):
+                coefficient = self.tableau[r][entering + 1]
+                if coefficient > tolerance:
+                    key = (self.tableau[r][0] / coefficient, self.basis[r])
+                    if best is None or key < best[0]:
+                        best = (key, r)
+            if best is None:
+                return None
+            self._pivot(best[1], entering)
+        return None
+
+    def _optimum(self):
+        d = self.d
+        cost = self.tableau[-1]
+        values = [self.tableau[r][0] for r in range(d + 1)]
+        slack = any(col < self.inverse and v > self.tolerance
+                    for col, v in zip(self.basis, values))
+        x = [cost[1 + q] - self.penalty for q in range(d)]
+        return Relaxed(-cost[0], list(self.basis), values, x, slack)
+
+
+def relaxed_lp(rows, offsets, penalty, exact=False):
+    """Solve the penalized program over ``rows``; None if floats give up."""
+    return Program(rows, offsets, penalty, exact).solve()
+
+
+def solve_square(columns, rhs):
+    """The exact solution of sum_j v_j columns[j] = rhs, or None if singular.
+
+    Fraction-free Gauss-Jordan elimination (Bareiss, Montante): integers
+    throughout, every division exact, the solution is column / determinant.
+
+    >>> solve_square([[2, 0], [1, 1]], [3, 1])
+    [Fraction(1, 1), Fraction(1, 1)]
+    """
+    n = len(columns)
+    matrix = [[Fraction(columns[j][r]) for j in range(n)] + [Fraction(rhs[r])]
+              for r in range(n)]
+    matrix = [_integer_row(row) for row in matrix]
+    previous = 1
+    for k in range(n):
+        pivot = next((r for r in range(k, n) if matrix[r][k]), None)
+        if pivot is None:
+            return None
+        matrix[k], matrix[pivot] = matrix[pivot], matrix[k]
+        head = matrix[k]
+        p = head[k]
+        for r in range(n):
+            if r != k:
+                row = matrix[r]
+                f = row[k]
+                matrix[r] = [(p * a - f * b) // previous for a, b in zip(row, head)]
+        previous = p
+    return [Fraction(row[n], row[r]) for r, row in enumerate(matrix)]
+
+
+def _integer_row(row):
+    """A row of Fractions scaled by its common denominator (same solutions)."""
+    common = 1
+    for v in row:
+        common = common * v.denominator // math.gcd(common, v.denominator)
+    return [int(v * common) for v in row]
+
+
+def _column(rows, d, index):
+    """Column ``index`` of a Program over ``rows``, in exact numbers."""
+    if index >= 2 * d + 1:
+        return list(rows[index - 2 * d - 1]) + [1]
+    unit = [0] * (d + 1)
+    unit[index % d if index < 2 * d else d] = 1 if index < d or index == 2 * d else -1
+    return unit
+
+
+def basis_combination(rows, offsets, basis):
+    """The combination on ``basis``, solved and checked exactly, or None.
+
+    ``rows`` and ``offsets`` are exact; the result has one Fraction per row.
+    """
+    d = len(rows[0])
+    values = solve_square([_column(rows, d, index) for index in basis], [0] * d + [1])
+    if values is None:
+        return None
+    lam = [Fraction(0)] * len(rows)
+    first_row = 2 * d + 1
+    for index, value in zip(basis, values):
+        if value < 0 or (index < first_row and value):
+            return None
+        if index >= first_row:
+            lam[index - first_row] += value
+    return tuple(lam) if is_combination(rows, offsets, lam) else None
+
+
+def is_combination(rows, offsets, lam):
+    """Exact check: lam >= 0, sum 1, sum lam_k a_k = 0, sum lam_k c_k <= 0."""
+    if any(v < 0 for v in lam) or sum(lam) != 1:
+        return False
+    d = len(rows[0])
+    if any(sum(l * a[q] for l, a in zip(lam, rows) if l) for q in range(d)):
+        return False
+    return sum(l * c for l, c in zip(lam, offsets) if l) <= 0
+
+
+def is_witness(rows, offsets, x):
+    """Exact check: a_k . x + c_k > 0 for every row."""
+    x = [Fraction(v) for v in x]
+    return all(sum(a_q * x_q for a_q, x_q in zip(a, x)) + c > 0
+               for a, c in zip(rows, offsets))
+
+
+def _scaled_floats(rows, offsets):
+    """Each row and its offset divided by the row's largest magnitude."""
+    float_rows, float_offsets = [], []
+    for a, c in zip(rows, offsets):
+        scale = max(max(abs(v) for v in a), abs(c)) or 1
+        float_rows.append([float(Fraction(v) / scale) for v in a])
+        float_offsets.append(float(Fraction(c) / scale))
+    return float_rows, float_offsets
+
+
+def decide(rows, offsets):
+    """Decide a ≥1-row system exactly: a Decision with its certificate.
+
+    >>> decide([[1], [-1]], [0, 0]).combination
+    (Fraction(1, 2), Fraction(1, 2))
+    >>> decide([[1], [1]], [0, -1]).witness
+    (Fraction(4, 1),)
+    """
+    if not rows or not rows[0]:
+        raise InputError("a system needs at least one row of at least one number")
+    rows = [[Fraction(v) for v in a] for a in rows]
+    offsets = [Fraction(c) for c in offsets]
+    float_rows, float_offsets = _scaled_floats(rows, offsets)
+    return (_search(float_rows, float_offsets, rows, offsets, float)
+            or _search(rows, offsets, rows, offsets, Fraction)
+            or _unreachable())
+
+
+def _search(lp_rows, lp_offsets, rows, offsets, number):
+    """Grow the penalty until the program decides; None where floats fail."""
+    program = Program(lp_rows, lp_offsets, number(_FIRST_PENALTY), exact=number is Fraction)
+    for _ in range(_PENALTY_ROUNDS):
+        relaxed = program.solve()
+        if relaxed is None:
+            return None
+        if relaxed.value > 0:
+            witness = tuple(Fraction(v) for v in relaxed.x)
+            return Decision(witness, None) if is_witness(rows, offsets, witness) else None
+        if not relaxed.slack:
+            lam = basis_combination(rows, offsets, relaxed.basis)
+            return None if lam is None else Decision(None, lam)
+        program.raise_penalty(program.penalty * _PENALTY_GROWTH)
+    return None
+
+
+def _unreachable():
+    raise AssertionError("the exact program did not decide")
