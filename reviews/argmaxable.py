@@ -67,14 +67,14 @@ def exact_layer(weights, bias=None):
     exact_rows = []
     for j, row in enumerate(rows):
         if len(row) != len(rows[0]):
-            raise InputError("weights row %d has %d numbers, row 0 has %d"
+            raise InputError("weights row %d has length %d, row 0 has length %d"
                              % (j, len(row), len(rows[0])))
         exact_rows.append([_finite(v, "weights[%d][%d]" % (j, k)) for k, v in enumerate(row)])
     if bias is None:
         return exact_rows, None
     bias = _sequence(bias, "bias")
     if len(bias) != len(rows):
-        raise InputError("bias has %d numbers for %d classes" % (len(bias), len(rows)))
+        raise InputError("bias has length %d for %d classes" % (len(bias), len(rows)))
     return exact_rows, [_finite(v, "bias[%d]" % j) for j, v in enumerate(bias)]
 
 

@@ -2,13 +2,18 @@
 
     python reviews/counterexamples.py [--format text|markdown|json]
                                       [--claim ID ...] [--list] [--version]
+    python reviews/counterexamples.py check-layer FILE [--bias FILE]
+                                      [--format text|json]
 
 Exit status: 0 when every verdict is the one the review states, 1 when any
-differs (a MISMATCH line says which), 2 for a usage error (one line on
-stderr).  This module also re-exports the public API:
+differs (a MISMATCH line says which), 2 for a usage error or an unreadable
+layer file (one line on stderr).  ``check-layer`` exits 0 whenever the layer
+was checked, whatever the verdicts.  This module also re-exports the public
+API:
 
     softmax, log_softmax, logsumexp, softmax_exact, log_softmax_exact,
-    logsumexp_exact, ulp_distance, InputError, main
+    logsumexp_exact, ulp_distance, check_layer, region_count, verify,
+    InputError, main
 """
 
 import os
@@ -23,9 +28,12 @@ import argparse
 import platform
 
 from reviews import __version__
+from reviews.argmaxable import check_layer, verify
 from reviews.claims import all_claims, run, select
 from reviews.errors import InputError
-from reviews.report import FORMATS, Suite, all_match
+from reviews.layer_files import read_layer
+from reviews.regions import region_count
+from reviews.report import FORMATS, LAYER_FORMATS, Suite, all_match
 from reviews.softmax import (
     log_softmax,
     log_softmax_exact,
@@ -39,7 +47,7 @@ from reviews.softmax import (
 __all__ = [
     "softmax", "log_softmax", "logsumexp",
     "softmax_exact", "log_softmax_exact", "logsumexp_exact", "ulp_distance",
-    "InputError", "main",
+    "check_layer", "region_count", "verify", "InputError", "main",
 ]
 
 SUITE_NAME = "review-counterexamples"
@@ -78,12 +86,50 @@ def _run_claims(arguments, out):
     return 0 if all_match(results) else 1
 
 
+def _layer_parser():
+    parser = _Parser(prog=_PROGRAM + " check-layer",
+                     description="Decide exactly which classes of a softmax layer are argmaxable.")
+    parser.add_argument("file", help="the layer: .json, .csv or .npy")
+    parser.add_argument("--bias", metavar="FILE", help="the bias, if not in FILE")
+    parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
+                        help="report format (default: text)")
+    return parser
+
+
+def _progress(err):
+    """A progress callback that redraws one line on a terminal, else None."""
+    if not (hasattr(err, "isatty") and err.isatty()):
+        return None
+
+    def show(done, total):
+        if done == total:
+            err.write("\r%s\r" % (" " * 40))
+        elif done % max(1, total // 100) == 0:
+            err.write("\rchecked %d/%d classes" % (done, total))
+        err.flush()
+    return show
+
+
+def _check_layer_command(argv, out, err):
+    arguments = _layer_parser().parse_args(argv)
+    weights, bias = read_layer(arguments.file, arguments.bias)
+    try:
+        results = check_layer(weights, bias, progress=_progress(err))
+    except InputError as error:
+        raise InputError("%s: %s" % (arguments.file, error)) from None
+    render = LAYER_FORMATS[arguments.format]
+    out.write(render(arguments.file, results, len(weights[0]), bias is not None))
+    return 0
+
+
 def main(argv=None, out=None, err=None):
     """Run the command line; return the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     try:
+        if argv[:1] == ["check-layer"]:
+            return _check_layer_command(argv[1:], out, err)
         arguments = _main_parser().parse_args(argv)
         if arguments.version:
             out.write("%s %s\n" % (SUITE_NAME, __version__))

@@ -9,12 +9,15 @@ paper: everything it prints comes from the claims and their outcomes.
     markdown    a table to paste into a review, then the evidence
     as_json     stable keys: suite, python, ok, claims
     FORMATS     the renderers by name
+    layer_text, layer_json, LAYER_FORMATS
+                a checked layer (reviews.argmaxable results)
 """
 
 import json
 from collections import namedtuple
 
-__all__ = ["Suite", "text", "markdown", "as_json", "FORMATS", "all_match"]
+__all__ = ["Suite", "text", "markdown", "as_json", "FORMATS", "all_match",
+           "layer_text", "layer_json", "LAYER_FORMATS", "fraction_text"]
 
 Suite = namedtuple("Suite", "name version python")
 Suite.__doc__ = "The header of a run: suite name, suite version, Python version."
@@ -121,3 +124,45 @@ def as_json(suite, results):
 
 
 FORMATS = {"text": text, "markdown": markdown, "json": as_json}
+
+
+def fraction_text(value):
+    """An exact rational as "p/q" (always with the denominator)."""
+    return "%d/%d" % (value.numerator, value.denominator)
+
+
+def layer_text(name, results, dim, has_bias):
+    """Unargmaxable classes first, each with its combination, then a count."""
+    unargmaxable = [r for r in results if not r.argmaxable]
+    lines = ["%s: %d classes, d = %d, %s" % (name, len(results), dim,
+                                              "with bias" if has_bias else "no bias")]
+    if unargmaxable:
+        lines.append("Unargmaxable classes (each is a convex combination of others"
+                     "%s):" % (" with at least its bias" if has_bias else ""))
+    for result in unargmaxable:
+        terms = ["%s * w[%d]" % (fraction_text(v), j)
+                 for j, v in enumerate(result.combination) if v]
+        lines.append("  class %d: w[%d] = %s" % (result.index, result.index, " + ".join(terms)))
+    lines.append("%d of %d classes unargmaxable; %d argmaxable (witnesses: --format json)"
+                 % (len(unargmaxable), len(results), len(results) - len(unargmaxable)))
+    return "\n".join(lines) + "\n"
+
+
+def layer_json(name, results, dim, has_bias):
+    """{"classes", "dim", "bias", "unargmaxable", "results"}; rationals as "p/q"."""
+    entries = []
+    for r in results:
+        key, values = ("witness", r.witness) if r.argmaxable else ("combination", r.combination)
+        entries.append({"index": r.index, "argmaxable": r.argmaxable,
+                        key: [fraction_text(v) for v in values]})
+    document = {
+        "classes": len(results),
+        "dim": dim,
+        "bias": has_bias,
+        "unargmaxable": [r.index for r in results if not r.argmaxable],
+        "results": entries,
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+LAYER_FORMATS = {"text": layer_text, "json": layer_json}

@@ -11,6 +11,7 @@ from unittest import mock
 from reviews import __version__
 from reviews import counterexamples
 from reviews.claims import FAIL, PASS, Claim, Outcome, Paper
+from tests.support import FileTestCase
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "reviews", "counterexamples.py")
@@ -107,3 +108,76 @@ class TestMain(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+FIGURE_1_JSON = '{"weights": [[-2, -2], [1, 2], [1.8, -0.8], [0.9, 0.2]]}'
+
+
+class TestCheckLayer(FileTestCase):
+
+    def test_text_lists_unargmaxable_classes_first(self):
+        path = self.write("fig1.json", FIGURE_1_JSON)
+        status, out, err = in_process("check-layer", path)
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(out.splitlines()[1:], [
+            "Unargmaxable classes (each is a convex combination of others):",
+            "  class 3: w[3] = 43/290 * w[0] + 61/145 * w[1] + 25/58 * w[2]",
+            "1 of 4 classes unargmaxable; 3 argmaxable (witnesses: --format json)",
+        ])
+
+    def test_json_format(self):
+        path = self.write("fig1.json", FIGURE_1_JSON)
+        status, out, _ = in_process("check-layer", path, "--format", "json")
+        document = json.loads(out)
+        self.assertEqual(status, 0)
+        self.assertEqual(list(document), ["classes", "dim", "bias", "unargmaxable", "results"])
+        self.assertEqual((document["classes"], document["dim"], document["bias"]), (4, 2, False))
+        self.assertEqual(document["unargmaxable"], [3])
+        self.assertEqual(document["results"][2],
+                         {"index": 2, "argmaxable": True, "witness": ["9/5", "-4/5"]})
+        self.assertEqual(document["results"][3]["combination"],
+                         ["43/290", "61/145", "25/58", "0/1"])
+
+    def test_bias_file(self):
+        layer = self.write("fig1.json", FIGURE_1_JSON)
+        bias = self.write("bias.csv", "0\n0\n0\n1\n")
+        _, out, _ = in_process("check-layer", layer, "--bias", bias, "--format", "json")
+        self.assertEqual(json.loads(out)["unargmaxable"], [])
+        self.assertIs(json.loads(out)["bias"], True)
+
+    def test_exit_0_when_every_class_is_argmaxable(self):
+        path = self.write("two.csv", "1,0\n0,1\n")
+        self.assertEqual(in_process("check-layer", path)[0], 0)
+
+    def test_bad_files_are_one_line_and_exit_2(self):
+        cases = [
+            ("missing.json", None, "cannot read"),
+            ("ragged.csv", "1,2\n3\n", "ragged.csv: weights row 1 has length 1, row 0 has length 2"),
+            ("bad.json", "[[1, true]]", r"bad.json: weights\[0\]\[1\] is True, not a real number"),
+        ]
+        for name, content, message in cases:
+            path = os.path.join(self.folder.name, name) if content is None else self.write(name, content)
+            with self.subTest(name=name):
+                status, out, err = in_process("check-layer", path)
+                self.assertEqual((status, out), (2, ""))
+                self.assertRegex(err, "^counterexamples: error: .*%s.*\n$" % message)
+
+    def test_script_check_layer_has_no_traceback(self):
+        done = command("check-layer", os.path.join(self.folder.name, "none.npy"))
+        self.assertEqual(done.returncode, 2)
+        self.assertEqual(len(done.stderr.splitlines()), 1)
+
+    def test_missing_file_argument_is_a_usage_error(self):
+        status, _, err = in_process("check-layer")
+        self.assertEqual(status, 2)
+        self.assertIn("the following arguments are required: file", err)
+
+    def test_progress_goes_to_a_terminal_only(self):
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+        path = self.write("fig1.json", FIGURE_1_JSON)
+        out, err = io.StringIO(), Terminal()
+        counterexamples.main(["check-layer", path], out, err)
+        self.assertIn("\rchecked 1/4 classes", err.getvalue())
+        self.assertTrue(err.getvalue().endswith("\r"))

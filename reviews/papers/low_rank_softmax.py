@@ -1,0 +1,239 @@
+"""Claims of Low-Rank Softmax Can Have Unargmaxable Classes in Theory but
+Rarely in Practice (Grivas, Bogoychev & Lopez, ACL 2022; arXiv 2203.06462).
+
+Every verdict rests on certificates checked in exact arithmetic
+(reviews.argmaxable, reviews.feasibility): a witness input for an
+argmaxable class or ranking, a convex combination for an unargmaxable one.
+Random layers are seeded; each seed is printed with its evidence.
+"""
+
+import math
+import random
+from fractions import Fraction
+
+from reviews.argmaxable import ClassResult, braid_reflect, check_layer, verify
+from reviews.claims import NOT_CHECKED, PASS, FAIL, Claim, Outcome, Paper, Row
+from reviews.regions import realized_rankings, region_count
+
+__all__ = ["PAPER", "CLAIMS", "FIGURE_1", "region_table", "simplex_with_centroid",
+           "rational_unit_vector"]
+
+PAPER = Paper(
+    title="Low-Rank Softmax Can Have Unargmaxable Classes in Theory but Rarely in Practice",
+    authors=("Grivas", "Bogoychev", "Lopez"),
+    year=2022,
+    arxiv="2203.06462",
+)
+
+# The weights of Figure 1, as the decimals the paper prints.
+FIGURE_1 = ((Fraction(-2), Fraction(-2)), (Fraction(1), Fraction(2)),
+            (Fraction("1.8"), Fraction("-0.8")), (Fraction("0.9"), Fraction("0.2")))
+TABLE_SIZE = 10
+ENUMERATED_UP_TO = 5
+SEED = 2203
+
+
+def _vector(values):
+    return "(%s)" % ", ".join(str(Fraction(v)) for v in values)
+
+
+def _gaussian_layer(rng, classes, dim, bias):
+    weights = [[rng.gauss(0, 1) for _ in range(dim)] for _ in range(classes)]
+    return weights, ([rng.gauss(0, 1) for _ in range(classes)] if bias else None)
+
+
+def _check_figure_1():
+    results = check_layer(FIGURE_1)
+    rows = [Row("W", "; ".join(_vector(w) for w in FIGURE_1) + " (no bias)")]
+    for r in results:
+        if r.argmaxable:
+            rows.append(Row("class %d" % (r.index + 1), "argmaxable, witness x = %s"
+                            % _vector(r.witness)))
+        else:
+            terms = " + ".join("%s w%d" % (v, j + 1)
+                               for j, v in enumerate(r.combination) if v)
+            rows.append(Row("class %d" % (r.index + 1), "unargmaxable: w%d = %s"
+                            % (r.index + 1, terms)))
+    checked = all(verify(FIGURE_1, None, r) for r in results)
+    pattern = [r.argmaxable for r in results]
+    verdict = PASS if checked and pattern == [True, True, True, False] else FAIL
+    return Outcome(verdict, "class 4 is a convex combination of classes 1-3; classes 1-3"
+                   " have witnesses (all checked exactly)", tuple(rows))
+
+
+def simplex_with_centroid(dim):
+    """d + 2 weight vectors: a simplex's vertices e_1..e_d, -(1,..,1), and its centroid 0.
+
+    >>> simplex_with_centroid(2)
+    [[1, 0], [0, 1], [-1, -1], [0, 0]]
+    """
+    vertices = [[int(k == q) for k in range(dim)] for q in range(dim)]
+    return vertices + [[-1] * dim, [0] * dim]
+
+
+def _check_general_position():
+    rng = random.Random(SEED)
+    rows = []
+    holds = True
+    for dim in range(1, 7):
+        fully = 0
+        for classes in range(2, dim + 2):
+            for bias in (False, True):
+                weights, biases = _gaussian_layer(rng, classes, dim, bias)
+                results = check_layer(weights, biases)
+                fully += all(r.argmaxable and verify(weights, biases, r) for r in results)
+        expected = 2 * dim
+        smallest = simplex_with_centroid(dim)
+        centroid = check_layer(smallest)[-1]
+        uniform = centroid.combination == tuple([Fraction(1, dim + 1)] * (dim + 1) + [0])
+        holds = holds and fully == expected and not centroid.argmaxable and uniform \
+            and verify(smallest, None, centroid)
+        rows.append(Row("d = %d" % dim, "%d of %d random layers with C <= d + 1 fully argmaxable;"
+                        " C = %d: centroid unargmaxable, lam = 1/%d on each vertex"
+                        % (fully, expected, dim + 2, dim + 1)))
+    rows.append(Row("seed", "random.Random(%d), Gaussian weights and biases" % SEED))
+    verdict = PASS if holds else FAIL
+    return Outcome(verdict, "every class argmaxable for C <= d + 1 (d = 1..6); a simplex plus"
+                   " its centroid has an unargmaxable class at C = d + 2", tuple(rows))
+
+
+def region_table(bias):
+    """Rows C = 1..10 of region counts for d = 1..10, as lists of ints."""
+    return [[region_count(c, d, bias) for d in range(1, TABLE_SIZE + 1)]
+            for c in range(1, TABLE_SIZE + 1)]
+
+
+def _check_region_counts():
+    rows = []
+    factorial_everywhere = True
+    for bias in (True, False):
+        label = "with bias" if bias else "no bias"
+        for c, counts in enumerate(region_table(bias), 1):
+            factorial_everywhere = factorial_everywhere and all(
+                counts[d - 1] == math.factorial(c) for d in range(max(c - 1, 1), TABLE_SIZE + 1))
+            rows.append(Row("%s, C = %d" % (label, c), " ".join(map(str, counts))))
+    rng = random.Random(SEED)
+    agree = True
+    enumerated = []
+    for c in range(1, ENUMERATED_UP_TO + 1):
+        for d in range(1, c + 1):
+            for bias in (True, False):
+                weights, biases = _gaussian_layer(rng, c, d, bias)
+                found = sum(1 for r in realized_rankings(weights, biases) if r.witness)
+                agree = agree and found == region_count(c, d, bias)
+                enumerated.append("%d%s" % (found, "" if found == region_count(c, d, bias)
+                                            else "(formula %d)" % region_count(c, d, bias)))
+        rows.append(Row("enumerated, C = %d" % c, "d = 1..%d, with/no bias: %s"
+                        % (c, " ".join(enumerated))))
+        enumerated = []
+    rows.append(Row("columns", "d = 1..%d; rankings of a seeded Gaussian layer (random.Random(%d)),"
+                    " each decided with a witness or a combination" % (TABLE_SIZE, SEED)))
+    verdict = PASS if factorial_everywhere and agree else FAIL
+    return Outcome(verdict, "C! for every d >= C - 1; formula == exact enumeration for C <= 5",
+                   tuple(rows))
+
+
+def rational_unit_vector(t):
+    """A point of the unit sphere with rational coordinates (inverse stereographic).
+
+    >>> rational_unit_vector([Fraction(1, 2)])
+    (Fraction(4, 5), Fraction(-3, 5))
+    """
+    s = sum(v * v for v in t)
+    return tuple(2 * v / (s + 1) for v in t) + ((s - 1) / (s + 1),)
+
+
+def _witness_is_own_weight(weights, biases):
+    return all(verify(weights, biases, ClassResult(i, True, tuple(w), None))
+               for i, w in enumerate(weights))
+
+
+def _check_prevention():
+    rng = random.Random(SEED)
+    dim, classes = 3, 200
+    unit = [rational_unit_vector([Fraction(rng.randint(-99, 99), rng.randint(1, 99))
+                                  for _ in range(dim - 1)]) for _ in range(classes)]
+    unit = list(dict.fromkeys(unit))
+    unit_ok = _witness_is_own_weight(unit, None)
+    weights, _ = _gaussian_layer(rng, classes, dim, False)
+    plain = check_layer(weights)
+    unargmaxable = sum(not r.argmaxable for r in plain)
+    exact = [[Fraction(v) for v in w] for w in weights]
+    prevented = [-sum(v * v for v in w) / 2 for w in exact]
+    bias_ok = _witness_is_own_weight(exact, prevented)
+    after = check_layer(weights, prevented)
+    rows = [
+        Row("unit norm", "%d distinct rational unit vectors in d = %d: x = w_i is a witness"
+            " for every class: %s" % (len(unit), dim, unit_ok)),
+        Row("no prevention", "Gaussian layer C = %d, d = %d, no bias: %d classes unargmaxable"
+            % (classes, dim, unargmaxable)),
+        Row("b_i = -|w_i|^2/2", "same weights: x = w_i is a witness for every class: %s;"
+            " check_layer finds %d unargmaxable" % (bias_ok, sum(not r.argmaxable for r in after))),
+        Row("seed", "random.Random(%d)" % SEED),
+    ]
+    verdict = PASS if unit_ok and bias_ok and unargmaxable > 0 and all(
+        r.argmaxable for r in after) else FAIL
+    return Outcome(verdict, "both preventions make every class argmaxable (witness x = w_i);"
+                   " without them %d of %d are not" % (unargmaxable, classes), tuple(rows))
+
+
+_BRAID_LAYERS = ((60, 2, False), (60, 3, True), (80, 4, False), (80, 4, True))
+
+
+def _check_braid_reflect():
+    rng = random.Random(SEED)
+    rows = []
+    sound = True
+    for classes, dim, bias in _BRAID_LAYERS:
+        weights, biases = _gaussian_layer(rng, classes, dim, bias)
+        exact = check_layer(weights, biases)
+        found = wrong = 0
+        for r in exact:
+            point = braid_reflect(weights, biases, r.index)
+            if point is None:
+                continue
+            found += 1
+            checked = verify(weights, biases, ClassResult(r.index, True, point, None))
+            wrong += not (checked and r.argmaxable)
+        argmaxable = sum(r.argmaxable for r in exact)
+        sound = sound and wrong == 0
+        rows.append(Row("C = %d, d = %d, %s" % (classes, dim, "bias" if bias else "no bias"),
+                        "search found %d of %d argmaxable classes; %d of its points fail"
+                        " the exact check; %d unargmaxable (proved)"
+                        % (found, argmaxable, wrong, classes - argmaxable)))
+    rows.append(Row("search", "x = w_i, reflect across the tie with the winner, patience 50;"
+                    " seed random.Random(%d)" % SEED))
+    verdict = PASS if sound else FAIL
+    return Outcome(verdict, "every point the search returns checks exactly; it never calls"
+                   " an unargmaxable class argmaxable", tuple(rows))
+
+
+def _check_models():
+    return Outcome(NOT_CHECKED, "needs the weights of 150 public LM/MT models, not available"
+                   " offline", (
+                       Row("why", "the count is an empirical result over downloaded model"
+                           " weights; this suite runs offline with the standard library"),
+                       Row("instead", "check a layer yourself: python reviews/counterexamples.py"
+                           " check-layer FILE (.json, .csv or .npy)"),
+                   ))
+
+
+CLAIMS = (
+    Claim("low-rank.unargmaxable-exists", PAPER, "Figure 1",
+          "A low-rank softmax can have unargmaxable classes.", PASS, _check_figure_1),
+    Claim("low-rank.general-position", PAPER, "Theory of low-rank classifiers",
+          "With C <= d + 1 classes in general position every class is argmaxable;"
+          " from C = d + 2 one can be unargmaxable.", PASS, _check_general_position),
+    Claim("low-rank.region-counts", PAPER, "Appendix, region-count tables",
+          "Region counts: a generic layer produces the tabulated number of rankings"
+          " (C! once d >= C - 1).", PASS, _check_region_counts),
+    Claim("low-rank.prevention", PAPER, "Appendix D",
+          "Unit-norm weights (no bias), or bias b_i = -|w_i|^2/2, make every class argmaxable.",
+          PASS, _check_prevention),
+    Claim("low-rank.braid-reflect", PAPER, "Braid-reflect search",
+          "The approximate Braid-reflect search never calls an unargmaxable class argmaxable.",
+          PASS, _check_braid_reflect),
+    Claim("low-rank.13-of-150", PAPER, "Abstract; experiments",
+          "13 of 150 public LM/MT models have unargmaxable tokens.",
+          NOT_CHECKED, _check_models),
+)

@@ -1,0 +1,88 @@
+"""Tests of the claims of Grivas, Bogoychev & Lopez: verdicts and evidence."""
+
+import unittest
+from fractions import Fraction as F
+
+from reviews.claims import NOT_CHECKED, PASS
+from reviews.papers.low_rank_softmax import (
+    CLAIMS, PAPER, rational_unit_vector, region_table, simplex_with_centroid,
+)
+
+OUTCOMES = {claim.id: claim.check() for claim in CLAIMS}
+
+
+def value(claim_id, label):
+    [found] = [row.value for row in OUTCOMES[claim_id].evidence if row.label == label]
+    return found
+
+
+class TestVerdicts(unittest.TestCase):
+
+    def test_every_verdict_is_the_review_s(self):
+        expected = {
+            "low-rank.unargmaxable-exists": PASS,
+            "low-rank.general-position": PASS,
+            "low-rank.region-counts": PASS,
+            "low-rank.prevention": PASS,
+            "low-rank.braid-reflect": PASS,
+            "low-rank.13-of-150": NOT_CHECKED,
+        }
+        self.assertEqual({key: o.verdict for key, o in OUTCOMES.items()}, expected)
+        self.assertEqual({c.id: c.expected for c in CLAIMS}, expected)
+
+    def test_every_claim_cites_the_paper(self):
+        self.assertTrue(all(c.paper == PAPER for c in CLAIMS))
+        self.assertEqual(PAPER.arxiv, "2203.06462")
+
+
+class TestFigure1(unittest.TestCase):
+
+    def test_combination_of_class_4(self):
+        self.assertEqual(value("low-rank.unargmaxable-exists", "class 4"),
+                         "unargmaxable: w4 = 43/290 w1 + 61/145 w2 + 25/58 w3")
+
+    def test_witnesses_of_classes_1_to_3(self):
+        self.assertEqual([value("low-rank.unargmaxable-exists", "class %d" % k) for k in (1, 2, 3)],
+                         ["argmaxable, witness x = (-2, -2)", "argmaxable, witness x = (1, 2)",
+                          "argmaxable, witness x = (9/5, -4/5)"])
+
+
+class TestRegionTables(unittest.TestCase):
+
+    def test_pinned_rows(self):
+        self.assertEqual(region_table(True)[3], [7, 18, 24, 24, 24, 24, 24, 24, 24, 24])
+        self.assertEqual(region_table(False)[4], [2, 20, 72, 120, 120, 120, 120, 120, 120, 120])
+        self.assertEqual(region_table(True)[9][:4], [46, 916, 10366, 73639])
+
+    def test_enumeration_row_for_five_classes(self):
+        self.assertEqual(value("low-rank.region-counts", "enumerated, C = 5"),
+                         "d = 1..5, with/no bias: 11 2 46 20 96 72 120 120 120 120")
+
+
+class TestConstructions(unittest.TestCase):
+
+    def test_simplex_with_centroid(self):
+        self.assertEqual(simplex_with_centroid(3),
+                         [[1, 0, 0], [0, 1, 0], [0, 0, 1], [-1, -1, -1], [0, 0, 0]])
+
+    def test_rational_unit_vectors_have_norm_exactly_one(self):
+        for t in ([F(1, 2)], [F(3), F(-2, 7)], [F(0), F(0), F(5, 3)]):
+            self.assertEqual(sum(v * v for v in rational_unit_vector(t)), 1)
+
+    def test_general_position_rows(self):
+        self.assertEqual(value("low-rank.general-position", "d = 6"),
+                         "12 of 12 random layers with C <= d + 1 fully argmaxable; C = 8: centroid"
+                         " unargmaxable, lam = 1/7 on each vertex")
+
+    def test_prevention_rows(self):
+        self.assertEqual(value("low-rank.prevention", "no prevention"),
+                         "Gaussian layer C = 200, d = 3, no bias: 179 classes unargmaxable")
+
+    def test_braid_reflect_never_wrong(self):
+        rows = [r.value for r in OUTCOMES["low-rank.braid-reflect"].evidence if r.label.startswith("C =")]
+        self.assertEqual(len(rows), 4)
+        self.assertTrue(all("; 0 of its points fail the exact check;" in row for row in rows))
+
+
+if __name__ == "__main__":
+    unittest.main()
