@@ -192,9 +192,17 @@ class _Layer:
         rows = ([w + [b] for w, b in zip(self.weights, self.bias)] if self.has_bias
                 else self.weights)
         self.packed = _Packed(rows)
-        scale = max(max(abs(v) for v in rows_) for rows_ in rows) or 1
+        scale = max(max(abs(v) for v in row) for row in rows) or 1
         self.float_weights = [[v / scale for v in row] for row in self.weights]
         self.float_bias = [v / scale for v in self.bias]
+        # The LPs see weights and biases each scaled to at most 1; their x is
+        # then in units of bias scale / weight scale, where witnesses live.
+        weight_scale = max(abs(v) for row in self.weights for v in row) or 1
+        bias_scale = max(map(abs, self.bias)) or weight_scale
+        self.lp_weights = [[v / weight_scale for v in row] for row in self.weights]
+        self.lp_bias = [v / bias_scale for v in self.bias]
+        self.x_unit = Fraction(bias_scale, weight_scale)
+        self.first_penalty = max(_FIRST_PENALTY, -(-_FIRST_PENALTY * bias_scale // weight_scale))
 
     def candidate(self, x):
         """(integer candidate, its denominator) for a point x.
@@ -241,26 +249,45 @@ class _Layer:
         return [v - 2 * distance * n for v, n in zip(x, normal)]
 
     def lp_rows(self, i, working, exact):
+        """Rows w_i - w_j and offsets b_i - b_j of the LP over ``working``."""
         if exact:
             rows = [[Fraction(a - b) for a, b in zip(self.weights[i], self.weights[j])]
                     for j in working]
             return rows, [Fraction(self.bias[i] - self.bias[j]) for j in working]
-        rows = [[a - b for a, b in zip(self.float_weights[i], self.float_weights[j])]
+        rows = [[a - b for a, b in zip(self.lp_weights[i], self.lp_weights[j])]
                 for j in working]
-        return rows, [self.float_bias[i] - self.float_bias[j] for j in working]
+        return rows, [self.lp_bias[i] - self.lp_bias[j] for j in working]
+
+    def lp_point(self, x, exact):
+        """The LP's x in the units of ``candidate``."""
+        if exact:
+            return x
+        unit = _to_float(self.x_unit)
+        return [v * unit for v in x]
+
+
+def _to_float(value):
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
 
 
 def _clarkson(layer, i, working, exact):
     """Decide class i from a growing working set of rivals; None if floats fail."""
     tolerance = 0 if exact else _MARGIN_TOLERANCE
     rounds = layer.classes + _FLOAT_ROUNDS if exact else _FLOAT_ROUNDS
-    program = Program(*layer.lp_rows(i, working, exact), _FIRST_PENALTY, exact=exact)
+    penalty = Fraction(layer.first_penalty) if exact else 1.0 * _FIRST_PENALTY
+    program = Program(*layer.lp_rows(i, working, exact), penalty, exact=exact)
     for _ in range(rounds):
         relaxed = program.solve()
         if relaxed is None:
             return None
         if relaxed.value > tolerance:
-            candidate = layer.candidate(relaxed.x)
+            point = layer.lp_point(relaxed.x, exact)
+            if not all(map(math.isfinite, point)):
+                return None
+            candidate = layer.candidate(point)
             beaten = layer.packed.beaten_by(i, candidate[0], len(working) + _ADDED_PER_ROUND)
             if not beaten:
                 return layer.witness(i, candidate)

@@ -98,6 +98,14 @@ class TestCertificates(unittest.TestCase):
             self.assertTrue(any(r.argmaxable for r in results))
             self.assertTrue(any(not r.argmaxable for r in results))
 
+    def test_biases_far_larger_than_weights_still_decide_exactly(self):
+        rng = random.Random(13)
+        for weight_size, bias_size in ((1e-8, 1e8), (1e8, 1e-8)):
+            weights = [[rng.gauss(0, weight_size) for _ in range(3)] for _ in range(40)]
+            bias = [rng.gauss(0, bias_size) for _ in range(40)]
+            results = check_layer(weights, bias)
+            self.assertTrue(all(verify(weights, bias, r) for r in results))
+
     def test_verify_rejects_a_wrong_witness_and_a_wrong_combination(self):
         self.assertFalse(verify(FIGURE_1, None, ClassResult(3, True, (F(1), F(0)), None)))
         self.assertFalse(verify(FIGURE_1, None, ClassResult(3, False, None, (F(1, 3),) * 3 + (0,))))
