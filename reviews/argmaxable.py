@@ -115,12 +115,20 @@ class _Packed:
     """All C logits of a candidate at once, exact in sign.
 
     ``rows`` are integer rows (weights, then the bias if any); a candidate is
-    an integer vector of the same length.  Logits are rows . candidate.
+    an integer vector of the same length, and logits are rows . candidate.
+    The rows are packed in order of decreasing norm: without a bias, a row
+    shorter than logit_i / |candidate| cannot reach logit_i (Cauchy-Schwarz),
+    so only a prefix of the packed fields needs computing.
     """
 
-    def __init__(self, rows):
+    def __init__(self, rows, prune):
         self.rows = rows
+        self.prune = prune
         width = len(rows[0])
+        norms = [_dot(row, row) for row in rows]
+        self.order = sorted(range(len(rows)), key=lambda j: -norms[j])
+        self.norms = [norms[j] for j in self.order]
+        self.rank = {j: n for n, j in enumerate(self.order)}
         largest = max(abs(v) for row in rows for v in row)
         self.shift = max(0, largest.bit_length() - _WEIGHT_BITS)
         half = (1 << (self.shift - 1)) if self.shift else 0
@@ -131,10 +139,11 @@ class _Packed:
         self.ones = int.from_bytes((b"\x01" + bytes(self.field_bytes - 1)) * len(rows), "little")
         self.half = 1 << (field - 1)
         self.top = self.ones << (field - 1)
-        offset = self.half >> 1
+        # Fields hold rounded + offset >= 0, so that a prefix is a bit mask.
+        self.offset = self.half >> 1
         self.columns = [
-            int.from_bytes(b"".join((row[k] + offset).to_bytes(self.field_bytes, "little")
-                                    for row in self.rounded), "little") - offset * self.ones
+            int.from_bytes(b"".join((self.rounded[j][k] + self.offset).to_bytes(
+                self.field_bytes, "little") for j in self.order), "little")
             for k in range(width)]
 
     def beaten_by(self, i, candidate, wanted):
@@ -147,7 +156,7 @@ class _Packed:
         if max(map(abs, candidate)) >> _CANDIDATE_BITS:
             suspects = sorted(range(len(self.rows)), key=lambda j: -_dot(self.rows[j], candidate))
         else:
-            suspects = self._suspects(i, candidate)
+            suspects = self._suspects(i, candidate, self._reach(logit_i, candidate))
         found = []
         for j in suspects:
             if j != i and _dot(self.rows[j], candidate) >= logit_i:
@@ -156,26 +165,49 @@ class _Packed:
                     break
         return found
 
-    def _suspects(self, i, candidate):
-        """Classes whose rounded margin does not prove them below class i."""
-        packed = sum(x * column for x, column in zip(candidate, self.columns) if x)
+    def _reach(self, logit_i, candidate):
+        """How many rows, longest first, might reach logit_i."""
+        size = _dot(candidate, candidate)
+        if not (self.prune and logit_i > 0 and size):
+            return len(self.rows)
+        # The rows with norm**2 * size >= logit_i**2 form a prefix.
+        low, high, target = 0, len(self.rows), logit_i * logit_i
+        while low < high:
+            middle = (low + high) // 2
+            if self.norms[middle] * size >= target:
+                low = middle + 1
+            else:
+                high = middle
+        return low
+
+    def _suspects(self, i, candidate, reach):
+        """Classes among the first ``reach`` whose rounded margin proves nothing."""
+        if not reach:
+            return []
+        field = 8 * self.field_bytes
+        columns, ones, top = self.columns, self.ones, self.top
+        if reach < len(self.rows):
+            mask = (1 << (field * reach)) - 1
+            columns, ones, top = [c & mask for c in columns], ones & mask, top & mask
+        packed = sum(x * column for x, column in zip(candidate, columns) if x)
         # Each rounded logit is within half the candidate's 1-norm of exact.
         bound = sum(map(abs, candidate)) if self.shift else 0
-        lifted = packed + (self.half - _dot(self.rounded[i], candidate) + bound) * self.ones
-        flags = lifted & self.top
-        field = 8 * self.field_bytes
-        if flags == 1 << (field * i + field - 1):
+        lift = self.half - _dot(self.rounded[i], candidate) + bound - self.offset * sum(candidate)
+        lifted = packed + lift * ones
+        flags = lifted & top
+        own = self.rank[i]
+        if flags == (1 << (field * own + field - 1) if own < reach else 0):
             return []
         size = self.field_bytes
-        data = lifted.to_bytes(len(self.rows) * size, "little")
+        data = lifted.to_bytes(reach * size, "little")
         flagged = [(match.start() + 1) // size - 1
                    for match in _NONZERO.finditer(flags.to_bytes(len(data), "little"))]
-        return sorted(flagged, key=lambda j: -int.from_bytes(data[j * size:(j + 1) * size],
-                                                             "little"))
+        flagged.sort(key=lambda n: -int.from_bytes(data[n * size:(n + 1) * size], "little"))
+        return [self.order[n] for n in flagged]
 
 
 class _Layer:
-    """A validated layer, scaled to integers, with its float copy for LPs."""
+    """A validated layer: exact integers, packed rows, float copies for searches."""
 
     def __init__(self, weights, bias):
         self.exact_weights, self.exact_bias = exact_layer(weights, bias)
@@ -191,10 +223,16 @@ class _Layer:
         self.bias = [int(v * denominator) for v in (self.exact_bias or [0] * self.classes)]
         rows = ([w + [b] for w, b in zip(self.weights, self.bias)] if self.has_bias
                 else self.weights)
-        self.packed = _Packed(rows)
-        scale = max(max(abs(v) for v in row) for row in rows) or 1
-        self.float_weights = [[v / scale for v in row] for row in self.weights]
-        self.float_bias = [v / scale for v in self.bias]
+        self.packed = _Packed(rows, prune=not self.has_bias)
+        # Floats of the weights in their own units, for x = w_i and the
+        # reflections; past the float range, in units of the largest entry.
+        try:
+            unit = denominator
+            self.float_weights = [[v / unit for v in row] for row in self.weights]
+        except OverflowError:
+            unit = max(max(abs(v) for v in row) for row in rows)
+            self.float_weights = [[v / unit for v in row] for row in self.weights]
+        self.float_bias = [v / unit for v in self.bias]
         # The LPs see weights and biases each scaled to at most 1; their x is
         # then in units of bias scale / weight scale, where witnesses live.
         weight_scale = max(abs(v) for row in self.weights for v in row) or 1
@@ -240,20 +278,20 @@ class _Layer:
                                           for v in scaled[:self.dim]), None)
 
     def reflect(self, x, i, rival):
-        """x reflected across the hyperplane where classes i and rival tie."""
+        """x reflected across the tie of classes i and rival; None if floats fail."""
         normal = [p - q for p, q in zip(self.float_weights[i], self.float_weights[rival])]
         size = _dot(normal, normal)
         if not size:
-            return x
+            return None
         distance = (_dot(normal, x) + self.float_bias[i] - self.float_bias[rival]) / size
-        return [v - 2 * distance * n for v, n in zip(x, normal)]
+        point = [v - 2 * distance * n for v, n in zip(x, normal)]
+        return point if all(map(math.isfinite, point)) else None
 
     def lp_rows(self, i, working, exact):
         """Rows w_i - w_j and offsets b_i - b_j of the LP over ``working``."""
         if exact:
-            rows = [[Fraction(a - b) for a, b in zip(self.weights[i], self.weights[j])]
-                    for j in working]
-            return rows, [Fraction(self.bias[i] - self.bias[j]) for j in working]
+            rows = [[a - b for a, b in zip(self.weights[i], self.weights[j])] for j in working]
+            return rows, [self.bias[i] - self.bias[j] for j in working]
         rows = [[a - b for a, b in zip(self.lp_weights[i], self.lp_weights[j])]
                 for j in working]
         return rows, [self.lp_bias[i] - self.lp_bias[j] for j in working]
@@ -321,6 +359,8 @@ def _decide(layer, i):
         if not beaten:
             return layer.witness(i, candidate)
         point = layer.reflect(point, i, beaten[0])
+        if point is None:
+            break
         candidate = layer.candidate(point)
         beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
         working += [j for j in beaten if j not in working]

@@ -20,8 +20,8 @@ is returned before it is checked in exact arithmetic.
 
     decide              witness or combination for a small system
     Program             the penalized program over a growing set of rows
-    relaxed_lp          its optimum over fixed rows
     basis_combination   the exact combination on an optimal basis, checked
+    is_combination      exact check of a combination
     is_witness          exact check of a witness
     solve_square        exact solution of a square linear system
 """
@@ -32,17 +32,17 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 
-__all__ = ["Decision", "Relaxed", "Program", "decide", "relaxed_lp", "basis_combination",
-           "is_witness", "solve_square"]
+__all__ = ["Decision", "Relaxed", "Program", "decide", "basis_combination",
+           "is_combination", "is_witness", "solve_square"]
 
 Decision = namedtuple("Decision", "witness combination")
 Decision.__doc__ = "Exactly one of witness (tuple of Fraction) and combination is set."
 
-Relaxed = namedtuple("Relaxed", "value basis values x slack")
+Relaxed = namedtuple("Relaxed", "value basis x slack")
 Relaxed.__doc__ = """An optimal basis of the penalized program.
 
 value: optimum z; basis: the Program's column indices;
-values: the basic values; x: the dual point (a witness candidate);
+x: the dual point (a witness candidate);
 slack: whether a slack variable is positive at the optimum.
 """
 
@@ -165,12 +165,7 @@ class Program:
         slack = any(col < self.inverse and v > self.tolerance
                     for col, v in zip(self.basis, values))
         x = [cost[1 + q] - self.penalty for q in range(d)]
-        return Relaxed(-cost[0], list(self.basis), values, x, slack)
-
-
-def relaxed_lp(rows, offsets, penalty, exact=False):
-    """Solve the penalized program over ``rows``; None if floats give up."""
-    return Program(rows, offsets, penalty, exact).solve()
+        return Relaxed(-cost[0], list(self.basis), x, slack)
 
 
 def solve_square(columns, rhs):
@@ -183,9 +178,7 @@ def solve_square(columns, rhs):
     [Fraction(1, 1), Fraction(1, 1)]
     """
     n = len(columns)
-    matrix = [[Fraction(columns[j][r]) for j in range(n)] + [Fraction(rhs[r])]
-              for r in range(n)]
-    matrix = [_integer_row(row) for row in matrix]
+    matrix = [_integers([columns[j][r] for j in range(n)] + [rhs[r]]) for r in range(n)]
     previous = 1
     for k in range(n):
         pivot = next((r for r in range(k, n) if matrix[r][k]), None)
@@ -203,12 +196,15 @@ def solve_square(columns, rhs):
     return [Fraction(row[n], row[r]) for r, row in enumerate(matrix)]
 
 
-def _integer_row(row):
-    """A row of Fractions scaled by its common denominator (same solutions)."""
+def _integers(values):
+    """Integers proportional to ``values`` (ints or Fractions), by one positive factor."""
+    if all(isinstance(v, int) for v in values):
+        return list(values)
+    values = [Fraction(v) for v in values]
     common = 1
-    for v in row:
+    for v in values:
         common = common * v.denominator // math.gcd(common, v.denominator)
-    return [int(v * common) for v in row]
+    return [int(v * common) for v in values]
 
 
 def _column(rows, d, index):
@@ -243,10 +239,15 @@ def is_combination(rows, offsets, lam):
     """Exact check: lam >= 0, sum 1, sum lam_k a_k = 0, sum lam_k c_k <= 0."""
     if any(v < 0 for v in lam) or sum(lam) != 1:
         return False
-    d = len(rows[0])
-    if any(sum(l * a[q] for l, a in zip(lam, rows) if l) for q in range(d)):
+    weights = _integers(lam)
+    support = [k for k, v in enumerate(weights) if v]
+    # One positive factor for every row and offset leaves both conditions as they are.
+    flat = _integers([v for k in support for v in list(rows[k]) + [offsets[k]]])
+    width = len(rows[0]) + 1
+    terms = [(weights[k], flat[n * width:(n + 1) * width]) for n, k in enumerate(support)]
+    if any(sum(w * row[q] for w, row in terms) for q in range(width - 1)):
         return False
-    return sum(l * c for l, c in zip(lam, offsets) if l) <= 0
+    return sum(w * row[-1] for w, row in terms) <= 0
 
 
 def is_witness(rows, offsets, x):

@@ -106,6 +106,13 @@ class TestCertificates(unittest.TestCase):
             results = check_layer(weights, bias)
             self.assertTrue(all(verify(weights, bias, r) for r in results))
 
+    def test_magnitudes_from_1e_minus_300_to_1e300(self):
+        rng = random.Random(14)
+        weights = [[rng.choice([1, -1]) * 10 ** rng.uniform(-300, 300) for _ in range(3)]
+                   for _ in range(15)]
+        results = check_layer(weights)
+        self.assertTrue(all(verify(weights, None, r) for r in results))
+
     def test_verify_rejects_a_wrong_witness_and_a_wrong_combination(self):
         self.assertFalse(verify(FIGURE_1, None, ClassResult(3, True, (F(1), F(0)), None)))
         self.assertFalse(verify(FIGURE_1, None, ClassResult(3, False, None, (F(1, 3),) * 3 + (0,))))
