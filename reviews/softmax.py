@@ -407,11 +407,11 @@ def logsumexp_exact(logits, digits=REFERENCE_DIGITS):
 def _ulp_of(exact):
     """The spacing of binary64 floats at the exact value |exact|, or None."""
     magnitude = exact.copy_abs()
-    exponent = -1074 + 52
-    if magnitude:
-        nearest = float(magnitude)
-        if math.isinf(nearest):
-            return None
+    nearest = float(magnitude)
+    if math.isinf(nearest):
+        return None
+    exponent = -1022
+    if nearest:
         exponent = math.frexp(nearest)[1] - 1
         if _POWERS.power(2, exponent) > magnitude:
             exponent -= 1

@@ -39,8 +39,15 @@ class TestScript(unittest.TestCase):
         self.assertIn("softmax([700, 0]) = (1.000000000000000, 9.86e-305)", done.stdout)
         self.assertRegex(done.stdout, r"\n\d+ claims: \d+ as the review states, 0 MISMATCH\n$")
 
-    def test_two_runs_give_identical_bytes(self):
-        self.assertEqual(command("--format", "json").stdout, command("--format", "json").stdout)
+    def test_two_runs_give_identical_bytes_and_the_pinned_claims(self):
+        # Every printed number and verdict, pinned.  After a deliberate change:
+        # python reviews/counterexamples.py --format json | python -c "import json, sys;
+        #   json.dump(json.load(sys.stdin)['claims'], sys.stdout, indent=2); print()"
+        #   > tests/golden/claims.json
+        first, second = command("--format", "json").stdout, command("--format", "json").stdout
+        self.assertEqual(first, second)
+        with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:
+            self.assertEqual(json.loads(first)["claims"], json.load(handle))
 
     def test_runs_as_a_module_too(self):
         done = subprocess.run([sys.executable, "-m", "reviews.counterexamples", "--version"],

@@ -64,7 +64,7 @@ class TestEvidence(unittest.TestCase):
 
     def test_boundary_reaches_eps_1e_300(self):
         self.assertEqual(values("memorization.boundary-limits", "eps = 1e-300"),
-                         ["gap 690.775528: p2 = 1e-300 (0.15 ulp from eps)"])
+                         ["gap 690.77552789821370521: p2 = 1e-300 (0.15 ulp from eps)"])
 
     def test_masking_rows(self):
         self.assertEqual(values("memorization.masking", "softmax([inf, 0])"),
@@ -76,7 +76,9 @@ class TestEvidence(unittest.TestCase):
         self.assertEqual(values("memorization.underflow", "naive at [710, 0]"),
                          ["[nan, 0.0]"])
         self.assertEqual(values("memorization.underflow", "softmax([745.13, 0])[1]"),
-                         ["5e-324"])
+                         ["5e-324 (exact 2.4782932808827278844E-324; 0.50 ulp)"])
+        self.assertEqual(values("memorization.underflow", "softmax([745.14, 0])[1]"),
+                         ["0.0 (exact 2.4536338507196473037E-324; 0.50 ulp)"])
 
 
 if __name__ == "__main__":

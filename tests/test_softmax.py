@@ -201,6 +201,10 @@ class TestUlpDistance(unittest.TestCase):
     def test_subnormal_spacing(self):
         self.assertEqual(ulp_distance(5e-324, decimal.Decimal(0)), 1)
 
+    def test_value_that_rounds_to_zero_uses_the_subnormal_spacing(self):
+        quarter = decimal.Context(prec=800).divide(decimal.Decimal(5e-324), 4)
+        self.assertEqual(ulp_distance(0.0, quarter), decimal.Decimal("0.25"))
+
     def test_just_below_a_power_of_two_uses_the_lower_spacing(self):
         below = decimal.Context(prec=60).subtract(1, decimal.Decimal(2.0 ** -54))
         self.assertEqual(ulp_distance(1.0, below), decimal.Decimal("0.5"))

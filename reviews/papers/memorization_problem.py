@@ -41,6 +41,7 @@ OVERFLOW_EDGE = (709.78, 710)
 UNDERFLOW_EDGE = (745.13, 745.14)
 _WORK = decimal.Context(prec=60)
 _HALF_ULP_BELOW_ONE = 2.0 ** -54
+_SHOWN = decimal.Context(prec=20)
 
 
 def table_line(gap):
@@ -137,8 +138,8 @@ def _check_boundary_limits():
         worst = max(worst, distance)
         decreasing = decreasing and exact_p2 > 0 and (previous is None or exact_p2 < previous)
         previous = exact_p2
-        rows.append(Row("eps = 1e-%d" % power, "gap %.6f: p2 = %r (%.2f ulp from eps)"
-                        % (gap, p2, distance)))
+        rows.append(Row("eps = 1e-%d" % power, "gap %s: p2 = %r (%.2f ulp from eps)"
+                        % (_SHOWN.plus(_as_decimal(gap)), p2, distance)))
     rows.append(Row("exact", "p2 > 0 and strictly decreasing in the gap (decimal, 40 digits)"))
     verdict = PASS if decreasing and worst <= ULP_BOUND else FAIL
     return Outcome(verdict, "p2 = eps within %.2f ulp down to eps = 1e-300; never 0"
@@ -173,12 +174,12 @@ def _check_underflow():
         exact_log = log_softmax_exact([gap, 0])[1]
         holds = holds and p2 == 0.0 and exact_p2 > 0 and math.isfinite(logp2)
         rows += [
-            Row("gap %r: p2" % gap, "%r (exact %s)"
-                % (p2, decimal.Context(prec=20).plus(exact_p2))),
+            Row("gap %r: p2" % gap, "%r (exact %s)" % (p2, _SHOWN.plus(exact_p2))),
             float_row("gap %r: log p2" % gap, logp2, exact_log),
         ]
     for gap in UNDERFLOW_EDGE:
-        rows.append(Row("softmax([%r, 0])[1]" % gap, repr(softmax([gap, 0])[1])))
+        rows.append(float_row("softmax([%r, 0])[1]" % gap, softmax([gap, 0])[1],
+                              softmax_exact([gap, 0])[1]))
     below, above = OVERFLOW_EDGE
     naive_below, naive_above = softmax_naive([below, 0]), softmax_naive([above, 0])
     stable = softmax([above, 0])
@@ -187,7 +188,7 @@ def _check_underflow():
     rows += [
         Row("naive at [%r, 0]" % below, repr(naive_below)),
         Row("naive at [%r, 0]" % above, repr(naive_above)),
-        Row("stable at [%r, 0]" % above, repr(stable)),
+        float_row("stable at [%r, 0], p2" % above, stable[1], softmax_exact([above, 0])[1]),
     ]
     verdict = PASS if holds else FAIL
     return Outcome(verdict, "float p2 = 0.0 from gap 745.14 on, exact p2 > 0, log p2 = -gap;"
