@@ -11,7 +11,7 @@ tuple; ``all_claims`` finds them all, so adding a paper adds one module.
 
 Public names:
 
-    Paper, Claim, Outcome, Row, Result    the data
+    Paper, Claim, Outcome, Row, Result, Figure    the data
     PASS, FAIL, NOT_CHECKED               the verdicts
     all_claims, select, run               the registry and the runner
     float_row                             a float beside its exact value
@@ -26,7 +26,7 @@ from reviews.errors import InputError
 from reviews.softmax import ulp_distance
 
 __all__ = [
-    "Paper", "Claim", "Outcome", "Row", "Result",
+    "Paper", "Claim", "Outcome", "Row", "Result", "Figure",
     "PASS", "FAIL", "NOT_CHECKED", "VERDICTS",
     "all_claims", "select", "run", "float_row",
 ]
@@ -60,16 +60,21 @@ class Result(namedtuple("Result", "claim outcome")):
         return self.outcome.verdict == self.claim.expected
 
 
-class Claim(namedtuple("Claim", "id paper where statement expected check")):
-    """A reviewed claim; ``check()`` returns its Outcome."""
+Figure = namedtuple("Figure", "name draw")
+Figure.__doc__ = "A figure of a claim: its file name and draw(), which returns SVG text."
+
+
+class Claim(namedtuple("Claim", "id paper where statement expected check figures")):
+    """A reviewed claim; ``check()`` returns its Outcome; ``figures`` illustrate it."""
 
     __slots__ = ()
 
-    def __new__(cls, id, paper, where, statement, expected, check):
+    def __new__(cls, id, paper, where, statement, expected, check, figures=()):
         if expected not in VERDICTS:
             raise InputError("claim %s: expected verdict %r is not one of %s"
                              % (id, expected, ", ".join(VERDICTS)))
-        return super().__new__(cls, id, paper, where, statement, expected, check)
+        return super().__new__(cls, id, paper, where, statement, expected, check,
+                               tuple(figures))
 
 
 def all_claims():

@@ -1,13 +1,15 @@
 """The command: run the reviewed claims and print one verdict per claim.
 
     python reviews/counterexamples.py [--format text|markdown|json]
-                                      [--claim ID ...] [--list] [--version]
+                                      [--claim ID ...] [--figures DIR]
+                                      [--list] [--version]
     python reviews/counterexamples.py check-layer FILE [--bias FILE]
                                       [--format text|json]
 
 Exit status: 0 when every verdict is the one the review states, 1 when any
-differs (a MISMATCH line says which), 2 for a usage error or an unreadable
-layer file (one line on stderr).  ``check-layer`` exits 0 whenever the layer
+differs (a MISMATCH line says which), 2 for a usage error, an unreadable
+layer file or a figure folder that cannot be written (one line on stderr).
+``--figures DIR`` also writes each run claim's SVG figures into DIR.  ``check-layer`` exits 0 whenever the layer
 was checked, whatever the verdicts.  This module also re-exports the public
 API:
 
@@ -69,6 +71,8 @@ def _main_parser():
                         help="report format (default: text)")
     parser.add_argument("--claim", action="append", default=[], metavar="ID",
                         help="run only this claim (repeatable)")
+    parser.add_argument("--figures", metavar="DIR",
+                        help="also write the claims' SVG figures into DIR (created if missing)")
     parser.add_argument("--list", action="store_true", help="list claim ids and statements")
     parser.add_argument("--version", action="store_true", help="print the suite's version")
     return parser
@@ -81,9 +85,27 @@ def _run_claims(arguments, out):
             out.write("%s  %s\n" % (claim.id, claim.statement))
         return 0
     results = run(select(claims, arguments.claim) if arguments.claim else claims)
+    figures = _write_figures(arguments.figures, results) if arguments.figures else {}
     suite = Suite(SUITE_NAME, __version__, platform.python_version())
-    out.write(FORMATS[arguments.format](suite, results))
+    out.write(FORMATS[arguments.format](suite, results, figures))
     return 0 if all_match(results) else 1
+
+
+def _write_figures(folder, results):
+    """Write every figure of the results' claims; {claim id: [paths]}."""
+    written = {}
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for result in results:
+            for figure in result.claim.figures:
+                path = os.path.join(folder, figure.name)
+                with open(path, "w", encoding="utf-8", newline="\n") as handle:
+                    handle.write(figure.draw())
+                written.setdefault(result.claim.id, []).append(path)
+    except OSError as error:
+        raise InputError("cannot write figures to %s: %s"
+                         % (folder, error.strerror or error)) from None
+    return written
 
 
 def _layer_parser():

@@ -14,6 +14,7 @@ paper: everything it prints comes from the claims and their outcomes.
 """
 
 import json
+import os
 from collections import namedtuple
 
 __all__ = ["Suite", "text", "markdown", "as_json", "FORMATS", "all_match",
@@ -40,8 +41,12 @@ def _tally(results):
         len(results), len(results) - mismatches, mismatches)
 
 
-def text(suite, results):
-    """The terminal report: one block per claim, a tally at the end."""
+def text(suite, results, figures=None):
+    """The terminal report: one block per claim, a tally at the end.
+
+    ``figures`` maps a claim id to the paths of the figures written for it.
+    """
+    figures = figures or {}
     lines = ["%s %s (Python %s)" % (suite.name, suite.version, suite.python), ""]
     for result in results:
         claim, outcome = result
@@ -58,6 +63,7 @@ def text(suite, results):
         width = max((len(row.label) for row in outcome.evidence), default=0)
         lines += ["      %-*s  %s" % (width, row.label, row.value)
                   for row in outcome.evidence]
+        lines += ["    Figure: %s" % path for path in figures.get(claim.id, ())]
         lines.append("")
     lines.append(_tally(results))
     return "\n".join(lines) + "\n"
@@ -67,8 +73,9 @@ def _cell(value):
     return str(value).replace("|", "\\|")
 
 
-def markdown(suite, results):
-    """A markdown table of the claims, then each claim's evidence."""
+def markdown(suite, results, figures=None):
+    """A markdown table of the claims, then each claim's evidence and figures."""
+    figures = figures or {}
     lines = [
         "## %s %s" % (suite.name, suite.version),
         "",
@@ -87,12 +94,15 @@ def markdown(suite, results):
         lines += ["### `%s`: %s" % (claim.id, outcome.verdict), "",
                   "%s." % _citation(claim), "", "> %s" % claim.statement, ""]
         lines += ["- %s: `%s`" % (row.label, row.value) for row in outcome.evidence]
+        for path in figures.get(claim.id, ()):
+            lines += ["", "Figure `%s`:" % path, "",
+                      "![%s](%s)" % (os.path.basename(path), path)]
         lines.append("")
     lines.append("Python %s." % suite.python)
     return "\n".join(lines) + "\n"
 
 
-def _claim_json(result):
+def _claim_json(result, figures):
     claim, outcome = result
     return {
         "id": claim.id,
@@ -109,16 +119,18 @@ def _claim_json(result):
         "matches": result.matches,
         "summary": outcome.summary,
         "evidence": [{"label": row.label, "value": row.value} for row in outcome.evidence],
+        "figures": list(figures.get(claim.id, ())),
     }
 
 
-def as_json(suite, results):
+def as_json(suite, results, figures=None):
     """JSON with the keys suite, python, ok and claims (in that order)."""
+    figures = figures or {}
     document = {
         "suite": {"name": suite.name, "version": suite.version},
         "python": suite.python,
         "ok": all_match(results),
-        "claims": [_claim_json(result) for result in results],
+        "claims": [_claim_json(result, figures) for result in results],
     }
     return json.dumps(document, indent=2) + "\n"
 

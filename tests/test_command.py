@@ -188,3 +188,48 @@ class TestCheckLayer(FileTestCase):
         counterexamples.main(["check-layer", path], out, err)
         self.assertIn("\rchecked 1/4 classes", err.getvalue())
         self.assertTrue(err.getvalue().endswith("\r"))
+
+
+class TestFigureFolder(FileTestCase):
+
+    def test_figures_are_written_and_named_under_their_claims(self):
+        folder = os.path.join(self.folder.name, "new", "figures")
+        status, out, _ = in_process("--figures", folder, "--format", "markdown",
+                                    "--claim", "memorization.every-distribution",
+                                    "--claim", "low-rank.unargmaxable-exists",
+                                    "--claim", "low-rank.region-counts")
+        self.assertEqual(status, 0)
+        self.assertEqual(sorted(os.listdir(folder)), ["figure1.svg", "positivity.svg", "regions.svg"])
+        for name, claim_id in (("positivity.svg", "memorization.every-distribution"),
+                               ("figure1.svg", "low-rank.unargmaxable-exists"),
+                               ("regions.svg", "low-rank.region-counts")):
+            section = out[out.index("### `%s`" % claim_id):]
+            section = section[:section.find("### ", 4) if "### " in section[4:] else None]
+            self.assertIn("![%s](%s)" % (name, os.path.join(folder, name)), section)
+
+    def test_figures_are_byte_identical_across_runs(self):
+        contents = []
+        for run in ("a", "b"):
+            folder = os.path.join(self.folder.name, run)
+            in_process("--figures", folder, "--claim", "low-rank.unargmaxable-exists")
+            with open(os.path.join(folder, "figure1.svg"), "rb") as handle:
+                contents.append(handle.read())
+        self.assertEqual(contents[0], contents[1])
+
+    def test_json_lists_figures_and_text_names_them(self):
+        folder = os.path.join(self.folder.name, "f")
+        _, out, _ = in_process("--figures", folder, "--format", "json",
+                               "--claim", "memorization.masking",
+                               "--claim", "low-rank.unargmaxable-exists")
+        claims = json.loads(out)["claims"]
+        self.assertEqual({c["id"]: c["figures"] for c in claims},
+                         {"memorization.masking": [],
+                          "low-rank.unargmaxable-exists": [os.path.join(folder, "figure1.svg")]})
+        _, text_out, _ = in_process("--figures", folder, "--claim", "low-rank.unargmaxable-exists")
+        self.assertIn("    Figure: %s\n" % os.path.join(folder, "figure1.svg"), text_out)
+
+    def test_an_unwritable_folder_is_one_line_and_exit_2(self):
+        blocker = self.write("file", "x")
+        status, out, err = in_process("--figures", blocker, "--claim", "memorization.masking")
+        self.assertEqual((status, out), (2, ""))
+        self.assertRegex(err, "^counterexamples: error: cannot write figures to .*file: .*\n$")

@@ -5,7 +5,8 @@ from fractions import Fraction as F
 
 from reviews.claims import NOT_CHECKED, PASS
 from reviews.papers.low_rank_softmax import (
-    CLAIMS, PAPER, rational_unit_vector, region_table, simplex_with_centroid,
+    CLAIMS, PAPER, draw_figure_1, draw_region_tables, rational_unit_vector, region_table,
+    simplex_with_centroid,
 )
 
 OUTCOMES = {claim.id: claim.check() for claim in CLAIMS}
@@ -86,3 +87,38 @@ class TestConstructions(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestFigures(unittest.TestCase):
+
+    def parse(self, svg):
+        import xml.etree.ElementTree as ET
+        from reviews.figures import SVG_NAMESPACE
+        return ET.fromstring(svg), {"svg": SVG_NAMESPACE}
+
+    def test_figure1_has_three_regions_four_labels_and_c4_flagged(self):
+        root, ns = self.parse(draw_figure_1())
+        self.assertEqual(len(root.findall(".//svg:polygon[@class='region']", ns)), 3)
+        self.assertEqual(len(root.findall(".//svg:polygon[@class='hull']", ns)), 1)
+        labels = root.findall(".//svg:text", ns)
+        self.assertEqual([t.text for t in labels if "class-label" in t.get("class", "")],
+                         ["c1", "c2", "c3", "c4"])
+        self.assertEqual([t.text for t in labels if "flagged" in t.get("class", "")], ["c4"])
+        self.assertIn("c4: no region (unargmaxable)",
+                      [t.text for t in root.findall(".//svg:g[@class='legend']//svg:text", ns)])
+
+    def test_figure1_region_vertices_are_the_exact_ones(self):
+        root, ns = self.parse(draw_figure_1())
+        first = root.find(".//svg:polygon[@class='region']", ns).get("points")
+        # (-3, -3), (18/19, -3), (0, 0), (-3, 9/4) in a 470-unit box from (86, 46).
+        self.assertEqual(first, "86,516 395.21,516 321,281 86,104.75")
+
+    def test_regions_table_outlines_every_factorial_cell(self):
+        root, ns = self.parse(draw_region_tables())
+        outlined = root.findall(".//svg:rect[@class='cell outlined']", ns)
+        cells = root.findall(".//svg:rect[@class='cell']", ns)
+        self.assertEqual((len(outlined), len(outlined) + len(cells)), (128, 200))
+
+    def test_figures_are_deterministic(self):
+        self.assertEqual(draw_figure_1(), draw_figure_1())
+        self.assertEqual(draw_region_tables(), draw_region_tables())

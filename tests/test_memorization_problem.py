@@ -3,7 +3,7 @@
 import unittest
 
 from reviews.claims import FAIL, PASS
-from reviews.papers.memorization_problem import CLAIMS, PAPER, table_line
+from reviews.papers.memorization_problem import CLAIMS, PAPER, draw_positivity, table_line
 
 OUTCOMES = {claim.id: claim.check() for claim in CLAIMS}
 
@@ -83,3 +83,42 @@ class TestEvidence(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestPositivityFigure(unittest.TestCase):
+
+    def setUp(self):
+        import xml.etree.ElementTree as ET
+        from reviews.figures import SVG_NAMESPACE
+        self.svg = draw_positivity()
+        self.root = ET.fromstring(self.svg)
+        self.ns = {"svg": SVG_NAMESPACE}
+
+    def texts(self, path):
+        return [t.text for t in self.root.findall(path, self.ns)]
+
+    def test_title_axes_and_legend(self):
+        self.assertEqual(self.texts(".//svg:text[@class='title']"),
+                         ["Softmax positivity: p2 = softmax([g, 0])[1] > 0 for every finite g"])
+        self.assertEqual(self.texts(".//svg:text[@class='x-label']"),
+                         ["logit gap g = z1 - z2 (nats)"])
+        self.assertEqual(self.texts(".//svg:text[@class='y-label']"), ["log10 p2 (decades)"])
+        self.assertEqual(self.texts(".//svg:g[@class='legend']//svg:text"), [
+            "exact (decimal, 30 digits)", "this suite, float64",
+            "naive exp(z)/sum(exp(z)), float64"])
+
+    def test_the_review_s_three_points_and_both_edges_are_marked(self):
+        self.assertEqual(self.texts(".//svg:g[@class='mark']/svg:text"), [
+            "g = 50: p2 = 1.93e-22", "g = 200: p2 = 1.38e-87", "g = 700: p2 = 9.86e-305"])
+        self.assertEqual(self.texts(".//svg:g[@class='rule']/svg:text"),
+                         ["g = 709.78", "g = 745.13"])
+
+    def test_float_series_stop_where_floats_give_out(self):
+        last_x = [float(s.findall("svg:polyline", self.ns)[-1].get("points").split()[-1]
+                        .split(",")[0])
+                  for s in self.root.findall(".//svg:g[@class='series']", self.ns)]
+        # g = 1000, the last sample with a float p2 > 0 (g = 745), and g = 709.78.
+        self.assertEqual(last_x, [582.0, 453.48, 435.73])
+
+    def test_two_draws_give_identical_bytes(self):
+        self.assertEqual(self.svg, draw_positivity())

@@ -64,6 +64,25 @@ class TestMarkdown(unittest.TestCase):
         self.assertIn("- long label: `2`", report)
 
 
+class TestFigures(unittest.TestCase):
+
+    FIGURES = {"p.two": ["out/a.svg"]}
+
+    def test_text_names_the_figure_under_its_claim(self):
+        report = text(SUITE, results(), self.FIGURES)
+        self.assertIn("    Found: y = 3\n    Figure: out/a.svg\n", report)
+
+    def test_markdown_shows_the_figure_under_its_claim(self):
+        report = markdown(SUITE, results(), self.FIGURES)
+        section = report[report.index("### `p.two`"):]
+        self.assertIn("Figure `out/a.svg`:\n\n![a.svg](out/a.svg)\n", section)
+        self.assertNotIn("a.svg", report[:report.index("### `p.two`")])
+
+    def test_json_lists_figures_per_claim(self):
+        claims = json.loads(as_json(SUITE, results(), self.FIGURES))["claims"]
+        self.assertEqual([c["figures"] for c in claims], [[], ["out/a.svg"]])
+
+
 class TestJson(unittest.TestCase):
 
     def test_stable_keys(self):
@@ -82,6 +101,7 @@ class TestJson(unittest.TestCase):
             "matches": True,
             "summary": "x = 1",
             "evidence": [{"label": "x", "value": "1"}, {"label": "long label", "value": "2"}],
+            "figures": [],
         })
 
     def test_ok_is_false_on_a_mismatch(self):

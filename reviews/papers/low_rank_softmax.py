@@ -12,11 +12,13 @@ import random
 from fractions import Fraction
 
 from reviews.argmaxable import ClassResult, braid_reflect, check_layer, verify
-from reviews.claims import NOT_CHECKED, PASS, FAIL, Claim, Outcome, Paper, Row
+from reviews.claims import NOT_CHECKED, PASS, FAIL, Claim, Figure, Outcome, Paper, Row
+from reviews.figures import Arrow, Axis, Panel, region_map, shaded_table
+from reviews.planar import argmax_regions, convex_hull
 from reviews.regions import realized_rankings, region_count
 
 __all__ = ["PAPER", "CLAIMS", "FIGURE_1", "region_table", "simplex_with_centroid",
-           "rational_unit_vector"]
+           "rational_unit_vector", "draw_figure_1", "draw_region_tables"]
 
 PAPER = Paper(
     title="Low-Rank Softmax Can Have Unargmaxable Classes in Theory but Rarely in Practice",
@@ -218,15 +220,59 @@ def _check_models():
                    ))
 
 
+FIGURE_BOX = (-3, 3)
+
+
+def draw_figure_1():
+    """figure1.svg: the input plane coloured by the argmax, regions as exact polygons."""
+    results = check_layer(FIGURE_1)
+    regions = argmax_regions(FIGURE_1, box=FIGURE_BOX)
+    if [bool(r) for r in regions] != [r.argmaxable for r in results]:
+        raise AssertionError("argmax regions disagree with the exact decisions")
+    labels = []
+    for r in results:
+        labels.append("c%d region" % (r.index + 1) if r.argmaxable
+                      else "c%d: no region (unargmaxable)" % (r.index + 1))
+    lam = results[3].combination
+    return region_map(
+        "Figure 1 of arXiv 2203.06462: argmax regions, exact",
+        Axis("x1 (input feature 1, no unit)", FIGURE_BOX[0], FIGURE_BOX[1], 1),
+        Axis("x2 (input feature 2, no unit)", FIGURE_BOX[0], FIGURE_BOX[1], 1),
+        [(label, [(float(x), float(y)) for x, y in polygon])
+         for label, polygon in zip(labels, regions)],
+        [Arrow("c%d" % (r.index + 1), tuple(float(v) for v in FIGURE_1[r.index]),
+               None if r.argmaxable else "unargmaxable") for r in results],
+        [(float(x), float(y)) for x, y in convex_hull(FIGURE_1)],
+        "w4 = %s w1 + %s w2 + %s w3 lies inside the hull: no input makes c4 the argmax"
+        % tuple(lam[:3]))
+
+
+def draw_region_tables():
+    """regions.svg: the region-count tables, shaded by count / C!, C! cells outlined."""
+    panels = []
+    for bias in (True, False):
+        cells = region_table(bias)
+        totals = [math.factorial(c) for c in range(1, TABLE_SIZE + 1)]
+        panels.append(Panel(
+            "With bias" if bias else "Without bias", "C", list(range(1, TABLE_SIZE + 1)),
+            "d", list(range(1, TABLE_SIZE + 1)), cells,
+            [[count / total for count in row] for row, total in zip(cells, totals)],
+            [[count == total for count in row] for row, total in zip(cells, totals)]))
+    return shaded_table("Region counts: rankings a generic softmax layer can produce", panels,
+                        "Outlined: every one of the C! rankings (d >= C - 1). Shade: count / C!.")
+
+
 CLAIMS = (
     Claim("low-rank.unargmaxable-exists", PAPER, "Figure 1",
-          "A low-rank softmax can have unargmaxable classes.", PASS, _check_figure_1),
+          "A low-rank softmax can have unargmaxable classes.", PASS, _check_figure_1,
+          (Figure("figure1.svg", draw_figure_1),)),
     Claim("low-rank.general-position", PAPER, "Theory of low-rank classifiers",
           "With C <= d + 1 classes in general position every class is argmaxable;"
           " from C = d + 2 one can be unargmaxable.", PASS, _check_general_position),
     Claim("low-rank.region-counts", PAPER, "Appendix, region-count tables",
           "Region counts: a generic layer produces the tabulated number of rankings"
-          " (C! once d >= C - 1).", PASS, _check_region_counts),
+          " (C! once d >= C - 1).", PASS, _check_region_counts,
+          (Figure("regions.svg", draw_region_tables),)),
     Claim("low-rank.prevention", PAPER, "Appendix D",
           "Unit-norm weights (no bias), or bias b_i = -|w_i|^2/2, make every class argmaxable.",
           PASS, _check_prevention),

@@ -11,9 +11,11 @@ shown beside them, with their distance in ulp.
 
 import decimal
 import math
+import sys
 from fractions import Fraction
 
-from reviews.claims import FAIL, PASS, Claim, Outcome, Paper, Row, float_row
+from reviews.claims import FAIL, PASS, Claim, Figure, Outcome, Paper, Row, float_row
+from reviews.figures import Axis, Mark, Rule, Series, line_chart
 from reviews.softmax import (
     log_softmax,
     log_softmax_exact,
@@ -23,7 +25,7 @@ from reviews.softmax import (
     ulp_distance,
 )
 
-__all__ = ["PAPER", "CLAIMS", "TABLE_GAPS", "table_line"]
+__all__ = ["PAPER", "CLAIMS", "TABLE_GAPS", "table_line", "draw_positivity"]
 
 PAPER = Paper(
     title="The Memorization Problem",
@@ -195,10 +197,48 @@ def _check_underflow():
                    " naive nan at 710", tuple(rows))
 
 
+# Where the float exp overflows (ln of the largest float) and where
+# e**-g drops below half the smallest subnormal (1075 ln 2).
+EXP_OVERFLOW = math.log(sys.float_info.max)
+P2_UNDERFLOW = 1075 * math.log(2)
+_FIGURE_GAPS = sorted(set(range(0, 1001, 5)) | {EXP_OVERFLOW, P2_UNDERFLOW})
+
+
+def _log10(p):
+    return math.log10(p) if p > 0 and math.isfinite(p) else None
+
+
+def draw_positivity():
+    """positivity.svg: log10 softmax([g, 0])[1] for g = 0..1000, exact and in floats."""
+    ln10 = _WORK.ln(10)
+    exact = [(g, float(_WORK.divide(log_softmax_exact([g, 0], digits=30)[1], ln10)))
+             for g in _FIGURE_GAPS]
+    suite = [(g, _log10(softmax([g, 0])[1])) for g in _FIGURE_GAPS]
+    naive = [(g, _log10(softmax_naive([g, 0])[1])) for g in _FIGURE_GAPS]
+    marks = [Mark(g, float(_WORK.divide(log_softmax_exact([g, 0])[1], ln10)),
+                  "g = %d: p2 = %.2e" % (g, softmax([g, 0])[1])) for g in TABLE_GAPS]
+    rules = [Rule(EXP_OVERFLOW, "g = %.2f" % EXP_OVERFLOW),
+             Rule(P2_UNDERFLOW, "g = %.2f" % P2_UNDERFLOW)]
+    notes = ["g = %.2f: exp(g) overflows; the naive p1 = inf/inf = nan, its p2 = 0"
+             % EXP_OVERFLOW,
+             "g = %.2f: the float p2 rounds to 0.0; the exact p2 stays > 0" % P2_UNDERFLOW,
+             "log_softmax stays finite (-g) at every gap"]
+    return line_chart(
+        "Softmax positivity: p2 = softmax([g, 0])[1] > 0 for every finite g",
+        Axis("logit gap g = z1 - z2 (nats)", 0, 1000, 100),
+        Axis("log10 p2 (decades)", -450, 0, 50),
+        [Series("exact (decimal, 30 digits)", exact, ""),
+         Series("this suite, float64", [(g, y) if y is not None else None for g, y in suite],
+                "8 5"),
+         Series("naive exp(z)/sum(exp(z)), float64",
+                [(g, y) if y is not None else None for g, y in naive], "2 4")],
+        marks, rules, notes)
+
+
 CLAIMS = (
     Claim("memorization.every-distribution", PAPER, WHERE,
           "Finite real logits realize every probability distribution on a finite label set.",
-          FAIL, _check_every_distribution),
+          FAIL, _check_every_distribution, (Figure("positivity.svg", draw_positivity),)),
     Claim("memorization.interior", PAPER, WHERE,
           "Interior distributions are realized by z_i = log p_i.",
           PASS, _check_interior),
