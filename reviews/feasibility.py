@@ -80,7 +80,6 @@ class Program:
         self.tableau.append([one] + [zero] * (2 * d) + [one])
         self.tableau.append([zero] + self.costs)
         self.basis = [q for q in range(d)] + [self.inverse]
-        self.rows = 0
         self.add(rows, offsets)
         # Swap the never-entering column out for the first row, then make
         # the slacks absorb that row's residual: a feasible start.
@@ -116,7 +115,6 @@ class Program:
             c = number(c)
             self.costs.append(c)
             cost.append(c - sum(v * y for v, y in zip(a, dual)) - dual[d])
-            self.rows += 1
 
     def raise_penalty(self, penalty):
         """New slack cost; reprice every column at the current basis."""

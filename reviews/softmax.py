@@ -9,7 +9,9 @@ keep every coordinate within about one unit in the last place (ulp):
   (TwoSum), so ``1e15 + 0.3`` minus ``1e15`` loses nothing, and
   ``exp(h + l)`` is taken as ``exp(h) * (1 + l)``;
 * sums are exactly rounded (``math.fsum``) and kept as double-double pairs
-  through the final division and ``log1p``.
+  through the final division and ``log1p``;
+* a term below e**-600 is scaled by 2**1024 (with ln 2 split as in fdlibm)
+  so that a subnormal result keeps every bit it can.
 
 Float functions (a list of floats out, any iterable of real numbers in):
 
@@ -318,9 +320,8 @@ def _checked_digits(digits):
     return digits
 
 
-def _exact_parts(logits, digits):
+def _exact_parts(z, digits):
     """Context, shifts z_j - max, their exps, the sum, and ln of the sum."""
-    z = _logits(logits)
     ctx = _context(digits + 25)
     a = max(z)
     shifts = []
@@ -362,10 +363,11 @@ def softmax_exact(logits, digits=REFERENCE_DIGITS):
     Decimal('1.9287498479639177830E-22')
     """
     digits = _checked_digits(digits)
-    limit = _special(_logits(logits))
+    z = _logits(logits)
+    limit = _special(z)
     if limit is not None:
         return [decimal.Decimal(int(p)) for p in limit]
-    ctx, _, exps, total, _ = _exact_parts(logits, digits)
+    ctx, _, exps, total, _ = _exact_parts(z, digits)
     return [decimal.Decimal(0) if e is None else _rounded(ctx.divide(e, total), digits)
             for e in exps]
 
@@ -377,11 +379,12 @@ def log_softmax_exact(logits, digits=REFERENCE_DIGITS):
     Decimal('-1.9287498479639177830E-22')
     """
     digits = _checked_digits(digits)
-    limit = _special(_logits(logits))
+    z = _logits(logits)
+    limit = _special(z)
     if limit is not None:
         return [decimal.Decimal(0) if p else decimal.Decimal("-Infinity")
                 for p in limit]
-    ctx, shifts, _, _, log_total = _exact_parts(logits, digits)
+    ctx, shifts, _, _, log_total = _exact_parts(z, digits)
     return [decimal.Decimal("-Infinity") if s is None
             else _rounded(ctx.subtract(s, log_total), digits) for s in shifts]
 

@@ -183,6 +183,11 @@ class TestExactReference(unittest.TestCase):
         self.assertEqual(str(softmax_exact([1e6, 0], digits=20)[1]),
                          "3.2968314780885585790E-434295")
 
+    def test_exact_functions_take_any_iterable(self):
+        self.assertEqual(softmax_exact(x for x in (0, 0)), softmax_exact([0, 0]))
+        self.assertEqual(log_softmax_exact(iter([1, 2])), log_softmax_exact([1, 2]))
+        self.assertEqual(logsumexp_exact(iter([1, 2])), logsumexp_exact([1, 2]))
+
     def test_exact_infinities(self):
         self.assertEqual(softmax_exact([INF, 0]), [1, 0])
         self.assertEqual(log_softmax_exact([0, -INF])[1], decimal.Decimal("-Infinity"))
