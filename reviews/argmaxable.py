@@ -33,7 +33,7 @@ from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import real_number
+from reviews.exact import common_denominator, real_number, to_float
 from reviews.feasibility import Program, basis_combination, is_combination
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
@@ -215,9 +215,7 @@ class _Layer:
         self.dim = len(self.exact_weights[0])
         self.has_bias = bias is not None
         values = [v for row in self.exact_weights for v in row] + list(self.exact_bias or ())
-        denominator = 1
-        for v in values:
-            denominator = denominator * v.denominator // math.gcd(denominator, v.denominator)
+        denominator = common_denominator(values)
         self.denominator = denominator
         self.weights = [[int(v * denominator) for v in row] for row in self.exact_weights]
         self.bias = [int(v * denominator) for v in (self.exact_bias or [0] * self.classes)]
@@ -257,9 +255,7 @@ class _Layer:
             scaled = [round(math.ldexp(v, t)) for v in x]
             denominator = Fraction(2) ** t
         else:
-            denominator = 1
-            for v in x:
-                denominator = denominator * v.denominator // math.gcd(denominator, v.denominator)
+            denominator = common_denominator(x)
             scaled = [int(v * denominator) for v in x]
         if self.has_bias:
             scaled.append(int(denominator))
@@ -300,15 +296,8 @@ class _Layer:
         """The LP's x in the units of ``candidate``."""
         if exact:
             return x
-        unit = _to_float(self.x_unit)
+        unit = to_float(self.x_unit)
         return [v * unit for v in x]
-
-
-def _to_float(value):
-    try:
-        return float(value)
-    except OverflowError:
-        return math.inf
 
 
 def _clarkson(layer, i, working, exact):

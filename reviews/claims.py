@@ -12,9 +12,9 @@ tuple; ``all_claims`` finds them all, so adding a paper adds one module.
 Public names:
 
     Paper, Claim, Outcome, Row, Result, Figure    the data
-    PASS, FAIL, NOT_CHECKED               the verdicts
-    all_claims, select, run               the registry and the runner
-    float_row                             a float beside its exact value
+    PASS, FAIL, NOT_CHECKED                       the verdicts
+    all_claims, select, run                       the registry and the runner
+    float_row                                     a float beside its exact value
 """
 
 import decimal

@@ -6,12 +6,13 @@
     python reviews/counterexamples.py check-layer FILE [--bias FILE]
                                       [--format text|json]
 
+``--figures DIR`` also writes each run claim's SVG figures into DIR.
+
 Exit status: 0 when every verdict is the one the review states, 1 when any
 differs (a MISMATCH line says which), 2 for a usage error, an unreadable
 layer file or a figure folder that cannot be written (one line on stderr).
-``--figures DIR`` also writes each run claim's SVG figures into DIR.  ``check-layer`` exits 0 whenever the layer
-was checked, whatever the verdicts.  This module also re-exports the public
-API:
+``check-layer`` exits 0 whenever the layer was checked, whatever the
+verdicts.  This module also re-exports the public API:
 
     softmax, log_softmax, logsumexp, softmax_exact, log_softmax_exact,
     logsumexp_exact, ulp_distance, check_layer, region_count, verify,

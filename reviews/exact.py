@@ -4,7 +4,10 @@ Every number the suite reads is taken at its exact value: a float is the
 dyadic rational it stores, an int or Fraction is itself, and a Decimal (or
 number text such as 0.9) is the decimal fraction it spells.
 
-    real_number     one input number, exact, or InputError naming where
+    real_number         one input number, exact, or InputError naming where
+    common_denominator  the least common denominator of rationals
+    to_float            a rational rounded to the nearest float, +-inf beyond
+    to_decimal          a rational rounded in a given decimal context
 """
 
 import decimal
@@ -14,7 +17,7 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 
-__all__ = ["real_number"]
+__all__ = ["real_number", "common_denominator", "to_float", "to_decimal"]
 
 
 def real_number(x, where):
@@ -42,3 +45,38 @@ def real_number(x, where):
     if math.isnan(value):
         raise InputError("%s is NaN" % where)
     return value
+
+
+def common_denominator(values):
+    """The least common denominator of ints and Fractions.
+
+    >>> common_denominator([Fraction(1, 4), Fraction(5, 6), 2])
+    12
+    """
+    common = 1
+    for v in values:
+        d = Fraction(v).denominator
+        common = common * d // math.gcd(common, d)
+    return common
+
+
+def to_float(value):
+    """A rational rounded to the nearest float; beyond the float range, +-inf.
+
+    >>> to_float(Fraction(1, 3)), to_float(-10 ** 400)
+    (0.3333333333333333, -inf)
+    """
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def to_decimal(value, context):
+    """A rational (int, float or Fraction) rounded to ``context``'s precision.
+
+    >>> to_decimal(Fraction(1, 3), decimal.Context(prec=5))
+    Decimal('0.33333')
+    """
+    value = Fraction(value)
+    return context.divide(decimal.Decimal(value.numerator), decimal.Decimal(value.denominator))

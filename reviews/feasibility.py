@@ -26,11 +26,11 @@ is returned before it is checked in exact arithmetic.
     solve_square        exact solution of a square linear system
 """
 
-import math
 from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
+from reviews.exact import common_denominator
 
 __all__ = ["Decision", "Relaxed", "Program", "decide", "basis_combination",
            "is_combination", "is_witness", "solve_square"]
@@ -198,11 +198,8 @@ def _integers(values):
     """Integers proportional to ``values`` (ints or Fractions), by one positive factor."""
     if all(isinstance(v, int) for v in values):
         return list(values)
-    values = [Fraction(v) for v in values]
-    common = 1
-    for v in values:
-        common = common * v.denominator // math.gcd(common, v.denominator)
-    return [int(v * common) for v in values]
+    common = common_denominator(values)
+    return [int(Fraction(v) * common) for v in values]
 
 
 def _column(rows, d, index):

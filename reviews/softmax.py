@@ -41,7 +41,7 @@ import math
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import real_number
+from reviews.exact import real_number, to_decimal, to_float
 
 __all__ = [
     "softmax",
@@ -97,14 +97,6 @@ def _logits(values):
     return z
 
 
-def _to_float(exact):
-    """Round a Fraction to the nearest float; beyond the range, +-inf."""
-    try:
-        return float(exact)
-    except OverflowError:
-        return _INF if exact > 0 else -_INF
-
-
 def _exact_sum(parts):
     """The sum of floats and Fractions, correctly rounded to a float."""
     if all(isinstance(p, float) for p in parts):
@@ -112,7 +104,7 @@ def _exact_sum(parts):
             return math.fsum(parts)
         except OverflowError:
             return math.copysign(_INF, sum(parts))
-    return _to_float(sum(Fraction(p) for p in parts))
+    return to_float(sum(Fraction(p) for p in parts))
 
 
 # ---- error-free transformations -----------------------------------------
@@ -126,10 +118,10 @@ def _offset(x, a):
         if math.isfinite(l):
             return h, l
     exact = Fraction(x) - Fraction(a)
-    h = _to_float(exact)
+    h = to_float(exact)
     if math.isinf(h):
         return h, 0.0
-    return h, _to_float(exact - Fraction(h))
+    return h, to_float(exact - Fraction(h))
 
 
 def _two_sum(x, y):
@@ -294,7 +286,7 @@ def softmax_naive(logits):
     >>> softmax_naive([710, 0])
     [nan, 0.0]
     """
-    z = [v if isinstance(v, float) else _to_float(v) for v in _logits(logits)]
+    z = [v if isinstance(v, float) else to_float(v) for v in _logits(logits)]
     exps = [_ieee_exp(v) for v in z]
     total = sum(exps)
     return [e / total if total else math.nan for e in exps]
@@ -329,9 +321,7 @@ def _exact_parts(z, digits):
         if v == -_INF:
             shifts.append(None)
         else:
-            d = Fraction(v) - Fraction(a)
-            shifts.append(ctx.divide(decimal.Decimal(d.numerator),
-                                     decimal.Decimal(d.denominator)))
+            shifts.append(to_decimal(Fraction(v) - Fraction(a), ctx))
     exps = [None if s is None else ctx.exp(s) for s in shifts]
     top = z.index(a)
     rest = decimal.Decimal(0)
@@ -402,9 +392,7 @@ def logsumexp_exact(logits, digits=REFERENCE_DIGITS):
     if all(v == -_INF for v in z):
         return decimal.Decimal("-Infinity")
     ctx, _, _, _, log_total = _exact_parts(z, digits)
-    a = Fraction(max(z))
-    exact_a = ctx.divide(decimal.Decimal(a.numerator), decimal.Decimal(a.denominator))
-    return _rounded(ctx.add(exact_a, log_total), digits)
+    return _rounded(ctx.add(to_decimal(max(z), ctx), log_total), digits)
 
 
 def _ulp_of(exact):

@@ -15,6 +15,7 @@ import sys
 from fractions import Fraction
 
 from reviews.claims import FAIL, PASS, Claim, Figure, Outcome, Paper, Row, float_row
+from reviews.exact import to_decimal
 from reviews.figures import Axis, Mark, Rule, Series, line_chart
 from reviews.softmax import (
     log_softmax,
@@ -56,14 +57,9 @@ def table_line(gap):
     return "softmax([%s, 0]) = (%.15f, %.2e)" % (gap, p[0], p[1])
 
 
-def _as_decimal(fraction):
-    return _WORK.divide(decimal.Decimal(fraction.numerator),
-                        decimal.Decimal(fraction.denominator))
-
-
 def _exact_log(fraction):
     """ln of a positive rational, to 60 digits, as an exact Fraction."""
-    return Fraction(_WORK.ln(_as_decimal(fraction)))
+    return Fraction(_WORK.ln(to_decimal(fraction, _WORK)))
 
 
 def _check_every_distribution():
@@ -112,7 +108,7 @@ def _check_interior():
     for p in _INTERIOR:
         logits = [_exact_log(q) for q in p]
         got = softmax(logits)
-        distances = [ulp_distance(f, _as_decimal(q)) for f, q in zip(got, p)]
+        distances = [ulp_distance(f, to_decimal(q, _WORK)) for f, q in zip(got, p)]
         worst = max(worst, *distances)
         rows.append(Row("p = (%s)" % ", ".join(map(_show, p)),
                         "softmax(log p) = (%s); worst %.2f ulp"
@@ -136,12 +132,12 @@ def _check_boundary_limits():
         gap = _exact_log((1 - eps) / eps)
         p2 = softmax([gap, 0])[1]
         exact_p2 = softmax_exact([gap, 0])[1]
-        distance = ulp_distance(p2, _as_decimal(eps))
+        distance = ulp_distance(p2, to_decimal(eps, _WORK))
         worst = max(worst, distance)
         decreasing = decreasing and exact_p2 > 0 and (previous is None or exact_p2 < previous)
         previous = exact_p2
         rows.append(Row("eps = 1e-%d" % power, "gap %s: p2 = %r (%.2f ulp from eps)"
-                        % (_SHOWN.plus(_as_decimal(gap)), p2, distance)))
+                        % (_SHOWN.plus(to_decimal(gap, _WORK)), p2, distance)))
     rows.append(Row("exact", "p2 > 0 and strictly decreasing in the gap (decimal, 40 digits)"))
     verdict = PASS if decreasing and worst <= ULP_BOUND else FAIL
     return Outcome(verdict, "p2 = eps within %.2f ulp down to eps = 1e-300; never 0"
