@@ -345,10 +345,8 @@ def _decide(layer, i):
     point = layer.float_weights[i]
     # Reflections pay off when few rivals beat x = w_i; otherwise go to the LP.
     for _ in range(_REFLECTIONS if len(beaten) < _ADDED_PER_ROUND else 0):
-        if not beaten:
-            return layer.witness(i, candidate)
-        point = layer.reflect(point, i, beaten[0])
-        if point is None:
+        point = beaten and layer.reflect(point, i, beaten[0])
+        if not point:
             break
         candidate = layer.candidate(point)
         beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
