@@ -7,9 +7,10 @@ returns a certificate for each, checked exactly before it is returned:
 
 * argmaxable: a ``witness`` x (Fractions) with w_i . x + b_i > w_j . x + b_j
   for every j != i;
-* not argmaxable: a ``combination`` lam (Fractions, one per class) with
-  lam >= 0, lam_i = 0, sum(lam) = 1, sum_j lam_j w_j = w_i and
-  sum_j lam_j b_j >= b_i.
+* not argmaxable: a combination lam with lam >= 0, lam_i = 0, sum(lam) = 1,
+  sum_j lam_j w_j = w_i and sum_j lam_j b_j >= b_i, kept sparse as its
+  nonzero ``terms`` ((j, lam_j), ...): a basic solution has at most
+  rank + 1 of them (Caratheodory), so memory grows with C, not C**2.
 
 How it stays fast in pure Python: every number is scaled to an integer by
 one common denominator; a candidate x is checked against all C classes at
@@ -23,7 +24,7 @@ an exact program in Fractions decides what floats leave open.
     check_layer     one ClassResult per class
     verify          exact, independent check of a ClassResult's certificate
     braid_reflect   the paper's approximate search (floats), for comparison
-    ClassResult     index, argmaxable, witness, combination
+    ClassResult     index, argmaxable, witness, terms, classes; .combination
 """
 
 import math
@@ -38,12 +39,37 @@ from reviews.feasibility import Program, basis_combination, is_combination
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
-ClassResult = namedtuple("ClassResult", "index argmaxable witness combination")
-ClassResult.__doc__ = """The decision for one class.
 
-index: the class; argmaxable: bool; witness: tuple of Fraction (length d)
-or None; combination: tuple of Fraction (length C) or None.
-"""
+
+class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms classes")):
+    """The decision for one class.
+
+    index: the class; argmaxable: bool; witness: tuple of Fraction (length
+    d) or None; terms: the nonzero weights of the combination as
+    ((j, Fraction), ...) in increasing j, or None; classes: C, the layer's
+    number of classes (needed only for ``combination``).
+
+    >>> ClassResult(2, False, None, ((0, Fraction(1, 2)), (1, Fraction(1, 2))), 3).combination
+    (Fraction(1, 2), Fraction(1, 2), 0)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, index, argmaxable, witness=None, terms=None, classes=None):
+        return super().__new__(cls, index, argmaxable, witness, terms, classes)
+
+    @property
+    def combination(self):
+        """The combination as a dense tuple of length C (0 off the terms), or None."""
+        if self.terms is None:
+            return None
+        if self.classes is None:
+            raise InputError("class %d: a dense combination needs the number of classes"
+                             % self.index)
+        dense = [0] * self.classes
+        for j, value in self.terms:
+            dense[j] = value
+        return tuple(dense)
 
 # Rounded weights carry this many bits; candidates up to _CANDIDATE_BITS.
 _WEIGHT_BITS = 30
@@ -327,10 +353,11 @@ def _clarkson(layer, i, working, exact):
             lam = basis_combination(*layer.lp_rows(i, working, True), relaxed.basis)
             if lam is None:
                 return None
-            combination = [Fraction(0)] * layer.classes
+            weights = {}
             for j, value in zip(working, lam):
-                combination[j] += value
-            return ClassResult(i, False, None, tuple(combination))
+                if value:
+                    weights[j] = weights.get(j, 0) + value
+            return ClassResult(i, False, None, tuple(sorted(weights.items())), layer.classes)
         else:
             program.raise_penalty(program.penalty * _PENALTY_GROWTH)
     return None
@@ -368,8 +395,8 @@ def check_layer(weights, bias=None, progress=None):
     >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
     >>> [r.argmaxable for r in check_layer(W)]
     [True, True, True, False]
-    >>> check_layer(W)[3].combination
-    (Fraction(43, 290), Fraction(61, 145), Fraction(25, 58), Fraction(0, 1))
+    >>> check_layer(W)[3].terms
+    ((0, Fraction(43, 290)), (1, Fraction(61, 145)), (2, Fraction(25, 58)))
     """
     layer = _Layer(weights, bias)
     results = []
@@ -397,11 +424,12 @@ def verify(weights, bias, result):
         top = _dot(rows[i], x) + biases[i]
         return all(_dot(row, x) + b < top for j, (row, b) in enumerate(zip(rows, biases))
                    if j != i)
-    lam = [Fraction(v) for v in result.combination]
-    if len(lam) != len(rows) or lam[i] != 0:
+    support = [j for j, _ in result.terms]
+    if any(not 0 <= j < len(rows) or j == i for j in support) or len(set(support)) != len(support):
         return False
-    differences = [[a - b for a, b in zip(rows[i], row)] for row in rows]
-    return is_combination(differences, [biases[i] - b for b in biases], lam)
+    lam = [Fraction(v) for _, v in result.terms]
+    differences = [[a - b for a, b in zip(rows[i], rows[j])] for j in support]
+    return is_combination(differences, [biases[i] - biases[j] for j in support], lam)
 
 
 def braid_reflect(weights, bias, index, patience=50):

@@ -5,9 +5,20 @@ dyadic rational it stores, an int or Fraction is itself, and a Decimal (or
 number text such as 0.9) is the decimal fraction it spells.
 
     real_number         one input number, exact, or InputError naming where
+    check_size          InputError if a rational is past the size limit
+    decimal_size_error  the same test for a Decimal, without materializing it
     common_denominator  the least common denominator of rationals
     to_float            a rational rounded to the nearest float, +-inf beyond
     to_decimal          a rational rounded in a given decimal context
+    rational_text       "p" or "p/q" for any rational, however many digits
+
+The size limit: an exact value's numerator and denominator (in lowest
+terms) may have at most ``MAX_BITS`` = 65,536 bits each, about 19,700
+decimal digits, so magnitudes from about 1e-19728 to 1e19728 are accepted
+with any precision a file of that size can spell.  A number past it is
+refused with a message naming the limit: ``1e999999999`` is 14 bytes of
+text, but its exact value has a billion digits, and would cost minutes
+and gigabytes to materialize.  Every float is well inside the limit.
 """
 
 import decimal
@@ -17,7 +28,12 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 
-__all__ = ["real_number", "common_denominator", "to_float", "to_decimal"]
+__all__ = ["MAX_BITS", "real_number", "check_size", "decimal_size_error",
+           "common_denominator", "to_float", "to_decimal", "rational_text"]
+
+MAX_BITS = 65536
+# A decimal coefficient of this many digits may still be below 2**MAX_BITS.
+_MAX_DIGITS = int(MAX_BITS * math.log10(2)) + 1
 
 
 def real_number(x, where):
@@ -32,19 +48,106 @@ def real_number(x, where):
     Traceback (most recent call last):
       ...
     reviews.errors.InputError: weights[0][2] is '1', not a real number
+    >>> real_number(decimal.Decimal("1e999999999"), "bias[0]")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: bias[0] is Decimal('1E+999999999'), past the size limit: ...
     """
     if isinstance(x, bool) or not isinstance(x, (numbers.Real, decimal.Decimal)):
-        raise InputError("%s is %r, not a real number" % (where, x))
+        raise InputError("%s is %s, not a real number" % (where, _shown(x)))
     if isinstance(x, decimal.Decimal):
         if x.is_nan():
             raise InputError("%s is NaN" % where)
-        return Fraction(x) if x.is_finite() else (math.inf if x > 0 else -math.inf)
+        if not x.is_finite():
+            return math.inf if x > 0 else -math.inf
+        problem = decimal_size_error(x)
+        if problem:
+            raise InputError("%s is %s, %s" % (where, _shown(x), problem))
+        return check_size(Fraction(x), where)
     if isinstance(x, numbers.Rational):
-        return Fraction(x)
-    value = float(x)
+        try:
+            numerator, denominator = int(x.numerator), int(x.denominator)
+        except (TypeError, ValueError, OverflowError):
+            raise InputError("%s is %s, not a usable rational" % (where, _shown(x))) from None
+        return check_size(Fraction(numerator, denominator), where)
+    try:
+        value = float(x)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError("%s is %s, not convertible to a float" % (where, _shown(x))) from None
     if math.isnan(value):
         raise InputError("%s is NaN" % where)
     return value
+
+
+def _shown(x):
+    """At most 60 characters of repr(x), for a message."""
+    try:
+        text = repr(x)
+    except Exception:
+        text = "<%s>" % type(x).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _limit_text():
+    return ("past the size limit: an exact value's numerator and denominator may have"
+            " at most %d bits each (about 1e-%d to 1e%d)"
+            % (MAX_BITS, _MAX_DIGITS - 1, _MAX_DIGITS - 1))
+
+
+def decimal_size_error(value):
+    """None if a finite Decimal is within the size limit, else the reason.
+
+    Decided from the digits and the exponent, without materializing the
+    value, so that ``1e999999999`` costs nothing.
+
+    >>> decimal_size_error(decimal.Decimal("1e300")) is None
+    True
+    >>> decimal_size_error(decimal.Decimal("1e-30000"))[:22]
+    'past the size limit: a'
+    """
+    if not value:
+        return None
+    sign, digits, exponent = value.as_tuple()
+    if len(digits) + max(exponent, 0) > _MAX_DIGITS or -exponent > _MAX_DIGITS + len(digits):
+        return _limit_text()
+    exact = Fraction(value)
+    if exact.numerator.bit_length() > MAX_BITS or exact.denominator.bit_length() > MAX_BITS:
+        return _limit_text()
+    return None
+
+
+def check_size(value, where):
+    """``value`` (a Fraction) if it is within the size limit, else InputError.
+
+    >>> check_size(Fraction(1, 3), "x")
+    Fraction(1, 3)
+    """
+    if value.numerator.bit_length() > MAX_BITS or value.denominator.bit_length() > MAX_BITS:
+        raise InputError("%s is %s" % (where, _limit_text()))
+    return value
+
+
+def rational_text(value):
+    """An exact rational as "p" or "p/q", however many digits it has.
+
+    Python 3.11 and later (and some 3.9 and 3.10 releases) refuse to print
+    an int of more than 4,300 digits by default; Decimal has no such limit,
+    and this leaves the interpreter's global setting alone.
+
+    >>> rational_text(Fraction(-3, 4)), rational_text(5)
+    ('-3/4', '5')
+    >>> len(rational_text(10 ** 5000))
+    5001
+    """
+    value = Fraction(value)
+    numerator = _integer_text(value.numerator)
+    if value.denominator == 1:
+        return numerator
+    return "%s/%s" % (numerator, _integer_text(value.denominator))
+
+
+def _integer_text(n):
+    return str(n) if -10 ** 4000 < n < 10 ** 4000 else str(decimal.Decimal(n))
 
 
 def common_denominator(values):

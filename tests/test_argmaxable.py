@@ -22,7 +22,7 @@ class TestFigure1(unittest.TestCase):
             ClassResult(0, True, (F(-2), F(-2)), None),
             ClassResult(1, True, (F(1), F(2)), None),
             ClassResult(2, True, (F(9, 5), F(-4, 5)), None),
-            ClassResult(3, False, None, (F(43, 290), F(61, 145), F(25, 58), F(0))),
+            ClassResult(3, False, None, ((0, F(43, 290)), (1, F(61, 145)), (2, F(25, 58))), 4),
         ])
 
     def test_decimal_input_is_taken_as_the_decimal(self):
@@ -115,7 +115,8 @@ class TestCertificates(unittest.TestCase):
 
     def test_verify_rejects_a_wrong_witness_and_a_wrong_combination(self):
         self.assertFalse(verify(FIGURE_1, None, ClassResult(3, True, (F(1), F(0)), None)))
-        self.assertFalse(verify(FIGURE_1, None, ClassResult(3, False, None, (F(1, 3),) * 3 + (0,))))
+        self.assertFalse(verify(FIGURE_1, None,
+                                ClassResult(3, False, None, tuple((j, F(1, 3)) for j in range(3)))))
         self.assertFalse(verify(FIGURE_1, None, ClassResult(0, True, (F(1), F(1)), None)))
 
     def test_progress_is_reported_for_every_class(self):
