@@ -9,6 +9,13 @@ bias (Good & Tideman 1977; the appendix tables of Grivas, Bogoychev & Lopez
     with bias:     sum over nu = 0..d of c(C, C - nu)
     without bias:  sum over nu = 0..d, nu = d - 1 (mod 2), of 2 c(C, C - nu)
 
+Both are C! once d >= C - 1 (computed for C <= 100,000).  Otherwise only
+the terms nu <= d are computed: for C <= 2,000 by the recurrence in C, and
+for d <= 100 (and C < 10**100) from the second-order Eulerian numbers
+(c(n, n - k) is a polynomial of degree 2k in n), in O(d**2) steps whatever
+C is.  Arguments past these limits, where no answer is practical, raise
+InputError naming them.
+
 ``realized_rankings`` enumerates the rankings a given layer produces, each
 decided exactly with its certificate (reviews.feasibility), so the formula
 can be checked against an actual layer.
@@ -19,6 +26,7 @@ can be checked against an actual layer.
 """
 
 import itertools
+import math
 from collections import namedtuple
 from fractions import Fraction
 
@@ -28,6 +36,13 @@ from reviews.feasibility import decide
 
 __all__ = ["region_count", "stirling_first", "realized_rankings", "Ranking"]
 
+# Each limit keeps one call within about a second (measured on CPython 3.11).
+_MAX_FACTORIAL_CLASSES = 100000   # C! has at most 456,574 digits
+_MAX_ANY_DEPTH = 2000             # the recurrence in C: C * d big-int steps
+_MAX_DEPTH = 100                  # the Eulerian sum: about d**2 steps ...
+_MAX_CLASSES_DIGITS = 100         # ... on numbers of about 2 d log2(C) bits
+_MAX_RANKED_CLASSES = 7           # 7! = 5,040 exact programs
+
 Ranking = namedtuple("Ranking", "order witness combination")
 Ranking.__doc__ = """A ranking of classes (largest logit first) and its certificate.
 
@@ -36,41 +51,109 @@ None; combination: weights on the consecutive pairs proving it impossible.
 """
 
 
-def _positive_int(value, name):
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InputError("%s must be a positive integer, not %r" % (name, value))
+def _integer(value, name):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("%s must be an int, not %s" % (name, type(value).__name__))
     return value
+
+
+def _positive(value, name):
+    if _integer(value, name) < 1:
+        raise InputError("%s must be a positive integer, not %s" % (name, _shown(value)))
+    return value
+
+
+def _shown(n):
+    """An int for a message: its digits, or its size when it is long."""
+    return str(n) if abs(n) < 10 ** 30 else "an int of %d bits" % n.bit_length()
+
+
+def _past_limits(what):
+    return InputError(
+        "%s is past the limits: C! is computed for C <= %d when d >= C - 1; otherwise"
+        " C <= %d, or d <= %d with C < 10**%d" % (what, _MAX_FACTORIAL_CLASSES,
+                                                   _MAX_ANY_DEPTH, _MAX_DEPTH,
+                                                   _MAX_CLASSES_DIGITS))
+
+
+def _stirling_tail(n, depth, what):
+    """[c(n, n - k) for k = 0..depth]; InputError naming ``what`` past the limits."""
+    if n <= _MAX_ANY_DEPTH:
+        return _tail_by_recurrence(n, depth)
+    if depth <= _MAX_DEPTH and n < 10 ** _MAX_CLASSES_DIGITS:
+        return _tail_by_eulerian(n, depth)
+    raise _past_limits(what)
+
+
+def _tail_by_recurrence(n, depth):
+    # c(m + 1, m + 1 - k) = c(m, m - k) + m c(m, m + 1 - k), for k <= depth only.
+    tail = [1] + [0] * depth
+    for m in range(n):
+        for k in range(min(depth, m + 1), 0, -1):
+            tail[k] += m * tail[k - 1]
+    return tail
+
+
+def _tail_by_eulerian(n, depth):
+    # c(n, n - k) = sum_j E2(k, j) binom(n + j, 2k) (Graham, Knuth & Patashnik,
+    # Concrete Mathematics, eq. 6.44), E2 the second-order Eulerian numbers;
+    # needs n >= 2 depth, so that binom(n, 2k) starts the ratios.
+    tail, eulerian = [1], [1]
+    for k in range(1, depth + 1):
+        eulerian = [(j + 1) * (eulerian[j] if j < len(eulerian) else 0)
+                    + (2 * k - 1 - j) * (eulerian[j - 1] if j else 0) for j in range(k)]
+        binomial, total = math.comb(n, 2 * k), 0
+        for j, e in enumerate(eulerian):
+            if j:
+                binomial = binomial * (n + j) // (n + j - 2 * k)
+            total += e * binomial
+        tail.append(total)
+    return tail
 
 
 def stirling_first(n, k):
     """Unsigned Stirling number of the first kind c(n, k).
 
+    Past 2,000, only n - k <= 100 is computed (InputError beyond).
+
     >>> [stirling_first(4, k) for k in range(5)]
     [0, 6, 11, 6, 1]
+    >>> stirling_first(10 ** 6, 10 ** 6 - 1)
+    499999500000
     """
-    row = [1]
-    for m in range(n):
-        row = [(m * row[j] if j < len(row) else 0) + (row[j - 1] if j else 0)
-               for j in range(len(row) + 1)]
-    return row[k] if 0 <= k < len(row) else 0
+    if _integer(n, "n") < 0:
+        raise InputError("n must be at least 0, not %s" % _shown(n))
+    if not 0 <= _integer(k, "k") <= n:
+        return 0
+    return _stirling_tail(n, n - k, "stirling_first(%s, %s)" % (_shown(n), _shown(k)))[n - k]
 
 
 def region_count(classes, dim, bias=True):
     """Rankings of ``classes`` classes a generic layer of dimension ``dim`` produces.
 
+    ``bias`` must be True or False.  Past the module's limits (see its
+    docstring) the answer is refused with InputError.
+
     >>> region_count(4, 2), region_count(4, 2, bias=False)
     (18, 12)
     >>> region_count(5, 3), region_count(5, 3, bias=False)
     (96, 72)
+    >>> region_count(2, 10 ** 18), region_count(10 ** 6, 1)
+    (2, 499999500001)
     """
-    _positive_int(classes, "classes")
-    _positive_int(dim, "dim")
-    if classes == 1:
-        return 1
+    _positive(classes, "classes")
+    _positive(dim, "dim")
+    if not isinstance(bias, bool):
+        raise TypeError("bias must be True or False, not %s" % type(bias).__name__)
+    what = "region_count(%s, %s)" % (_shown(classes), _shown(dim))
+    if dim >= classes - 1:
+        if classes > _MAX_FACTORIAL_CLASSES:
+            raise _past_limits(what)
+        return math.factorial(classes)
+    tail = _stirling_tail(classes, dim, what)
     if bias:
-        return sum(stirling_first(classes, classes - nu) for nu in range(dim + 1))
-    return sum(2 * stirling_first(classes, classes - nu)
-               for nu in range(dim + 1) if (nu - dim + 1) % 2 == 0)
+        return sum(tail)
+    return sum(2 * tail[nu] for nu in range(dim + 1) if (nu - dim + 1) % 2 == 0)
 
 
 def realized_rankings(weights, bias=None):
@@ -78,12 +161,17 @@ def realized_rankings(weights, bias=None):
 
     A list of Ranking, one per permutation in lexicographic order; each is
     decided exactly (a witness input, or a combination proving it cannot
-    occur).
+    occur).  There are C! of them: more than 7 classes raise InputError.
 
     >>> [r.order for r in realized_rankings([[0], [1]]) if r.witness]
     [(0, 1), (1, 0)]
     """
     rows, biases = exact_layer(weights, bias)
+    if len(rows) > _MAX_RANKED_CLASSES:
+        raise InputError("realized_rankings: %d classes have %d! rankings; at most %d classes"
+                         " (%d rankings) are enumerated"
+                         % (len(rows), len(rows), _MAX_RANKED_CLASSES,
+                            math.factorial(_MAX_RANKED_CLASSES)))
     biases = biases or [Fraction(0)] * len(rows)
     if len(rows) == 1:
         return [Ranking((0,), tuple(Fraction(0) for _ in rows[0]), None)]

@@ -9,6 +9,12 @@ from reviews.feasibility import is_combination, is_witness
 from reviews.regions import realized_rankings, region_count, stirling_first
 
 
+def three_terms_with_bias(n):
+    """1 + c(n, n-1) + c(n, n-2) + c(n, n-3), from their closed forms."""
+    return (1 + math.comb(n, 2) + (3 * n - 1) * math.comb(n, 3) // 4
+            + math.comb(n, 2) * math.comb(n, 4))
+
+
 class TestFormula(unittest.TestCase):
 
     def test_spot_values_from_the_reference(self):
@@ -34,12 +40,67 @@ class TestFormula(unittest.TestCase):
         self.assertEqual([stirling_first(5, k) for k in range(6)], [0, 24, 50, 35, 10, 1])
         self.assertEqual(stirling_first(0, 0), 1)
         self.assertEqual(stirling_first(3, 7), 0)
+        self.assertEqual(stirling_first(3, -1), 0)
 
-    def test_arguments_must_be_positive_integers(self):
-        for arguments in ((0, 1), (1, 0), (2.0, 1), (True, 1)):
+    def test_arguments_must_be_ints(self):
+        for arguments in ((2.0, 1), (True, 1), (3, 1.5), (3, "2")):
+            with self.subTest(arguments=arguments):
+                with self.assertRaisesRegex(TypeError, "must be an int, not "):
+                    region_count(*arguments)
+        with self.assertRaisesRegex(TypeError, "n must be an int, not float"):
+            stirling_first(4.0, 2)
+
+    def test_arguments_must_be_positive(self):
+        for arguments in ((0, 1), (1, 0), (-3, 2)):
             with self.subTest(arguments=arguments):
                 with self.assertRaisesRegex(InputError, "must be a positive integer"):
                     region_count(*arguments)
+        with self.assertRaisesRegex(InputError, "n must be at least 0"):
+            stirling_first(-1, 0)
+
+    def test_bias_must_be_a_bool(self):
+        for bias in ("no", 0, None, 1.0):
+            with self.subTest(bias=bias):
+                with self.assertRaisesRegex(TypeError, "bias must be True or False"):
+                    region_count(3, 2, bias=bias)
+
+
+class TestLargeArguments(unittest.TestCase):
+
+    def test_huge_dim_is_a_factorial_at_once(self):
+        self.assertEqual(region_count(2, 10 ** 18), 2)
+        self.assertEqual(region_count(2, 10 ** 18, bias=False), 2)
+        self.assertEqual(region_count(3000, 3000), math.factorial(3000))
+
+    def test_small_dim_with_many_classes_uses_the_closed_forms(self):
+        for n in (10 ** 6, 10 ** 18, 2001, 2000):
+            with self.subTest(n=n):
+                self.assertEqual(region_count(n, 3), three_terms_with_bias(n))
+                # Without bias, d = 3: nu = 0 and 2.
+                self.assertEqual(region_count(n, 3, bias=False),
+                                 2 + 2 * (3 * n - 1) * math.comb(n, 3) // 4)
+
+    def test_eulerian_sum_agrees_with_the_recurrence(self):
+        # c(2001, 2001 - k) (Eulerian numbers) from c(2000, .) (the recurrence).
+        for k in (1, 2, 37, 100):
+            with self.subTest(k=k):
+                self.assertEqual(stirling_first(2001, 2001 - k),
+                                 stirling_first(2000, 2000 - k)
+                                 + 2000 * stirling_first(2000, 2001 - k))
+
+    def test_impractical_arguments_name_the_limits(self):
+        for arguments in ((3000, 1500), (10 ** 6, 10 ** 6), (10 ** 100, 3), (2001, 101)):
+            with self.subTest(arguments=arguments):
+                with self.assertRaisesRegex(InputError, r"past the limits: C! is computed for"
+                                            r" C <= 100000 when d >= C - 1; otherwise C <= 2000,"
+                                            r" or d <= 100 with C < 10\*\*100$"):
+                    region_count(*arguments)
+        with self.assertRaisesRegex(InputError, r"^stirling_first\(3000, 1000\) is past"):
+            stirling_first(3000, 1000)
+
+    def test_a_huge_argument_is_not_echoed_in_full(self):
+        with self.assertRaisesRegex(InputError, r"^region_count\(an int of 16610 bits, 2\)"):
+            region_count(10 ** 5000, 2)
 
 
 class TestEnumeration(unittest.TestCase):
@@ -67,6 +128,11 @@ class TestEnumeration(unittest.TestCase):
 
     def test_one_class(self):
         self.assertEqual(len(realized_rankings([[5]])), 1)
+
+    def test_more_than_seven_classes_are_refused(self):
+        with self.assertRaisesRegex(InputError, r"^realized_rankings: 8 classes have 8! rankings;"
+                                    r" at most 7 classes \(5040 rankings\) are enumerated$"):
+            realized_rankings([[j] for j in range(8)])
 
 
 if __name__ == "__main__":
