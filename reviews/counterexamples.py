@@ -55,24 +55,109 @@ __all__ = [
 
 SUITE_NAME = "review-counterexamples"
 _PROGRAM = "counterexamples"
+_INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
 
 
 class _UsageError(Exception):
     """A command-line mistake: reported in one line, exit status 2."""
 
 
+class _Finished(Exception):
+    """argparse is done (after --help): exit with ``status``."""
+
+    def __init__(self, status):
+        super().__init__(status)
+        self.status = status
+
+
+class _WriteFailed(Exception):
+    """The report could not be written; ``message`` is None for a broken pipe."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+
+
+class _Output:
+    """A stream as the command writes to it.
+
+    Text the stream's encoding cannot show (a file name, say) is written
+    with backslash escapes.  A write to a closed stream, a full disk or a
+    pipe whose reader has gone raises _WriteFailed; for the process's own
+    standard stream, the stream is then pointed at os.devnull so that the
+    interpreter's final flush of what is still buffered neither fails nor
+    prints.
+    """
+
+    def __init__(self, stream, standard):
+        self.stream = stream
+        self.standard = standard
+
+    def isatty(self):
+        isatty = getattr(self.stream, "isatty", None)
+        return bool(isatty and isatty())
+
+    def write(self, text):
+        if self.stream is None:
+            raise _WriteFailed("the stream is closed")
+        try:
+            try:
+                self.stream.write(text)
+            except UnicodeEncodeError:
+                encoding = self.stream.encoding
+                self.stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+            self.stream.flush()
+        except (OSError, ValueError) as error:   # ValueError: the file was closed
+            self._discard()
+            if isinstance(error, BrokenPipeError):
+                raise _WriteFailed(None) from None
+            raise _WriteFailed(getattr(error, "strerror", None) or str(error)) from None
+
+    def _discard(self):
+        if not self.standard:
+            return
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass   # nothing more can be done for a stream that has no descriptor
+
+
 class _Parser(argparse.ArgumentParser):
+    """argparse, with help on the command's output and errors raised, not printed."""
+
+    def __init__(self, out, **keywords):
+        super().__init__(**keywords)
+        self.out = out
+
     def error(self, message):
         raise _UsageError(message)
 
+    def print_help(self, file=None):
+        self.out.write(self.format_help())
 
-def _main_parser():
-    parser = _Parser(prog=_PROGRAM, description="Check the claims of reviewed papers.")
+    def exit(self, status=0, message=None):
+        raise _Finished(status)
+
+
+def _not_empty(what):
+    """An argparse type: the text itself, refusing an empty string."""
+    def check(text):
+        if not text:
+            raise argparse.ArgumentTypeError("expected %s, got an empty string" % what)
+        return text
+    return check
+
+
+def _main_parser(out):
+    parser = _Parser(out, prog=_PROGRAM, description="Check the claims of reviewed papers.")
     parser.add_argument("--format", choices=sorted(FORMATS), default="text",
                         help="report format (default: text)")
     parser.add_argument("--claim", action="append", default=[], metavar="ID",
+                        type=_not_empty("a claim id (see --list)"),
                         help="run only this claim (repeatable)")
-    parser.add_argument("--figures", metavar="DIR",
+    parser.add_argument("--figures", metavar="DIR", type=_not_empty("a folder name"),
                         help="also write the claims' SVG figures into DIR (created if missing)")
     parser.add_argument("--list", action="store_true", help="list claim ids and statements")
     parser.add_argument("--version", action="store_true", help="print the suite's version")
@@ -82,21 +167,34 @@ def _main_parser():
 def _run_claims(arguments, out):
     claims = all_claims()
     if arguments.list:
-        for claim in claims:
-            out.write("%s  %s\n" % (claim.id, claim.statement))
+        out.write("".join("%s  %s\n" % (claim.id, claim.statement) for claim in claims))
         return 0
-    results = run(select(claims, arguments.claim) if arguments.claim else claims)
+    claims = select(claims, arguments.claim) if arguments.claim else claims
+    if arguments.figures:
+        _make_folder(arguments.figures)
+    results = run(claims)
     figures = _write_figures(arguments.figures, results) if arguments.figures else {}
     suite = Suite(SUITE_NAME, __version__, platform.python_version())
     out.write(FORMATS[arguments.format](suite, results, figures))
     return 0 if all_match(results) else 1
 
 
+def _make_folder(folder):
+    """Create the figure folder before the claims run, so that a bad one fails at once."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except FileExistsError:
+        raise InputError("cannot write figures to %s: it is a file, not a folder"
+                         % folder) from None
+    except OSError as error:
+        raise InputError("cannot write figures to %s: %s"
+                         % (folder, error.strerror or error)) from None
+
+
 def _write_figures(folder, results):
     """Write every figure of the results' claims; {claim id: [paths]}."""
     written = {}
     try:
-        os.makedirs(folder, exist_ok=True)
         for result in results:
             for figure in result.claim.figures:
                 path = os.path.join(folder, figure.name)
@@ -109,8 +207,8 @@ def _write_figures(folder, results):
     return written
 
 
-def _layer_parser():
-    parser = _Parser(prog=_PROGRAM + " check-layer",
+def _layer_parser(out):
+    parser = _Parser(out, prog=_PROGRAM + " check-layer",
                      description="Decide exactly which classes of a softmax layer are argmaxable.")
     parser.add_argument("file", help="the layer: .json, .csv or .npy")
     parser.add_argument("--bias", metavar="FILE", help="the bias, if not in FILE")
@@ -121,7 +219,7 @@ def _layer_parser():
 
 def _progress(err):
     """A progress callback that redraws one line on a terminal, else None."""
-    if not (hasattr(err, "isatty") and err.isatty()):
+    if not err.isatty():
         return None
 
     def show(done, total):
@@ -129,38 +227,65 @@ def _progress(err):
             err.write("\r%s\r" % (" " * 40))
         elif done % max(1, total // 100) == 0:
             err.write("\rchecked %d/%d classes" % (done, total))
-        err.flush()
     return show
 
 
 def _check_layer_command(argv, out, err):
-    arguments = _layer_parser().parse_args(argv)
+    arguments = _layer_parser(out).parse_args(argv)
+    # The reader's messages already start with the file they are about.
     weights, bias = read_layer(arguments.file, arguments.bias)
     try:
         results = check_layer(weights, bias, progress=_progress(err))
     except InputError as error:
-        raise InputError("%s: %s" % (arguments.file, error)) from None
+        # check_layer's messages about the bias start with "bias".
+        about_bias = arguments.bias is not None and str(error).startswith("bias")
+        raise InputError("%s: %s" % (arguments.bias if about_bias else arguments.file,
+                                     error)) from None
     render = LAYER_FORMATS[arguments.format]
     out.write(render(arguments.file, results, len(weights[0]), bias is not None))
     return 0
 
 
+def _command(argv, out, err):
+    if out.stream is None:
+        raise _WriteFailed("standard output is closed")
+    if argv[:1] == ["check-layer"]:
+        return _check_layer_command(argv[1:], out, err)
+    arguments = _main_parser(out).parse_args(argv)
+    if arguments.version:
+        out.write("%s %s\n" % (SUITE_NAME, __version__))
+        return 0
+    return _run_claims(arguments, out)
+
+
 def main(argv=None, out=None, err=None):
-    """Run the command line; return the exit status."""
+    """Run the command line; return the exit status.
+
+    ``out`` and ``err`` default to sys.stdout and sys.stderr.  Whatever
+    happens, the command ends with at most one line on ``err`` and never a
+    traceback: 2 for a usage error, bad input, or a report that could not
+    be written (silently for a pipe closed early, as by ``| head -1``);
+    130 when interrupted (Ctrl-C).
+    """
     argv = sys.argv[1:] if argv is None else list(argv)
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
+    out = _Output(sys.stdout if out is None else out, out is None)
+    err = _Output(sys.stderr if err is None else err, err is None)
     try:
-        if argv[:1] == ["check-layer"]:
-            return _check_layer_command(argv[1:], out, err)
-        arguments = _main_parser().parse_args(argv)
-        if arguments.version:
-            out.write("%s %s\n" % (SUITE_NAME, __version__))
-            return 0
-        return _run_claims(arguments, out)
+        return _command(argv, out, err)
+    except _Finished as finished:
+        return finished.status
     except (_UsageError, InputError) as error:
-        err.write("%s: error: %s\n" % (_PROGRAM, error))
-        return 2
+        status, message = 2, "error: %s" % error
+    except _WriteFailed as failure:
+        status, message = 2, failure.message and "error: cannot write the report: %s" % failure.message
+    except KeyboardInterrupt:
+        status, message = _INTERRUPTED, "interrupted"
+    if message:
+        try:
+            err.write("%s: %s\n" % (_PROGRAM, message))
+        except _WriteFailed:
+            pass   # stderr is closed or full too: the exit status says it
+    return status
 
 
 if __name__ == "__main__":

@@ -17,8 +17,10 @@ import json
 import os
 from collections import namedtuple
 
+from reviews.exact import rational_text
+
 __all__ = ["Suite", "text", "markdown", "as_json", "FORMATS", "all_match",
-           "layer_text", "layer_json", "LAYER_FORMATS", "fraction_text"]
+           "layer_text", "layer_json", "LAYER_FORMATS"]
 
 Suite = namedtuple("Suite", "name version python")
 Suite.__doc__ = "The header of a run: suite name, suite version, Python version."
@@ -138,13 +140,11 @@ def as_json(suite, results, figures=None):
 FORMATS = {"text": text, "markdown": markdown, "json": as_json}
 
 
-def fraction_text(value):
-    """An exact rational as "p/q" (always with the denominator)."""
-    return "%d/%d" % (value.numerator, value.denominator)
-
-
 def layer_text(name, results, dim, has_bias):
-    """Unargmaxable classes first, each with its combination, then a count."""
+    """Unargmaxable classes first, each with its nonzero terms, then a count.
+
+    Exact values are printed in full however many digits they have.
+    """
     unargmaxable = [r for r in results if not r.argmaxable]
     lines = ["%s: %d classes, d = %d, %s" % (name, len(results), dim,
                                               "with bias" if has_bias else "no bias")]
@@ -152,8 +152,7 @@ def layer_text(name, results, dim, has_bias):
         lines.append("Unargmaxable classes (each is a convex combination of others"
                      "%s):" % (" with at least its bias" if has_bias else ""))
     for result in unargmaxable:
-        terms = ["%s * w[%d]" % (fraction_text(v), j)
-                 for j, v in enumerate(result.combination) if v]
+        terms = ["%s * w[%d]" % (rational_text(v), j) for j, v in result.terms]
         lines.append("  class %d: w[%d] = %s" % (result.index, result.index, " + ".join(terms)))
     lines.append("%d of %d classes unargmaxable; %d argmaxable (witnesses: --format json)"
                  % (len(unargmaxable), len(results), len(results) - len(unargmaxable)))
@@ -161,20 +160,45 @@ def layer_text(name, results, dim, has_bias):
 
 
 def layer_json(name, results, dim, has_bias):
-    """{"classes", "dim", "bias", "unargmaxable", "results"}; rationals as "p/q"."""
-    entries = []
-    for r in results:
-        key, values = ("witness", r.witness) if r.argmaxable else ("combination", r.combination)
-        entries.append({"index": r.index, "argmaxable": r.argmaxable,
-                        key: [fraction_text(v) for v in values]})
-    document = {
-        "classes": len(results),
-        "dim": dim,
-        "bias": has_bias,
-        "unargmaxable": [r.index for r in results if not r.argmaxable],
-        "results": entries,
+    """{"classes", "dim", "bias", "unargmaxable", "results"}; rationals as "p/q" or "p".
+
+    One line per class in "results".  An argmaxable class has its
+    "witness" (d values); an unargmaxable one its "terms": the nonzero
+    weights of its combination, [[j, value], ...] in increasing j (the
+    other weights are 0).
+
+    >>> from fractions import Fraction
+    >>> from reviews.argmaxable import ClassResult
+    >>> results = [ClassResult(0, True, (Fraction(1, 2),)),
+    ...            ClassResult(1, False, None, ((0, Fraction(1)),))]
+    >>> print(layer_json("f.csv", results, 1, True), end="")
+    {
+      "classes": 2,
+      "dim": 1,
+      "bias": true,
+      "unargmaxable": [1],
+      "results": [
+        {"index": 0, "argmaxable": true, "witness": ["1/2"]},
+        {"index": 1, "argmaxable": false, "terms": [[0, "1"]]}
+      ]
     }
-    return json.dumps(document, indent=2) + "\n"
+    """
+    header = [("classes", len(results)), ("dim", dim), ("bias", has_bias),
+              ("unargmaxable", [r.index for r in results if not r.argmaxable])]
+    lines = ["{"] + ["  %s: %s," % (json.dumps(key), json.dumps(value)) for key, value in header]
+    lines.append('  "results": [')
+    lines.append(",\n".join("    " + json.dumps(_class_json(r)) for r in results))
+    lines += ["  ]", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def _class_json(result):
+    entry = {"index": result.index, "argmaxable": result.argmaxable}
+    if result.argmaxable:
+        entry["witness"] = [rational_text(v) for v in result.witness]
+    else:
+        entry["terms"] = [[j, rational_text(v)] for j, v in result.terms]
+    return entry
 
 
 LAYER_FORMATS = {"text": layer_text, "json": layer_json}

@@ -85,6 +85,23 @@ class TestMain(unittest.TestCase):
         self.assertEqual(in_process("--claim", "nope"),
                          (2, "", "counterexamples: error: unknown claim id nope (see --list)\n"))
 
+    def test_an_empty_claim_id_is_a_usage_error(self):
+        self.assertEqual(in_process("--claim", ""),
+                         (2, "", "counterexamples: error: argument --claim: expected a claim id"
+                          " (see --list), got an empty string\n"))
+
+    def test_help_goes_to_the_output_and_exits_0(self):
+        status, out, err = in_process("--help")
+        self.assertEqual((status, err), (0, ""))
+        self.assertTrue(out.startswith("usage: counterexamples [-h]"), out)
+        status, out, _ = in_process("check-layer", "-h")
+        self.assertEqual(status, 0)
+        self.assertTrue(out.startswith("usage: counterexamples check-layer [-h]"), out)
+
+    def test_an_interrupt_is_one_line_and_exit_130(self):
+        with mock.patch.object(counterexamples, "run", side_effect=KeyboardInterrupt):
+            self.assertEqual(in_process(*FAST), (130, "", "counterexamples: interrupted\n"))
+
     def test_bad_format_is_a_usage_error(self):
         status, _, err = in_process("--format", "pdf")
         self.assertEqual(status, 2)
@@ -113,10 +130,6 @@ class TestMain(unittest.TestCase):
             self.assertIn('version = "%s"\n' % __version__, handle.read())
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 FIGURE_1_JSON = '{"weights": [[-2, -2], [1, 2], [1.8, -0.8], [0.9, 0.2]]}'
 
 
@@ -142,8 +155,31 @@ class TestCheckLayer(FileTestCase):
         self.assertEqual(document["unargmaxable"], [3])
         self.assertEqual(document["results"][2],
                          {"index": 2, "argmaxable": True, "witness": ["9/5", "-4/5"]})
-        self.assertEqual(document["results"][3]["combination"],
-                         ["43/290", "61/145", "25/58", "0/1"])
+        self.assertEqual(document["results"][3],
+                         {"index": 3, "argmaxable": False,
+                          "terms": [[0, "43/290"], [1, "61/145"], [2, "25/58"]]})
+
+    def test_json_has_one_line_per_class_and_integers_without_denominator(self):
+        # A duplicated row is the other one, with weight exactly 1.
+        path = self.write("twice.csv", "0\n0\n1\n")
+        _, out, _ = in_process("check-layer", path, "--format", "json")
+        lines = out.splitlines()
+        self.assertEqual((lines[5], lines[9:]), ('  "results": [', ["  ]", "}"]))
+        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[6:8]],
+                         [{"index": 0, "argmaxable": False, "terms": [[1, "1"]]},
+                          {"index": 1, "argmaxable": False, "terms": [[0, "1"]]}])
+        self.assertEqual(list(json.loads(lines[8])), ["index", "argmaxable", "witness"])
+
+    def test_certificates_of_more_than_4300_digits_are_printed(self):
+        # w[1] = (1 - 10**-4400) w[0] + 10**-4400 w[2]: the only combination.
+        path = self.write("wide.csv", "0\n1\n1e4400\n")
+        nines, power = "9" * 4400 + "/1" + "0" * 4400, "1/1" + "0" * 4400
+        status, out, err = in_process("check-layer", path)
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("  class 1: w[1] = %s * w[0] + %s * w[2]\n" % (nines, power), out)
+        status, out, err = in_process("check-layer", path, "--format", "json")
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(json.loads(out)["results"][1]["terms"], [[0, nines], [2, power]])
 
     def test_bias_file(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
@@ -151,6 +187,20 @@ class TestCheckLayer(FileTestCase):
         _, out, _ = in_process("check-layer", layer, "--bias", bias, "--format", "json")
         self.assertEqual(json.loads(out)["unargmaxable"], [])
         self.assertIs(json.loads(out)["bias"], True)
+
+    def test_a_bias_of_the_wrong_length_names_the_bias_file(self):
+        layer = self.write("fig1.json", FIGURE_1_JSON)
+        bias = self.write("bias.csv", "0\n0\n0\n")
+        self.assertEqual(in_process("check-layer", layer, "--bias", bias),
+                         (2, "", "counterexamples: error: %s: bias has length 3 for 4 classes\n"
+                          % bias))
+
+    def test_a_bad_number_in_the_bias_file_names_the_bias_file(self):
+        layer = self.write("fig1.json", FIGURE_1_JSON)
+        bias = self.write("bias.csv", "0\nx\n0\n0\n")
+        status, out, err = in_process("check-layer", layer, "--bias", bias)
+        self.assertEqual((status, out), (2, ""))
+        self.assertTrue(err.startswith("counterexamples: error: %s" % bias), err)
 
     def test_exit_0_when_every_class_is_argmaxable(self):
         path = self.write("two.csv", "1,0\n0,1\n")
@@ -230,6 +280,96 @@ class TestFigureFolder(FileTestCase):
 
     def test_an_unwritable_folder_is_one_line_and_exit_2(self):
         blocker = self.write("file", "x")
-        status, out, err = in_process("--figures", blocker, "--claim", "memorization.masking")
+        folder = os.path.join(blocker, "figures")
+        status, out, err = in_process("--figures", folder, "--claim", "memorization.masking")
         self.assertEqual((status, out), (2, ""))
-        self.assertRegex(err, "^counterexamples: error: cannot write figures to .*file: .*\n$")
+        self.assertRegex(err, "^counterexamples: error: cannot write figures to .*figures: .*\n$")
+
+    def test_an_existing_file_is_not_a_folder(self):
+        blocker = self.write("file", "x")
+        self.assertEqual(in_process("--figures", blocker, *FAST),
+                         (2, "", "counterexamples: error: cannot write figures to %s:"
+                          " it is a file, not a folder\n" % blocker))
+
+    def test_an_empty_folder_name_is_a_usage_error(self):
+        self.assertEqual(in_process("--figures", "", *FAST),
+                         (2, "", "counterexamples: error: argument --figures: expected a folder"
+                          " name, got an empty string\n"))
+
+
+def script(arguments, **options):
+    """Run the script with bytes output; ``options`` go to subprocess.run."""
+    options.setdefault("stdout", subprocess.PIPE)
+    options.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run([sys.executable, SCRIPT] + list(arguments), cwd=ROOT, **options)
+
+
+def closing(fd):
+    """A preexec_fn that closes ``fd`` in the child, as the shell's ``>&-`` does."""
+    return lambda: os.close(fd)
+
+
+@unittest.skipUnless(os.name == "posix", "closes descriptors and sends signals the POSIX way")
+class TestStreams(FileTestCase):
+    """Broken, closed or full standard streams: a status and a line, no traceback."""
+
+    def test_closed_stdout_is_one_line_and_exit_2(self):
+        done = script(["--version"], stdout=None, preexec_fn=closing(1))
+        self.assertEqual((done.returncode, done.stderr),
+                         (2, b"counterexamples: error: cannot write the report:"
+                             b" standard output is closed\n"))
+
+    @unittest.skipUnless(os.path.exists("/dev/full"), "needs /dev/full")
+    def test_a_full_disk_is_one_line_and_exit_2(self):
+        with open("/dev/full", "wb") as full:
+            done = script(FAST, stdout=full)
+        self.assertEqual((done.returncode, done.stderr),
+                         (2, b"counterexamples: error: cannot write the report:"
+                             b" No space left on device\n"))
+
+    def test_a_pipe_closed_early_ends_quietly_with_exit_2(self):
+        # The reader is gone before the first write, as with a fast "| head -1".
+        reader, writer = os.pipe()
+        os.close(reader)
+        try:
+            done = script(["--list"], stdout=writer)
+        finally:
+            os.close(writer)
+        self.assertEqual((done.returncode, done.stderr), (2, b""))
+
+    def test_a_usage_error_with_stderr_closed_still_exits_2(self):
+        done = script(["--bogus"], stderr=None, preexec_fn=closing(2))
+        self.assertEqual((done.returncode, done.stdout), (2, b""))
+
+    def test_a_name_the_output_cannot_encode_is_escaped(self):
+        name = "caf\xe9.csv"
+        try:
+            os.fsencode(name)
+        except UnicodeEncodeError:
+            self.skipTest("the file system cannot name %r" % name)
+        path = self.write(name, "1,0\n0,1\n")
+        environment = dict(os.environ, PYTHONIOENCODING="ascii")
+        done = script(["check-layer", path], env=environment)
+        self.assertEqual((done.returncode, done.stderr), (0, b""))
+        self.assertTrue(done.stdout.startswith(os.fsencode(self.folder.name)
+                                               + b"/caf\\xe9.csv: 2 classes"), done.stdout)
+
+    def test_ctrl_c_during_a_check_is_one_line_and_exit_130(self):
+        path = self.write("two.csv", "1,0\n0,1\n")
+        interrupted_check = (
+            "import os, signal, sys, time\n"
+            "from reviews import counterexamples\n"
+            "def check_layer(*arguments, **keywords):\n"
+            "    os.kill(os.getpid(), signal.SIGINT)\n"
+            "    while True:\n"
+            "        time.sleep(0.01)\n"
+            "counterexamples.check_layer = check_layer\n"
+            "sys.exit(counterexamples.main(['check-layer', sys.argv[1]]))\n")
+        done = subprocess.run([sys.executable, "-c", interrupted_check, path], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (130, b"", b"counterexamples: interrupted\n"))
+
+
+if __name__ == "__main__":
+    unittest.main()

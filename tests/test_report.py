@@ -2,9 +2,11 @@
 
 import json
 import unittest
+from fractions import Fraction as F
 
+from reviews.argmaxable import ClassResult
 from reviews.claims import FAIL, PASS, Claim, Outcome, Paper, Row, run
-from reviews.report import FORMATS, Suite, as_json, markdown, text
+from reviews.report import FORMATS, Suite, as_json, layer_json, layer_text, markdown, text
 
 PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001")
 SUITE = Suite("suite", "9.9", "3.x")
@@ -112,6 +114,39 @@ class TestJson(unittest.TestCase):
             with self.subTest(name=name):
                 report = render(SUITE, results())
                 self.assertTrue(report.isascii() and report.endswith("\n"))
+
+
+# Sparse results with no number of classes: a renderer that asked for the
+# dense combination would raise.
+LAYER = [
+    ClassResult(0, True, (F(1, 2), F(-3))),
+    ClassResult(1, False, None, ((0, F(1, 3)), (7, F(2, 3)))),
+    ClassResult(2, False, None, ((0, F(10 ** 4400)),)),
+]
+
+
+class TestLayer(unittest.TestCase):
+
+    def test_text_lists_only_the_nonzero_terms(self):
+        self.assertEqual(layer_text("w.csv", LAYER, 2, True).splitlines(), [
+            "w.csv: 3 classes, d = 2, with bias",
+            "Unargmaxable classes (each is a convex combination of others with at least"
+            " its bias):",
+            "  class 1: w[1] = 1/3 * w[0] + 2/3 * w[7]",
+            "  class 2: w[2] = 1%s * w[0]" % ("0" * 4400),
+            "2 of 3 classes unargmaxable; 1 argmaxable (witnesses: --format json)",
+        ])
+
+    def test_json_lists_the_terms_as_index_and_text(self):
+        document = json.loads(layer_json("w.csv", LAYER, 2, False))
+        self.assertEqual(document, {
+            "classes": 3, "dim": 2, "bias": False, "unargmaxable": [1, 2],
+            "results": [
+                {"index": 0, "argmaxable": True, "witness": ["1/2", "-3"]},
+                {"index": 1, "argmaxable": False, "terms": [[0, "1/3"], [7, "2/3"]]},
+                {"index": 2, "argmaxable": False, "terms": [[0, "1" + "0" * 4400]]},
+            ],
+        })
 
 
 if __name__ == "__main__":
