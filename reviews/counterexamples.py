@@ -10,9 +10,14 @@
 
 Exit status: 0 when every verdict is the one the review states, 1 when any
 differs (a MISMATCH line says which), 2 for a usage error, an unreadable
-layer file or a figure folder that cannot be written (one line on stderr).
-``check-layer`` exits 0 whenever the layer was checked, whatever the
-verdicts.  This module also re-exports the public API:
+layer file, a figure folder that cannot be written, or a report that cannot
+be written (standard output closed or full; a pipe closed early, as by
+``| head -1``, ends it silently), 130 when interrupted (Ctrl-C).  Each
+failure is one line on stderr, never a traceback.  ``check-layer`` exits 0
+whenever the layer was checked, whatever the verdicts.  Text the output's
+encoding cannot show (a file name) is written with backslash escapes.
+
+This module also re-exports the public API:
 
     softmax, log_softmax, logsumexp, softmax_exact, log_softmax_exact,
     logsumexp_exact, ulp_distance, check_layer, region_count, verify,
@@ -56,6 +61,7 @@ __all__ = [
 SUITE_NAME = "review-counterexamples"
 _PROGRAM = "counterexamples"
 _INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
+_CLEAR_LINE = "\r%s\r" % (" " * 40)   # wipes the progress line on a terminal
 
 
 class _UsageError(Exception):
@@ -94,8 +100,10 @@ class _Output:
         self.standard = standard
 
     def isatty(self):
-        isatty = getattr(self.stream, "isatty", None)
-        return bool(isatty and isatty())
+        try:
+            return bool(self.stream is not None and self.stream.isatty())
+        except (AttributeError, OSError, ValueError):   # no such method, or closed
+            return False
 
     def write(self, text):
         if self.stream is None:
@@ -224,7 +232,7 @@ def _progress(err):
 
     def show(done, total):
         if done == total:
-            err.write("\r%s\r" % (" " * 40))
+            err.write(_CLEAR_LINE)
         elif done % max(1, total // 100) == 0:
             err.write("\rchecked %d/%d classes" % (done, total))
     return show
@@ -282,7 +290,7 @@ def main(argv=None, out=None, err=None):
         status, message = _INTERRUPTED, "interrupted"
     if message:
         try:
-            err.write("%s: %s\n" % (_PROGRAM, message))
+            err.write("%s%s: %s\n" % (_CLEAR_LINE if err.isatty() else "", _PROGRAM, message))
         except _WriteFailed:
             pass   # stderr is closed or full too: the exit status says it
     return status

@@ -239,6 +239,22 @@ class TestCheckLayer(FileTestCase):
         self.assertIn("\rchecked 1/4 classes", err.getvalue())
         self.assertTrue(err.getvalue().endswith("\r"))
 
+    def test_an_interrupt_wipes_the_progress_line_first(self):
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+
+        def interrupted(weights, bias, progress):
+            progress(1, 4)
+            raise KeyboardInterrupt
+        path = self.write("fig1.json", FIGURE_1_JSON)
+        err = Terminal()
+        with mock.patch.object(counterexamples, "check_layer", interrupted):
+            status = counterexamples.main(["check-layer", path], io.StringIO(), err)
+        self.assertEqual((status, err.getvalue()),
+                         (130, "\rchecked 1/4 classes\r%s\rcounterexamples: interrupted\n"
+                          % (" " * 40)))
+
 
 class TestFigureFolder(FileTestCase):
 
