@@ -32,7 +32,7 @@ from fractions import Fraction
 
 from reviews.argmaxable import exact_layer
 from reviews.errors import InputError
-from reviews.feasibility import decide
+from reviews.feasibility import decide, solve_square
 
 __all__ = ["region_count", "stirling_first", "realized_rankings", "Ranking"]
 
@@ -41,7 +41,7 @@ _MAX_FACTORIAL_CLASSES = 100000   # C! has at most 456,574 digits
 _MAX_ANY_DEPTH = 2000             # the recurrence in C: C * d big-int steps
 _MAX_DEPTH = 100                  # the Eulerian sum: about d**2 steps ...
 _MAX_CLASSES_DIGITS = 100         # ... on numbers of about 2 d log2(C) bits
-_MAX_RANKED_CLASSES = 7           # 7! = 5,040 exact programs
+_MAX_RANKED_CLASSES = 6           # 6! = 720 exact programs
 
 Ranking = namedtuple("Ranking", "order witness combination")
 Ranking.__doc__ = """A ranking of classes (largest logit first) and its certificate.
@@ -161,7 +161,9 @@ def realized_rankings(weights, bias=None):
 
     A list of Ranking, one per permutation in lexicographic order; each is
     decided exactly (a witness input, or a combination proving it cannot
-    occur).  There are C! of them: more than 7 classes raise InputError.
+    occur).  There are C! of them: more than 6 classes raise InputError.
+    The programs work in the span of the rows (rank <= C - 1), so a large
+    d costs little.
 
     >>> [r.order for r in realized_rankings([[0], [1]]) if r.witness]
     [(0, 1), (1, 0)]
@@ -175,10 +177,58 @@ def realized_rankings(weights, bias=None):
     biases = biases or [Fraction(0)] * len(rows)
     if len(rows) == 1:
         return [Ranking((0,), tuple(Fraction(0) for _ in rows[0]), None)]
+    span = _Span([[a - b for a, b in zip(row, rows[0])] for row in rows[1:]])
+    reduced = [[Fraction(0)] * span.rank] + [span.coordinates(v) for v in span.vectors]
     result = []
     for order in itertools.permutations(range(len(rows))):
         pairs = list(zip(order, order[1:]))
-        decision = decide([[a - b for a, b in zip(rows[hi], rows[lo])] for hi, lo in pairs],
+        decision = decide([[a - b for a, b in zip(reduced[hi], reduced[lo])] for hi, lo in pairs],
                           [biases[hi] - biases[lo] for hi, lo in pairs])
-        result.append(Ranking(order, decision.witness, decision.combination))
+        witness = decision.witness and span.point(decision.witness, len(rows[0]))
+        result.append(Ranking(order, witness, decision.combination))
     return result
+
+
+class _Span:
+    """The span of the differences w_j - w_0, in coordinates of a basis of them.
+
+    Logit differences only see the span's part of x: with x = any point
+    whose products with the basis are y, (w_j - w_0) . x = c_j . y for c_j
+    the coordinates of w_j - w_0.  So the programs have rank <= C - 1
+    unknowns however large d is, with the small numbers c_j (unit vectors
+    for the basis itself), and a combination of the c_j is one of the
+    w_j - w_0 with the same weights.
+    """
+
+    def __init__(self, vectors):
+        self.vectors = vectors
+        self.basis, self.pivots, echelon = [], [], []
+        for vector in vectors:
+            reduced = list(vector)
+            for pivot, row in echelon:
+                if reduced[pivot]:
+                    factor = reduced[pivot] / row[pivot]
+                    reduced = [a - factor * b for a, b in zip(reduced, row)]
+            pivot = next((q for q, v in enumerate(reduced) if v), None)
+            if pivot is not None:
+                echelon.append((pivot, reduced))
+                self.basis.append(vector)
+                self.pivots.append(pivot)
+        # Equal rows: one coordinate, always 0, keeps every program well formed.
+        self.rank = max(len(self.basis), 1)
+
+    def coordinates(self, vector):
+        """c with sum_k c_k basis_k = vector (in the span), read on the pivot columns."""
+        if not self.basis:
+            return [Fraction(0)]
+        return solve_square([[u[q] for q in self.pivots] for u in self.basis],
+                            [vector[q] for q in self.pivots])
+
+    def point(self, y, dim):
+        """An x in R^dim, zero off the pivot columns, with basis_k . x = y_k."""
+        x = [Fraction(0)] * dim
+        if self.basis:
+            values = solve_square([[u[q] for u in self.basis] for q in self.pivots], y)
+            for q, value in zip(self.pivots, values):
+                x[q] = value
+        return tuple(x)

@@ -3,6 +3,7 @@
 import math
 import random
 import unittest
+from fractions import Fraction as F
 
 from reviews.errors import InputError
 from reviews.feasibility import is_combination, is_witness
@@ -115,24 +116,48 @@ class TestEnumeration(unittest.TestCase):
                     found = sum(1 for r in realized_rankings(weights, biases) if r.witness)
                     self.assertEqual(found, region_count(c, d, bias))
 
+    def assertCertified(self, weights, bias, rankings):
+        bias = bias or [0] * len(weights)
+        for ranking in rankings:
+            pairs = list(zip(ranking.order, ranking.order[1:]))
+            rows = [[F(a) - F(b) for a, b in zip(weights[hi], weights[lo])] for hi, lo in pairs]
+            offsets = [F(bias[hi]) - F(bias[lo]) for hi, lo in pairs]
+            if ranking.witness is not None:
+                self.assertEqual(len(ranking.witness), len(weights[0]))
+                self.assertTrue(is_witness(rows, offsets, ranking.witness), ranking)
+            else:
+                self.assertTrue(is_combination(rows, offsets, ranking.combination), ranking)
+
     def test_every_ranking_has_a_checked_certificate(self):
         weights, bias = [[0, 1], [1, 0], [1, 1]], [0, 0, -1]
-        for ranking in realized_rankings(weights, bias):
-            pairs = list(zip(ranking.order, ranking.order[1:]))
-            rows = [[a - b for a, b in zip(weights[hi], weights[lo])] for hi, lo in pairs]
-            offsets = [bias[hi] - bias[lo] for hi, lo in pairs]
-            if ranking.witness is not None:
-                self.assertTrue(is_witness(rows, offsets, ranking.witness))
-            else:
-                self.assertTrue(is_combination(rows, offsets, ranking.combination))
+        self.assertCertified(weights, bias, realized_rankings(weights, bias))
+
+    def test_high_dimension_costs_only_the_rank(self):
+        rng = random.Random(5)
+        weights = [[rng.gauss(0, 1) for _ in range(300)] for _ in range(4)]
+        rankings = realized_rankings(weights)
+        self.assertEqual(sum(1 for r in rankings if r.witness), region_count(4, 300, False))
+        self.assertCertified(weights, None, rankings)
+
+    def test_rank_deficient_layers(self):
+        cases = [
+            ([[1, 2], [1, 2], [1, 2]], [0, 1, 2], 1),      # equal rows: the bias decides
+            ([[1, 2], [2, 4], [3, 6], [0, 0]], None, 2),   # a line through 0: both ways
+            ([[1, 2, 0], [2, 4, 0], [0, 0, 0]], [0, 1, 5], 4),  # three lines in general position
+        ]
+        for weights, bias, count in cases:
+            with self.subTest(weights=weights):
+                rankings = realized_rankings(weights, bias)
+                self.assertEqual(sum(1 for r in rankings if r.witness), count)
+                self.assertCertified(weights, bias, rankings)
 
     def test_one_class(self):
         self.assertEqual(len(realized_rankings([[5]])), 1)
 
-    def test_more_than_seven_classes_are_refused(self):
-        with self.assertRaisesRegex(InputError, r"^realized_rankings: 8 classes have 8! rankings;"
-                                    r" at most 7 classes \(5040 rankings\) are enumerated$"):
-            realized_rankings([[j] for j in range(8)])
+    def test_more_than_six_classes_are_refused(self):
+        with self.assertRaisesRegex(InputError, r"^realized_rankings: 7 classes have 7! rankings;"
+                                    r" at most 6 classes \(720 rankings\) are enumerated$"):
+            realized_rankings([[j] for j in range(7)])
 
 
 if __name__ == "__main__":
