@@ -38,8 +38,8 @@ __all__ = ["region_count", "stirling_first", "realized_rankings", "Ranking"]
 
 # Each limit keeps one call within about a second (measured on CPython 3.11).
 _MAX_FACTORIAL_CLASSES = 100000   # C! has at most 456,574 digits
-_MAX_ANY_DEPTH = 2000             # the recurrence in C: C * d big-int steps
-_MAX_DEPTH = 100                  # the Eulerian sum: about d**2 steps ...
+_MAX_RECURRENCE_CLASSES = 2000    # the recurrence in C: C * d big-int steps
+_MAX_EULERIAN_DIM = 100           # the Eulerian sum: about d**2 steps ...
 _MAX_CLASSES_DIGITS = 100         # ... on numbers of about 2 d log2(C) bits
 _MAX_RANKED_CLASSES = 6           # 6! = 720 exact programs
 
@@ -72,15 +72,15 @@ def _past_limits(what):
     return InputError(
         "%s is past the limits: C! is computed for C <= %d when d >= C - 1; otherwise"
         " C <= %d, or d <= %d with C < 10**%d" % (what, _MAX_FACTORIAL_CLASSES,
-                                                   _MAX_ANY_DEPTH, _MAX_DEPTH,
+                                                   _MAX_RECURRENCE_CLASSES, _MAX_EULERIAN_DIM,
                                                    _MAX_CLASSES_DIGITS))
 
 
 def _stirling_tail(n, depth, what):
     """[c(n, n - k) for k = 0..depth]; InputError naming ``what`` past the limits."""
-    if n <= _MAX_ANY_DEPTH:
+    if n <= _MAX_RECURRENCE_CLASSES:
         return _tail_by_recurrence(n, depth)
-    if depth <= _MAX_DEPTH and n < 10 ** _MAX_CLASSES_DIGITS:
+    if depth <= _MAX_EULERIAN_DIM and n < 10 ** _MAX_CLASSES_DIGITS:
         return _tail_by_eulerian(n, depth)
     raise _past_limits(what)
 
