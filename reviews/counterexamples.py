@@ -285,7 +285,8 @@ def main(argv=None, out=None, err=None):
     except (_UsageError, InputError) as error:
         status, message = 2, "error: %s" % error
     except _WriteFailed as failure:
-        status, message = 2, failure.message and "error: cannot write the report: %s" % failure.message
+        status = 2
+        message = failure.message and "error: cannot write the report: %s" % failure.message
     except KeyboardInterrupt:
         status, message = _INTERRUPTED, "interrupted"
     if message:
