@@ -9,7 +9,8 @@ from decimal import Decimal
 
 from reviews.argmaxable import exact_layer
 from reviews.errors import InputError
-from reviews.layer_files import _MAX_TEXT_BYTES, _MAX_VALUES, read_layer, read_npy
+from reviews.formats.source import MAX_TEXT_BYTES, MAX_VALUES
+from reviews.layer_files import read_layer, read_npy
 from tests.support import FileTestCase
 
 LIMIT = "past the size limit: .* at most 65536 bits"
@@ -17,13 +18,15 @@ LIMIT = "past the size limit: .* at most 65536 bits"
 
 def npy_bytes(values, shape, descr="<f8", fortran=False, version=1):
     """A .npy file as numpy writes it (header padded to 64 bytes); ``shape``
-    is a tuple, or the header's text for it."""
+    is a tuple, or the header's text for it; ``values`` a list of floats, or
+    the data's bytes."""
     shape = shape if isinstance(shape, str) else repr(shape)
     header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape)
     prefix = 10 if version == 1 else 12
     header += " " * (63 - (prefix + len(header)) % 64) + "\n"
     size = struct.pack("<H" if version == 1 else "<I", len(header))
-    body = struct.pack("%s%d%s" % (descr[0], len(values), "d" if descr[2] == "8" else "f"), *values)
+    body = values if isinstance(values, bytes) else struct.pack(
+        "%s%d%s" % (descr[0], len(values), "d" if descr[2] == "8" else "f"), *values)
     return b"\x93NUMPY" + bytes([version, 0]) + size + header.encode("latin-1") + body
 
 
@@ -87,13 +90,15 @@ class TestErrors(FileTestCase):
 
     def test_malformed_npy(self):
         self.assertRejects("not a .npy file", "l.npy", b"hello")
-        self.assertRejects("dtype '<i8' is not float32 or float64", "l.npy",
-                           npy_bytes([1], (1,)).replace(b"<f8", b"<i8"))
+        for descr, kind in (("<c16", "complex"), ("|O", "object .it would need unpickling."),
+                            ("|b1", "bool"), ("<f16", "not a real number type")):
+            self.assertRejects("dtype %r is %s" % (descr, kind), "l.npy",
+                               npy_bytes(b"", (1, 1), descr))
         self.assertRejects("data bytes for shape", "l.npy", npy_bytes([1, 2], (2, 2)))
         self.assertRejects("must be a 2-D array", "l.npy", npy_bytes([1] * 8, (2, 2, 2)))
 
     def test_unknown_extension(self):
-        self.assertRejects("unknown file type '.txt'", "l.txt", "1")
+        self.assertRejects("unknown file type '.xlsx'", "l.xlsx", "1")
 
     def test_bias_twice(self):
         bias = self.write("b.csv", "1\n")
@@ -285,7 +290,7 @@ class TestFiles(FileTestCase):
     def test_a_text_file_past_64_mib_is_refused_unread(self):
         path = self.write("l.csv", "")
         with open(path, "wb") as handle:
-            handle.truncate(_MAX_TEXT_BYTES + 1)  # sparse: costs no disk space
+            handle.truncate(MAX_TEXT_BYTES + 1)  # sparse: costs no disk space
         with self.assertRaisesRegex(InputError, "has 67108865 bytes, past the limit of 67108864"):
             read_layer(path)
 
@@ -352,7 +357,7 @@ class TestNpyHeader(FileTestCase):
 
     def test_more_values_than_the_limit_are_refused_before_reading(self):
         self.assertRejects(r"shape \(8193, 8192\) has 67117056 values, past the limit of %d"
-                           % _MAX_VALUES, (8193, 8192))
+                           % MAX_VALUES, (8193, 8192))
 
     def test_missing_data_is_refused_before_reading(self):
         self.assertRejects(r"0 data bytes for shape \(10000000, 1\), expected 80000000",
@@ -375,9 +380,9 @@ class TestNpyValues(FileTestCase):
         self.assertEqual(read_npy(path), ((2, 3, 4), expected))
 
     def test_reading_costs_the_data_once_beyond_the_rows(self):
-        rows, width = 2000, 64
+        rows, width = 500, 64
         values = [(k % 1000) / 8 for k in range(rows * width)]
-        for descr in ("<f4", ">f4", "<f8", ">f8"):
+        for descr in ("<f4", ">f8"):
             with self.subTest(descr=descr):
                 path = self.write("l.npy", npy_bytes(values, (rows, width), descr))
                 data = rows * width * int(descr[2])
@@ -387,7 +392,7 @@ class TestNpyValues(FileTestCase):
                     retained, peak = tracemalloc.get_traced_memory()
                 finally:
                     tracemalloc.stop()
-                self.assertEqual(weights[1999][63], values[-1])
+                self.assertEqual(weights[499][63], values[-1])
                 self.assertLessEqual(peak - retained, data + 65536)
 
 
