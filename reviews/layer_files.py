@@ -11,8 +11,10 @@ Formats, chosen by the file's extension:
                    C or Fortran order
     .npz           a zip of .npy arrays (np.savez, np.savez_compressed)
     .safetensors   named tensors: F64, F32, F16, BF16 and integer types
+    -              standard input: JSON if it starts with [ or {, else CSV
 
-A bias file has one number per class: a JSON list, one number per line or
+A first row of separated text with no number in it is a header, skipped
+with a note.  A bias file has one number per class: a JSON list, one number per line or
 all on one line, or a 1-D array.  Number text is read as the Decimal it
 spells (0.9 is 9/10); arrays hold the floats or ints they store.  Files
 with several arrays need the array named (``tensor``, ``bias_tensor``)
@@ -37,7 +39,7 @@ import os
 from reviews.errors import InputError
 from reviews.formats.npy import npy_arrays, npz_arrays
 from reviews.formats.safetensors import safetensors_arrays
-from reviews.formats.source import excerpt, open_regular
+from reviews.formats.source import STDIN, excerpt, open_regular, read_text
 from reviews.formats.text import delimited_rows, json_bias, json_layer
 
 __all__ = ["read_layer", "read_npy"]
@@ -51,6 +53,8 @@ _BIAS_OPTION = "bias_tensor=... or --bias-tensor"
 
 
 def _extension(path):
+    if path == STDIN:
+        return STDIN
     extension = os.path.splitext(path)[1].lower()
     if extension != ".json" and extension not in _SEPARATORS and extension not in _ARRAY_FILES:
         raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .npy, .npz or"
@@ -130,7 +134,16 @@ def _transposed(rows, path):
     return [list(column) for column in zip(*rows)]
 
 
-def _read_weights(path, tensor, bias_tensor, transpose):
+def _text_file(path, extension):
+    """(text, extension) of a text file; standard input is JSON if it
+    starts with [ or {, else CSV."""
+    text = read_text(path)
+    if extension == STDIN:
+        extension = ".json" if text.lstrip()[:1] in ("[", "{") else ".csv"
+    return text, extension
+
+
+def _read_weights(path, tensor, bias_tensor, transpose, note):
     extension = _extension(path)
     if extension in _ARRAY_FILES:
         handle, size = open_regular(path)
@@ -145,14 +158,15 @@ def _read_weights(path, tensor, bias_tensor, transpose):
     if tensor is not None or bias_tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
                          " files)" % path)
+    text, extension = _text_file(path, extension)
     if extension == ".json":
-        weights, bias = json_layer(path)
+        weights, bias = json_layer(text, path)
     else:
-        weights, bias = delimited_rows(path, _SEPARATORS[extension]), None
+        weights, bias = delimited_rows(text, path, _SEPARATORS[extension], note), None
     return (_transposed(weights, path) if transpose else weights), bias
 
 
-def _read_bias(path, tensor):
+def _read_bias(path, tensor, note):
     extension = _extension(path)
     if extension in _ARRAY_FILES:
         handle, size = open_regular(path)
@@ -162,9 +176,10 @@ def _read_bias(path, tensor):
     if tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
                          " files)" % path)
+    text, extension = _text_file(path, extension)
     if extension == ".json":
-        return json_bias(path)
-    rows = delimited_rows(path, _SEPARATORS[extension])
+        return json_bias(text, path)
+    rows = delimited_rows(text, path, _SEPARATORS[extension], note)
     if all(len(row) == 1 for row in rows):
         return [row[0] for row in rows]
     if len(rows) == 1:
@@ -173,23 +188,34 @@ def _read_bias(path, tensor):
                      " of %d" % (path, len(rows), len(rows[0])))
 
 
-def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False):
+def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
+               note=None):
     """(weights, bias or None) read exactly from ``path`` and ``bias_path``.
 
     ``tensor`` and ``bias_tensor`` name arrays of an .npz or .safetensors
     file (the bias from ``bias_path`` if given, else from ``path``);
     ``transpose`` reads weights stored as (d, C).  A separate bias file must
-    have one number per class.
+    have one number per class.  ``-`` reads JSON or CSV from standard input
+    (JSON if it starts with [ or {).  ``note``, if given, is called with a
+    line of text for what the user should know but is not an error: a
+    header row skipped, or d > C (the layer may be stored transposed).
     """
+    if path == "-" and bias_path == "-":
+        raise InputError("the layer and the bias cannot both come from standard input (-)")
+    path = STDIN if path == "-" else path
+    bias_path = STDIN if bias_path == "-" else bias_path
     weights, bias = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
-                                  transpose)
+                                  transpose, note)
     if bias_path is not None:
         if bias is not None:
             raise InputError("%s already has a bias; do not also pass --bias" % path)
-        bias = _read_bias(bias_path, bias_tensor)
+        bias = _read_bias(bias_path, bias_tensor, note)
         if len(bias) != len(weights):
             raise InputError("%s has %d numbers for the %d classes of %s"
                              % (bias_path, len(bias), len(weights), path))
+    if note is not None and len(weights[0]) > len(weights):
+        note("%s: %d classes of dimension d = %d > C: if the layer is stored as (d, C),"
+             " read it transposed" % (path, len(weights), len(weights[0])))
     return weights, bias
 
 

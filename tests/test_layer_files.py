@@ -186,8 +186,12 @@ class TestCsvRows(FileTestCase):
             read_layer(path)
 
     def test_quoted_fields_are_refused_not_joined(self):
+        path = self.write("l.csv", '3,"1\n2"\n4,5\n')
+        with self.assertRaisesRegex(InputError, "line 1, column 2: '\"1' is quoted"):
+            read_layer(path)
+        # A first line without a number is a header; the quote's end is not.
         path = self.write("l.csv", '"1\n2",3\n4,5\n')
-        with self.assertRaisesRegex(InputError, "line 1, column 1: '\"1' is quoted"):
+        with self.assertRaisesRegex(InputError, "line 2, column 1: '2\"' is quoted"):
             read_layer(path)
         path = self.write("l.csv", '"1",3\n')
         with self.assertRaisesRegex(InputError, "line 1, column 1: '\"1\"' is quoted"):

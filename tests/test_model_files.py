@@ -11,6 +11,7 @@ import os
 import struct
 import unittest
 import zipfile
+from unittest import mock
 
 from reviews.argmaxable import check_layer
 from reviews.errors import InputError
@@ -282,6 +283,74 @@ class TestSeparatedText(FileTestCase):
             read_layer(self.write("l.txt", "1 2\n3 1,5\n"))
         with self.assertRaisesRegex(InputError, "line 1, column 2: '' is an empty field"):
             read_layer(self.write("l.tsv", "1\t\t2\n"))
+
+    def test_a_first_row_without_numbers_is_a_header_and_noted(self):
+        notes = []
+        for name, content in (("l.csv", "x,y\n1,2\n3,4\n"), ("l.txt", "# a b\n1 2\n3 4\n"),
+                              ("l.tsv", "\n\nw0\tw1\n1\t2\n3\t4\n")):
+            with self.subTest(name=name):
+                self.assertEqual(read_layer(self.write(name, content), note=notes.append)[0],
+                                 [[1, 2], [3, 4]])
+        self.assertEqual([note.split(": ", 1)[1] for note in notes],
+                         ["line 1 is taken as a header: 'x,y'",
+                          "line 1 is taken as a header: '# a b'",
+                          "line 3 is taken as a header: 'w0\\tw1'"])
+
+    def test_only_the_first_row_can_be_a_header(self):
+        with self.assertRaisesRegex(InputError, "line 2, column 1: 'y' is not a number"):
+            read_layer(self.write("l.csv", "x\ny\n1\n"))
+        with self.assertRaisesRegex(InputError, "line 1, column 2: 'y' is not a number"):
+            read_layer(self.write("l.csv", "1,y\n1,2\n"))
+
+    def test_a_bias_file_may_have_a_header(self):
+        layer = self.write("l.csv", "1,0\n0,1\n")
+        self.assertEqual(read_layer(layer, self.write("b.csv", "bias\n1\n-1\n"))[1], [1, -1])
+
+
+class TestStandardInput(FileTestCase):
+
+    def read_stdin(self, data, *arguments, **keywords):
+        stdin = io.TextIOWrapper(io.BytesIO(data))
+        with mock.patch("sys.stdin", stdin):
+            return read_layer(*arguments, **keywords)
+
+    def test_json_or_csv_by_the_first_character(self):
+        self.assertEqual(self.read_stdin(b' {"weights": [[1, 2]], "bias": [3]}', "-"),
+                         ([[1, 2]], [3]))
+        self.assertEqual(self.read_stdin(b"\xef\xbb\xbf[[1, 2]]", "-"), ([[1, 2]], None))
+        self.assertEqual(self.read_stdin(b"1,2\n3,4\n", "-"), ([[1, 2], [3, 4]], None))
+
+    def test_messages_name_standard_input(self):
+        with self.assertRaisesRegex(InputError, "^<stdin>: line 2, column 1: 'x' is not a number"):
+            self.read_stdin(b"1,2\nx,4\n", "-")
+
+    def test_the_bias_from_standard_input(self):
+        layer = self.write("l.json", '{"weights": [[1], [2]]}')
+        self.assertEqual(self.read_stdin(b"[1, 2]", layer, "-")[1], [1, 2])
+        with self.assertRaisesRegex(InputError, "cannot both come from standard input"):
+            self.read_stdin(b"", "-", "-")
+
+    def test_a_closed_standard_input(self):
+        with mock.patch("sys.stdin", None):
+            with self.assertRaisesRegex(InputError, "cannot read <stdin>: it is closed"):
+                read_layer("-")
+
+    def test_past_the_size_limit(self):
+        with mock.patch("reviews.formats.source.MAX_TEXT_BYTES", 10):
+            with self.assertRaisesRegex(InputError, "<stdin> has more than 10 bytes, past the"):
+                self.read_stdin(b"1,2\n" * 3, "-")
+
+
+class TestNotes(FileTestCase):
+
+    def test_more_dimensions_than_classes_is_noted(self):
+        notes = []
+        read_layer(self.write("l.csv", "1,2,3\n4,5,6\n"), note=notes.append)
+        self.assertEqual(len(notes), 1)
+        self.assertRegex(notes[0], "l.csv: 2 classes of dimension d = 3 > C: if the layer is"
+                         r" stored as \(d, C\), read it transposed$")
+        read_layer(self.write("l.csv", "1,2\n4,5\n"), note=notes.append)
+        self.assertEqual(len(notes), 1)
 
 
 if __name__ == "__main__":

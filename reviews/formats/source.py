@@ -7,6 +7,7 @@ array at most MAX_VALUES values, each checked before anything is read.
 
     MAX_TEXT_BYTES  64 MiB: the largest JSON, CSV or text file read
     MAX_VALUES      2**26: the most values read from one array
+    STDIN           the name that read_text reads standard input for
     open_regular    (binary file, size) of a regular file, or InputError
     read_text       the text of a file of at most MAX_TEXT_BYTES
     excerpt         repr of at most 60 characters of text, for a message
@@ -15,16 +16,19 @@ array at most MAX_VALUES values, each checked before anything is read.
 import os
 import re
 import stat
+import sys
 
 from reviews.errors import InputError
 
-__all__ = ["MAX_TEXT_BYTES", "MAX_VALUES", "open_regular", "read_text", "excerpt"]
+__all__ = ["MAX_TEXT_BYTES", "MAX_VALUES", "STDIN", "open_regular", "read_text", "excerpt"]
 
 MAX_TEXT_BYTES = 64 * 2 ** 20
 # GPT-2's 50,257 x 768 head has 38.6 million values; each becomes a Python
 # float of 24 bytes in a list, so this many cost about 2 GB.
 MAX_VALUES = 2 ** 26
+STDIN = "<stdin>"
 _EXCERPT = 60
+_CHUNK = 2 ** 20
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
@@ -70,14 +74,36 @@ def open_regular(path):
     raise InputError("cannot read %s: it is %s, not a regular file" % (path, _kind(mode)))
 
 
+def _past_limit(path, size):
+    return InputError("%s has %s bytes, past the limit of %d bytes (64 MiB) for a text file"
+                      % (path, size, MAX_TEXT_BYTES))
+
+
+def _standard_input():
+    """The bytes of standard input, up to the limit, read as they come."""
+    if sys.stdin is None:
+        raise InputError("cannot read %s: it is closed" % STDIN)
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    data = bytearray()
+    while len(data) <= MAX_TEXT_BYTES:
+        chunk = stream.read(_CHUNK)
+        if not chunk:
+            return bytes(data)
+        data += chunk
+    raise _past_limit(STDIN, "more than %d" % MAX_TEXT_BYTES)
+
+
 def read_text(path):
-    """The UTF-8 text of the regular file ``path`` (a BOM is dropped)."""
-    handle, size = open_regular(path)
-    with handle:
-        if size > MAX_TEXT_BYTES:
-            raise InputError("%s has %d bytes, past the limit of %d bytes (64 MiB) for a text"
-                             " file" % (path, size, MAX_TEXT_BYTES))
-        data = handle.read(size)
+    """The UTF-8 text of the regular file ``path``, or of standard input if
+    ``path`` is STDIN (a BOM is dropped)."""
+    if path == STDIN:
+        data = _standard_input()
+    else:
+        handle, size = open_regular(path)
+        with handle:
+            if size > MAX_TEXT_BYTES:
+                raise _past_limit(path, size)
+            data = handle.read(size)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -23,7 +23,7 @@ import re
 
 from reviews.errors import InputError
 from reviews.exact import decimal_size_error
-from reviews.formats.source import excerpt, read_text
+from reviews.formats.source import excerpt
 
 __all__ = ["decimal_from_text", "delimited_rows", "parse_json", "describe_json",
            "json_layer", "json_bias", "json_numbers"]
@@ -74,30 +74,43 @@ def _fields(line, separator):
     return [field.strip(" \t") for field in line.split(separator)]
 
 
-def delimited_rows(path, separator):
-    """The rows of Decimals of a text file, fields split at ``separator``
-    (None: at runs of spaces and tabs, or at ';' in a file that has one).
-    Blank lines are skipped; anything else that is not a number is an error
-    naming its line and column (the field's number)."""
-    text = read_text(path)
+def delimited_rows(text, path, separator, note=None):
+    """The rows of Decimals of the ``text`` of file ``path``, fields split
+    at ``separator`` (None: at runs of spaces and tabs, or at ';' in a text
+    that has one).
+
+    Blank lines are skipped.  A first row in which no field is a number is
+    a header: it is skipped, and ``note`` (if given) is called with a line
+    saying so.  Anything else that is not a number is an error naming its
+    line and column (the field's number).
+
+    >>> delimited_rows("x,y\\n1,2.5\\n", "l.csv", ",", print)
+    l.csv: line 1 is taken as a header: 'x,y'
+    [[Decimal('1'), Decimal('2.5')]]
+    """
     if separator is None and ";" in text:
         separator = ";"
     rows = []
+    first = True
     for line_number, line in enumerate(_LINE_END.split(text), 1):
         if not line.strip(" \t"):
             continue
-        row = []
-        for column, field in enumerate(_fields(line, separator), 1):
-            value = decimal_from_text(field)
-            if not isinstance(value, decimal.Decimal):
-                if '"' in field:
-                    value = "quoted: a numeric layer file has no quotes"
-                elif not field:
-                    value = "an empty field"
-                raise InputError("%s: line %d, column %d: %s is %s"
-                                 % (path, line_number, column, excerpt(field), value))
-            row.append(value)
-        rows.append(row)
+        fields = _fields(line, separator)
+        values = [decimal_from_text(field) for field in fields]
+        if first and all(value == "not a number" for value in values):
+            if note is not None:
+                note("%s: line %d is taken as a header: %s" % (path, line_number, excerpt(line)))
+        else:
+            for column, (field, value) in enumerate(zip(fields, values), 1):
+                if not isinstance(value, decimal.Decimal):
+                    if '"' in field:
+                        value = "quoted: a numeric layer file has no quotes"
+                    elif not field:
+                        value = "an empty field"
+                    raise InputError("%s: line %d, column %d: %s is %s"
+                                     % (path, line_number, column, excerpt(field), value))
+            rows.append(values)
+        first = False
     if not rows:
         raise InputError("%s has no rows of numbers" % path)
     return rows
@@ -211,10 +224,11 @@ def _json_weights(rows, path):
     return rows
 
 
-def json_layer(path):
-    """(weights, bias or None) of a JSON layer file: an object with
-    "weights" and an optional "bias", or just the list of rows."""
-    document = parse_json(read_text(path), path)
+def json_layer(text, path):
+    """(weights, bias or None) of the ``text`` of JSON layer file ``path``:
+    an object with "weights" and an optional "bias", or just the list of
+    rows."""
+    document = parse_json(text, path)
     if isinstance(document, list):
         return _json_weights(document, path), None
     if isinstance(document, _Refused):
@@ -231,6 +245,6 @@ def json_layer(path):
     return weights, json_numbers(document["bias"], path, "bias", _NUMBERS)
 
 
-def json_bias(path):
-    """The bias of a JSON bias file: a list of numbers."""
-    return json_numbers(parse_json(read_text(path), path), path, "bias", _NUMBERS)
+def json_bias(text, path):
+    """The bias in the ``text`` of JSON bias file ``path``: a list of numbers."""
+    return json_numbers(parse_json(text, path), path, "bias", _NUMBERS)
