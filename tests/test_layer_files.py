@@ -150,6 +150,11 @@ class TestNumberText(FileTestCase):
                 self.assertRejects("line 1, column 2: %s is not a number" % re.escape(repr(text)),
                                    "l.csv", "0,%s\n" % text)
 
+    def test_a_long_run_of_digits_before_a_letter_is_not_a_number(self):
+        # With an ambiguous grammar the failed match backtracked for minutes.
+        self.assertRejects(r"line 1, column 2: '1{57}'\.\.\. is not a number",
+                           "l.csv", "0,%sx\n" % ("1" * 100000))
+
     def test_plain_forms_of_a_number(self):
         path = self.write("l.csv", "+1.5e-1, .5 ,2.,-0\t\n")
         self.assertEqual(read_layer(path)[0],
