@@ -10,6 +10,7 @@ import json
 import os
 import struct
 import unittest
+import warnings
 import zipfile
 from unittest import mock
 
@@ -58,9 +59,11 @@ def safetensors_bytes(tensors, metadata=None, offsets=None):
 def npz_bytes(members, compression=zipfile.ZIP_STORED):
     """A .npz archive of (member name, bytes)."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression) as archive:
-        for name, content in members:
-            archive.writestr(name, content)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of a duplicate name
+        with zipfile.ZipFile(buffer, "w", compression) as archive:
+            for name, content in members:
+                archive.writestr(name, content)
     return buffer.getvalue()
 
 
@@ -230,6 +233,8 @@ class TestNpz(FileTestCase):
                 (b"PK not a zip", "not a readable zip archive"),
                 (damaged, "member 'w.npy': not a readable zip archive: Bad CRC-32"),
                 (npz_bytes([("w.txt", b"1,2")]), "member 'w.txt' is not a .npy file"),
+                (npz_bytes([("w.npy", npy_bytes([1, 2], (1, 2)))] * 2),
+                 "has two members called 'w.npy'"),
                 (npz_bytes([("w.npy", b"\x93NUMPY\x01\x00")]), "member 'w.npy' is not a .npy file"),
                 (npz_bytes([("w.npy", npy_bytes([1, 2], (2, 2)))]), "member 'w.npy': 16 data bytes"
                                                                     r" for shape \(2, 2\)")):

@@ -191,6 +191,11 @@ def npz_arrays(handle, size, path):
     if len(members) > _MAX_MEMBERS:
         raise InputError("%s has %d members, past the limit of %d"
                          % (path, len(members), _MAX_MEMBERS))
+    names = set()
+    for info in members:
+        if info.filename in names:
+            raise InputError("%s has two members called %s" % (path, excerpt(info.filename)))
+        names.add(info.filename)
     return [_member_array(archive, info, path) for info in members]
 
 
