@@ -2,178 +2,241 @@
 
 Formats, chosen by the file's extension:
 
-    .json   {"weights": [[...], ...], "bias": [...]}  (bias optional)
-    .csv    one row of numbers per class; a bias file has one number per line
-    .npy    float32 or float64, either byte order, C or Fortran order
+    .json          {"weights": [[...], ...], "bias": [...]} (bias optional),
+                   or just the list of rows
+    .csv           one row of comma-separated numbers per class
+    .tsv, .txt     the same, separated by tabs; by spaces and tabs, or by
+                   semicolons (np.savetxt's defaults)
+    .npy           one array: float16/32/64 or integers, either byte order,
+                   C or Fortran order
+    .npz           a zip of .npy arrays (np.savez, np.savez_compressed)
+    .safetensors   named tensors: F64, F32, F16, BF16 and integer types
+    -              standard input: JSON if it starts with [ or {, else CSV
 
-Number text (JSON, CSV) is read as the decimal it spells, so 0.9 is 9/10;
-.npy values are the floats they store.  Problems raise InputError with the
-file name and where in it.
+A first row of separated text with no number in it is a header, skipped
+with a note.  A bias file has one number per class: a JSON list, one number per line or
+all on one line, or a 1-D array.  Number text is read as the Decimal it
+spells (0.9 is 9/10); arrays hold the floats or ints they store.  Files
+with several arrays need the array named (``tensor``, ``bias_tensor``)
+unless exactly one of them is 2-D; a layer stored as (d, C) is read with
+``transpose=True``.
+
+Limits: only regular files are read (not a FIFO, device or directory, even
+behind a symbolic link); a text file has at most 64 MiB; an array at most
+2**26 values; a .npy header at most 10,000 bytes; JSON nests at most 32
+deep; a number is within reviews.exact's MAX_BITS.  Past any of them, or on
+any other problem, InputError names the file, the place (line and column, a
+JSON path such as ``weights[3][1]``, a byte offset, an array) and the
+problem.  See reviews.formats for each format.
 
     read_layer      (weights, bias or None) from a layer file and a bias file
     read_npy        the shape and values of a .npy file
 """
 
-import ast
-import csv
-import decimal
-import json
+import math
 import os
-import struct
 
 from reviews.errors import InputError
+from reviews.formats.npy import npy_arrays, npz_arrays
+from reviews.formats.safetensors import safetensors_arrays
+from reviews.formats.source import STDIN, excerpt, open_regular, read_text
+from reviews.formats.text import delimited_rows, json_bias, json_layer
 
 __all__ = ["read_layer", "read_npy"]
 
-_NPY_MAGIC = b"\x93NUMPY"
-_NPY_TYPES = {"f8": "d", "f4": "f"}
+_SEPARATORS = {".csv": ",", ".tsv": "\t", ".txt": None}
+_ARRAY_FILES = {".npy": lambda handle, size, path: npy_arrays(handle, size, path, "the array"),
+                ".npz": npz_arrays, ".safetensors": safetensors_arrays}
+_LISTED = 12
+_WEIGHTS_OPTION = "tensor=... or --tensor"
+_BIAS_OPTION = "bias_tensor=... or --bias-tensor"
 
 
-def _read_bytes(path):
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError as error:
-        raise InputError("cannot read %s: %s" % (path, error.strerror or error)) from None
+def _extension(path):
+    if path == STDIN:
+        return STDIN
+    extension = os.path.splitext(path)[1].lower()
+    if extension != ".json" and extension not in _SEPARATORS and extension not in _ARRAY_FILES:
+        raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .npy, .npz or"
+                         " .safetensors)" % (path, extension or "no extension"))
+    return extension
 
 
-def _text(path):
-    try:
-        return _read_bytes(path).decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InputError("%s is not UTF-8 text (byte %d)" % (path, error.start)) from None
+def _listing(arrays):
+    shown = ["%s %s %s" % (excerpt(a.name), a.shape, a.dtype) for a in arrays[:_LISTED]]
+    if len(arrays) > _LISTED:
+        shown.append("and %d more" % (len(arrays) - _LISTED))
+    return "; ".join(shown)
 
 
-def _number(text, where):
-    try:
-        value = decimal.Decimal(text.strip())
-    except decimal.InvalidOperation:
-        raise InputError("%s: %r is not a number" % (where, text)) from None
-    if not value.is_finite():
-        raise InputError("%s: %r is not a finite number" % (where, text))
-    return value
+def _choose(arrays, name, path, dimensions, what, option, other=None):
+    """The array called ``name``; without a name, the only one, or else the
+    only one with ``dimensions`` axes that is not called ``other``."""
+    if name is not None:
+        for array in arrays:
+            if array.name == name:
+                return array
+        raise InputError("%s has no array %s; it has: %s"
+                         % (path, excerpt(name), _listing(arrays)))
+    candidates = arrays if len(arrays) <= 1 else [
+        a for a in arrays if len(a.shape) == dimensions and a.name != other]
+    if len(candidates) == 1:
+        return candidates[0]
+    if not arrays:
+        raise InputError("%s holds no arrays" % path)
+    raise InputError("%s holds %d arrays; name the %s (%s): %s"
+                     % (path, len(arrays), what, option, _listing(arrays)))
 
 
-def _load_json(path):
-    text = _text(path)
-    try:
-        return json.loads(text, parse_float=decimal.Decimal,
-                          parse_constant=lambda name: name)
-    except ValueError as error:
-        raise InputError("%s is not valid JSON: %s" % (path, error)) from None
+def _finite(values, path, where):
+    if not all(map(math.isfinite, values)):
+        k = next(k for k, v in enumerate(values) if not math.isfinite(v))
+        raise InputError("%s: %s[%d] is %r, not a finite number" % (path, where, k, values[k]))
+    return values
 
 
-def _read_json(path):
-    document = _load_json(path)
-    if isinstance(document, list):
-        _check_json_numbers(document, path)
-        return document, None
-    if not isinstance(document, dict) or "weights" not in document:
-        raise InputError('%s: expected an object {"weights": [[...], ...], "bias": [...]}' % path)
-    unknown = sorted(set(document) - {"weights", "bias"})
-    if unknown:
-        raise InputError("%s: unknown key %s (expected weights, bias)" % (path, unknown[0]))
-    for key in ("weights", "bias"):
-        _check_json_numbers(document.get(key), "%s: %s" % (path, key))
-    return document["weights"], document.get("bias")
-
-
-def _check_json_numbers(value, where):
-    if isinstance(value, str):
-        raise InputError("%s is %r, not a finite number" % (where, value))
-    if isinstance(value, list):
-        for k, item in enumerate(value):
-            _check_json_numbers(item, "%s[%d]" % (where, k))
-
-
-def _read_csv(path):
-    rows = []
-    for line_number, fields in enumerate(csv.reader(_text(path).splitlines()), 1):
-        if not fields or all(not f.strip() for f in fields):
-            continue
-        rows.append([_number(f, "%s line %d, column %d" % (path, line_number, k + 1))
-                     for k, f in enumerate(fields)])
-    if not rows:
-        raise InputError("%s has no rows of numbers" % path)
+def _weight_rows(array, path, transpose):
+    """The rows of a 2-D array (its columns if ``transpose``), built once."""
+    shape = array.shape
+    if len(shape) == 1:
+        raise InputError("%s: %s has shape %s: one number per class looks like a bias, not"
+                         " weights" % (path, array.name, shape))
+    if len(shape) != 2:
+        raise InputError("%s: weights must be a 2-D array, not shape %s" % (path, shape))
+    classes, width = shape[::-1] if transpose else shape
+    if classes == 0:
+        raise InputError("%s: shape %s has no classes" % (path, shape))
+    if width == 0:
+        raise InputError("%s: shape %s has rows of length 0: the dimension d must be at least 1"
+                         % (path, shape))
+    flat, fortran = array.load()
+    if fortran == transpose:
+        rows = [flat[j * width:(j + 1) * width].tolist() for j in range(classes)]
+    else:
+        rows = [flat[j::classes].tolist() for j in range(classes)]
+    for j, row in enumerate(rows):
+        _finite(row, path, "weights[%d]" % j)
     return rows
 
 
-def read_npy(path):
-    """(shape, flat list of floats) of a .npy file of float32 or float64."""
-    data = _read_bytes(path)
-    if not data.startswith(_NPY_MAGIC) or len(data) < 10:
-        raise InputError("%s is not a .npy file (no NUMPY magic)" % path)
-    major = data[6]
-    if major == 1:
-        size, start = struct.unpack("<H", data[8:10])[0], 10
-    elif major in (2, 3):
-        size, start = struct.unpack("<I", data[8:12])[0], 12
-    else:
-        raise InputError("%s: unsupported .npy version %d" % (path, major))
-    try:
-        header = ast.literal_eval(data[start:start + size].decode("latin-1"))
-        descr, fortran, shape = header["descr"], header["fortran_order"], tuple(header["shape"])
-    except (ValueError, SyntaxError, KeyError, TypeError):
-        raise InputError("%s: unreadable .npy header" % path) from None
-    if not isinstance(descr, str) or descr[1:] not in _NPY_TYPES or descr[0] not in "<>=|":
-        raise InputError("%s: dtype %r is not float32 or float64" % (path, descr))
-    order = ">" if descr[0] == ">" else "<"
-    count = 1
-    for n in shape:
-        count *= n
-    body = data[start + size:]
-    item = struct.calcsize(_NPY_TYPES[descr[1:]])
-    if len(body) != count * item:
-        raise InputError("%s: %d data bytes for shape %s, expected %d"
-                         % (path, len(body), shape, count * item))
-    values = list(struct.unpack("%s%d%s" % (order, count, _NPY_TYPES[descr[1:]]), body))
-    if fortran and len(shape) == 2:
-        rows, cols = shape
-        values = [values[c * rows + r] for r in range(rows) for c in range(cols)]
-    return shape, values
+def _vector(array, path):
+    """The values of a 1-D array, or of a 2-D one with one row or column."""
+    if len(array.shape) != 1 and not (len(array.shape) == 2 and 1 in array.shape):
+        raise InputError("%s: a bias is one number per class, not shape %s" % (path, array.shape))
+    return _finite(array.load()[0].tolist(), path, "bias")
 
 
-def _read_npy_matrix(path):
-    shape, values = read_npy(path)
-    if len(shape) == 1:
-        return [[v] for v in values]
-    if len(shape) != 2:
-        raise InputError("%s: weights must be a 2-D array, not shape %s" % (path, shape))
-    return [values[r * shape[1]:(r + 1) * shape[1]] for r in range(shape[0])]
+def _transposed(rows, path):
+    for j, row in enumerate(rows):
+        if len(row) != len(rows[0]):
+            raise InputError("%s: row %d has %d numbers, row 0 has %d: cannot transpose"
+                             % (path, j, len(row), len(rows[0])))
+    return [list(column) for column in zip(*rows)]
 
 
-def _read(path):
-    extension = os.path.splitext(path)[1].lower()
+def _text_file(path, extension):
+    """(text, extension) of a text file; standard input is JSON if it
+    starts with [ or {, else CSV."""
+    text = read_text(path)
+    if extension == STDIN:
+        extension = ".json" if text.lstrip()[:1] in ("[", "{") else ".csv"
+    return text, extension
+
+
+def _read_weights(path, tensor, bias_tensor, transpose, note):
+    extension = _extension(path)
+    if extension in _ARRAY_FILES:
+        handle, size = open_regular(path)
+        with handle:
+            arrays = _ARRAY_FILES[extension](handle, size, path)
+            weights = _weight_rows(_choose(arrays, tensor, path, 2, "weights", _WEIGHTS_OPTION,
+                                           bias_tensor), path, transpose)
+            if bias_tensor is None:
+                return weights, None
+            return weights, _vector(_choose(arrays, bias_tensor, path, 1, "bias", _BIAS_OPTION),
+                                    path)
+    if tensor is not None or bias_tensor is not None:
+        raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
+                         " files)" % path)
+    text, extension = _text_file(path, extension)
     if extension == ".json":
-        return _read_json(path)
-    if extension == ".csv":
-        return _read_csv(path), None
-    if extension == ".npy":
-        return _read_npy_matrix(path), None
-    raise InputError("%s: unknown file type %r (use .json, .csv or .npy)"
-                     % (path, extension or "no extension"))
+        weights, bias = json_layer(text, path)
+    else:
+        weights, bias = delimited_rows(text, path, _SEPARATORS[extension], note), None
+    return (_transposed(weights, path) if transpose else weights), bias
 
 
-def _read_bias(path):
-    if os.path.splitext(path)[1].lower() == ".json":
-        document = _load_json(path)
-        if not isinstance(document, list):
-            raise InputError("%s: a bias file holds a JSON list of numbers" % path)
-        _check_json_numbers(document, path)
-        return document
-    rows, _ = _read(path)
+def _read_bias(path, tensor, note):
+    extension = _extension(path)
+    if extension in _ARRAY_FILES:
+        handle, size = open_regular(path)
+        with handle:
+            return _vector(_choose(_ARRAY_FILES[extension](handle, size, path), tensor, path,
+                                   1, "bias", _BIAS_OPTION), path)
+    if tensor is not None:
+        raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
+                         " files)" % path)
+    text, extension = _text_file(path, extension)
+    if extension == ".json":
+        return json_bias(text, path)
+    rows = delimited_rows(text, path, _SEPARATORS[extension], note)
     if all(len(row) == 1 for row in rows):
         return [row[0] for row in rows]
     if len(rows) == 1:
         return rows[0]
-    raise InputError("%s: a bias is one number per class (one row or one column)" % path)
+    raise InputError("%s: a bias is one number per class (one row or one column), not %d rows"
+                     " of %d" % (path, len(rows), len(rows[0])))
 
 
-def read_layer(path, bias_path=None):
-    """(weights, bias or None) read exactly from ``path`` and ``bias_path``."""
-    weights, bias = _read(path)
+def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
+               note=None):
+    """(weights, bias or None) read exactly from ``path`` and ``bias_path``.
+
+    ``tensor`` and ``bias_tensor`` name arrays of an .npz or .safetensors
+    file (the bias from ``bias_path`` if given, else from ``path``);
+    ``transpose`` reads weights stored as (d, C).  A separate bias file must
+    have one number per class.  ``-`` reads JSON or CSV from standard input
+    (JSON if it starts with [ or {).  ``note``, if given, is called with a
+    line of text for what the user should know but is not an error: a
+    header row skipped, or d > C (the layer may be stored transposed).
+    """
+    if path == "-" and bias_path == "-":
+        raise InputError("the layer and the bias cannot both come from standard input (-)")
+    path = STDIN if path == "-" else path
+    bias_path = STDIN if bias_path == "-" else bias_path
+    weights, bias = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
+                                  transpose, note)
     if bias_path is not None:
         if bias is not None:
             raise InputError("%s already has a bias; do not also pass --bias" % path)
-        bias = _read_bias(bias_path)
+        bias = _read_bias(bias_path, bias_tensor, note)
+        if len(bias) != len(weights):
+            raise InputError("%s has %d numbers for the %d classes of %s"
+                             % (bias_path, len(bias), len(weights), path))
+    if note is not None and len(weights[0]) > len(weights):
+        note("%s: %d classes of dimension d = %d > C: if the layer is stored as (d, C),"
+             " read it transposed" % (path, len(weights), len(weights[0])))
     return weights, bias
+
+
+def _c_order(flat, shape):
+    """The flat list, in C order, of a Fortran-order array of ``shape``."""
+    if len(shape) <= 1:
+        return flat.tolist()
+    # Fixing the first index of a Fortran-order array leaves one of the
+    # remaining shape: every shape[0]-th value.
+    values = []
+    for i in range(shape[0]):
+        values.extend(_c_order(flat[i::shape[0]], shape[1:]))
+    return values
+
+
+def read_npy(path):
+    """(shape, flat list of values in C order) of a .npy file."""
+    handle, size = open_regular(path)
+    with handle:
+        array, = _ARRAY_FILES[".npy"](handle, size, path)
+        flat, fortran = array.load()
+    if fortran and 0 not in array.shape:
+        return array.shape, _c_order(flat, array.shape)
+    return array.shape, flat.tolist()

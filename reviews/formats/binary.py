@@ -1,0 +1,85 @@
+"""Numbers stored in binary, read from a file into one buffer.
+
+Kinds are numpy's type names without the byte order ('f4', 'i8', ...), and
+'bf16' (bfloat16: the top 16 bits of a float32).  Every kind is read at its
+exact value: floats as the floats they store (float16 and bfloat16 widen to
+float32 exactly), integers as ints.
+
+    Array         a named array in a file: name, shape, dtype, load()
+    KINDS         the kinds read, with their sizes in bytes
+    value_count   how many values an array of a shape has, within the limit
+    read_values   a flat memoryview of ``count`` numbers of a kind
+"""
+
+import array
+import struct
+import sys
+from collections import namedtuple
+
+from reviews.errors import InputError
+from reviews.formats.source import MAX_VALUES
+
+__all__ = ["Array", "KINDS", "value_count", "read_values"]
+
+Array = namedtuple("Array", "name shape dtype load")
+Array.__doc__ = """An array of a file: ``load()`` reads its values only when called and
+returns (flat memoryview, fortran), fortran True when the values are in
+column-major order."""
+
+# The array module's codes: C's char, short, int and long long are 1, 2, 4
+# and 8 bytes on every platform CPython runs on.
+_CODES = {"f8": "d", "f4": "f", "i1": "b", "i2": "h", "i4": "i", "i8": "q",
+          "u1": "B", "u2": "H", "u4": "I", "u8": "Q"}
+KINDS = dict({kind: array.array(code).itemsize for kind, code in _CODES.items()},
+             f2=2, bf16=2)
+_CHUNK = 4096
+
+
+def value_count(shape, where):
+    """The number of values of an array of ``shape``, at most MAX_VALUES.
+
+    >>> value_count((3, 4), "x")
+    12
+    """
+    count = 1
+    for n in shape:
+        count *= n
+    if count > MAX_VALUES:
+        raise InputError("%s: shape %s has %d values, past the limit of %d"
+                         % (where, tuple(shape), count, MAX_VALUES))
+    return count
+
+
+def read_values(handle, kind, count, big_endian, where):
+    """A flat memoryview of ``count`` (from value_count) numbers of ``kind``
+    read from ``handle``.
+
+    Integer and float32/64 values are read straight into the buffer they are
+    returned in; float16 and bfloat16 are widened to float32.
+    """
+    size = count * KINDS[kind]
+    if kind in _CODES:
+        values = array.array(_CODES[kind], [0]) * count
+        if count and handle.readinto(memoryview(values).cast("B")) != size:
+            raise InputError("%s: the data ends before %d bytes" % (where, size))
+        if big_endian != (sys.byteorder == "big"):
+            values.byteswap()
+        return memoryview(values)
+    data = handle.read(size)
+    if len(data) != size:
+        raise InputError("%s: the data ends before %d bytes" % (where, size))
+    if kind == "f2":
+        values = array.array("f")
+        order = ">" if big_endian else "<"
+        for start in range(0, count, _CHUNK):
+            n = min(_CHUNK, count - start)
+            values.extend(struct.unpack_from("%s%de" % (order, n), data, 2 * start))
+        return memoryview(values)
+    # bfloat16 is the high half of a float32: put its two bytes there.
+    widened = bytearray(2 * size)
+    high, low = (data[0::2], data[1::2]) if big_endian else (data[1::2], data[0::2])
+    if sys.byteorder == "little":
+        widened[3::4], widened[2::4] = high, low
+    else:
+        widened[0::4], widened[1::4] = high, low
+    return memoryview(widened).cast("f")

@@ -1,0 +1,219 @@
+"""The .npy format, read by a strict header grammar, and .npz archives of it.
+
+A .npy file is a magic string, a version, a header (a Python dict literal
+of 'descr', 'fortran_order' and 'shape') and the raw values.  The header is
+read by a grammar of exactly that dict, not by ast.literal_eval, which
+would take any literal, however deep or long, before its values could be
+checked; its shape and the data's length are checked before any value is
+read.  The dtypes read are float16/32/64 and signed and unsigned integers,
+in either byte order; bool, complex and object arrays are errors (an object
+array would need unpickling, which is never done).  A .npz file is a zip
+archive of .npy members, stored or deflated (np.savez and
+np.savez_compressed).
+
+    npy_arrays      the one Array of an open .npy file
+    npz_arrays      the Arrays of an open .npz file, one per member
+"""
+
+import contextlib
+import re
+import struct
+import sys
+import zipfile
+import zlib
+
+from reviews.errors import InputError
+from reviews.formats.binary import KINDS, Array, read_values, value_count
+from reviews.formats.source import excerpt
+
+__all__ = ["npy_arrays", "npz_arrays"]
+
+_MAGIC = b"\x93NUMPY"
+# numpy's own default limit for np.load (max_header_size).
+_MAX_HEADER = 10000
+_MAX_DIMENSIONS = 32
+_MAX_MEMBERS = 4096
+_HEADER_TOKEN = re.compile(r"""(?P<quote>['"])(?P<string>[^'"\\\n]*)(?P=quote)"""
+                           r"""|(?P<bool>True|False)\b|(?P<int>0|[1-9][0-9]*)L?\b"""
+                           r"""|(?P<mark>[{}():,])""")
+_HEADER_SPACE = re.compile(r"[ \t\r\n]*")
+_NOT_REAL = {"b1": "bool", "c8": "complex", "c16": "complex", "c32": "complex",
+             "O": "object (it would need unpickling)"}
+
+
+class _Header:
+    """The header of a .npy file: a dict of 'descr' (a string),
+    'fortran_order' (True or False) and 'shape' (a tuple of non-negative
+    integers), nothing else.  ``offset`` is the header's place in the file,
+    for messages."""
+
+    def __init__(self, text, offset, where):
+        self.text, self.offset, self.where, self.position = text, offset, where, 0
+        fields = {}
+        self._expect("{", "the header to start with {")
+        while not self._take("}"):
+            start = self._start()
+            key = self._expect("string", "a key or }")
+            if key not in ("descr", "fortran_order", "shape"):
+                self._fail(start, "key %s is not descr, fortran_order or shape" % excerpt(key))
+            if key in fields:
+                self._fail(start, "key %s comes twice" % excerpt(key))
+            self._expect(":", ": after the key")
+            fields[key] = getattr(self, "_" + key)()
+            if not self._take(","):
+                self._expect("}", ", or }")
+                break
+        if self._start() < len(text):
+            self._expect("end", "the header to end after }")
+        for key in ("descr", "fortran_order", "shape"):
+            if key not in fields:
+                self._fail(self.position, "key %r is missing" % key)
+        self.descr, self.fortran = fields["descr"], fields["fortran_order"]
+        self.shape = fields["shape"]
+
+    def _start(self):
+        """Where the next token starts."""
+        return _HEADER_SPACE.match(self.text, self.position).end()
+
+    def _fail(self, where, problem):
+        raise InputError("%s: byte %d (in the .npy header): %s"
+                         % (self.where, self.offset + where, problem))
+
+    def _take(self, kind):
+        """The next token's text if it is of ``kind`` ("string", "bool",
+        "int" or a mark such as "("), consumed; else None."""
+        match = _HEADER_TOKEN.match(self.text, self._start())
+        if match is None or kind not in (match.lastgroup, match.group("mark")):
+            return None
+        self.position = match.end()
+        return match.group(match.lastgroup)
+
+    def _expect(self, kind, expected):
+        value = self._take(kind)
+        if value is None:
+            start = self._start()
+            self._fail(start, "expected %s, found %s"
+                       % (expected, excerpt(self.text[start:start + 20].rstrip())))
+        return value
+
+    def _descr(self):
+        return self._expect("string", "'descr' to be a dtype string such as '<f8'")
+
+    def _fortran_order(self):
+        return self._expect("bool", "'fortran_order' to be True or False") == "True"
+
+    def _shape(self):
+        expected = "'shape' to be a tuple of non-negative integers"
+        self._expect("(", expected)
+        shape = []
+        while not self._take(")"):
+            start = self._start()
+            size = self._expect("int", expected)
+            if len(size) > 18 or len(shape) == _MAX_DIMENSIONS:
+                self._fail(start, "'shape' is past the limit of %d dimensions, each below 10**18"
+                           % _MAX_DIMENSIONS)
+            shape.append(int(size))
+            if not self._take(","):
+                self._expect(")", expected)
+                if len(shape) == 1:
+                    self._fail(start, "'shape' (n) is not a tuple; a 1-D shape is (n,)")
+                break
+        return tuple(shape)
+
+
+def _read_header(handle, where):
+    """(header, kind, big_endian, data offset) of the .npy data in ``handle``."""
+    prefix = handle.read(8)
+    if len(prefix) < 8 or not prefix.startswith(_MAGIC):
+        raise InputError("%s is not a .npy file (no NUMPY magic)" % where)
+    width = {b"\x01\x00": 2, b"\x02\x00": 4, b"\x03\x00": 4}.get(prefix[6:8])
+    if width is None:
+        raise InputError("%s: unsupported .npy version %d.%d" % (where, prefix[6], prefix[7]))
+    raw = handle.read(width)
+    if len(raw) < width:
+        raise InputError("%s is not a .npy file (it ends before its header)" % where)
+    length = int.from_bytes(raw, "little")
+    if length > _MAX_HEADER:
+        raise InputError("%s: the .npy header has %d bytes, past the limit of %d"
+                         % (where, length, _MAX_HEADER))
+    text = handle.read(length)
+    if len(text) < length:
+        raise InputError("%s: the .npy header has %d bytes, past the end of the file"
+                         % (where, length))
+    header = _Header(text.decode("latin-1"), 8 + width, where)
+    order, kind = header.descr[:1], header.descr[1:]
+    one_byte = kind in KINDS and KINDS[kind] == 1
+    if kind not in KINDS or kind == "bf16" or not (order in "<>=" or order == "|" and one_byte):
+        raise InputError("%s: dtype %s is %s; float16/32/64 and integer arrays are read"
+                         % (where, excerpt(header.descr),
+                            _NOT_REAL.get(kind, "not a real number type read here")))
+    big_endian = order == ">" or order == "=" and sys.byteorder == "big"
+    return header, kind, big_endian, 8 + width + length
+
+
+def _check_length(header, kind, data_bytes, where):
+    """The number of values, if the data has their exact length."""
+    count = value_count(header.shape, where)
+    if data_bytes != count * KINDS[kind]:
+        raise InputError("%s: %d data bytes for shape %s, expected %d"
+                         % (where, data_bytes, header.shape, count * KINDS[kind]))
+    return count
+
+
+def npy_arrays(handle, size, path, name):
+    """[Array] of the open .npy file ``handle`` of ``size`` bytes."""
+    header, kind, big_endian, start = _read_header(handle, path)
+    count = _check_length(header, kind, size - start, path)
+
+    def load():
+        handle.seek(start)
+        return read_values(handle, kind, count, big_endian, path), header.fortran
+    return [Array(name, header.shape, header.descr, load)]
+
+
+@contextlib.contextmanager
+def _zip_errors(where):
+    """Turn what zipfile raises for a damaged archive into InputError."""
+    try:
+        yield
+    except InputError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError,
+            RuntimeError, ValueError, struct.error) as error:
+        raise InputError("%s: not a readable zip archive: %s" % (where, error)) from None
+
+
+def npz_arrays(handle, size, path):
+    """[Array] of the open .npz file ``handle``, one per .npy member."""
+    with _zip_errors(path):
+        archive = zipfile.ZipFile(handle)
+        members = archive.infolist()
+    if len(members) > _MAX_MEMBERS:
+        raise InputError("%s has %d members, past the limit of %d"
+                         % (path, len(members), _MAX_MEMBERS))
+    names = set()
+    for info in members:
+        if info.filename in names:
+            raise InputError("%s has two members called %s" % (path, excerpt(info.filename)))
+        names.add(info.filename)
+    return [_member_array(archive, info, path) for info in members]
+
+
+def _member_array(archive, info, path):
+    where = "%s, member %s" % (path, excerpt(info.filename))
+    if not info.filename.endswith(".npy"):
+        raise InputError("%s is not a .npy file (an .npz holds NAME.npy members)" % where)
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise InputError("%s is compressed by method %d; stored and deflated members are read"
+                         % (where, info.compress_type))
+    with _zip_errors(where):
+        with archive.open(info) as member:
+            header, kind, big_endian, start = _read_header(member, where)
+    count = _check_length(header, kind, info.file_size - start, where)
+
+    def load():
+        with _zip_errors(where):
+            with archive.open(info) as member:
+                member.read(start)
+                return read_values(member, kind, count, big_endian, where), header.fortran
+    return Array(info.filename[:-4], header.shape, header.descr, load)

@@ -1,0 +1,112 @@
+"""Opening the files a layer is read from: regular files only, within limits.
+
+A FIFO without a writer would block the reader forever and a device such as
+/dev/zero never ends, so only regular files are read (a symbolic link is
+followed to what it names); a text file has at most MAX_TEXT_BYTES, and an
+array at most MAX_VALUES values, each checked before anything is read.
+
+    MAX_TEXT_BYTES  64 MiB: the largest JSON, CSV or text file read
+    MAX_VALUES      2**26: the most values read from one array
+    STDIN           the name that read_text reads standard input for
+    open_regular    (binary file, size) of a regular file, or InputError
+    read_text       the text of a file of at most MAX_TEXT_BYTES
+    excerpt         repr of at most 60 characters of text, for a message
+"""
+
+import os
+import re
+import stat
+import sys
+
+from reviews.errors import InputError
+
+__all__ = ["MAX_TEXT_BYTES", "MAX_VALUES", "STDIN", "open_regular", "read_text", "excerpt"]
+
+MAX_TEXT_BYTES = 64 * 2 ** 20
+# GPT-2's 50,257 x 768 head has 38.6 million values; each becomes a Python
+# float of 24 bytes in a list, so this many cost about 2 GB.
+MAX_VALUES = 2 ** 26
+STDIN = "<stdin>"
+_EXCERPT = 60
+_CHUNK = 2 ** 20
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def excerpt(text):
+    """repr of at most 60 characters of ``text``, for a message.
+
+    >>> excerpt("1,2"), excerpt("9" * 100)[-6:]
+    ("'1,2'", "99'...")
+    """
+    if len(text) <= _EXCERPT:
+        return repr(text)
+    return repr(text[:_EXCERPT - 3]) + "..."
+
+
+def _kind(mode):
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def open_regular(path):
+    """(binary file, size) of ``path``, which must be a regular file.
+
+    The kind of file is checked with os.stat before opening; O_NONBLOCK
+    keeps the open from waiting if a FIFO replaces the file after the stat,
+    and fstat refuses it then.
+    """
+    try:
+        mode = os.stat(path).st_mode
+        if stat.S_ISREG(mode):
+            flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+            handle = os.fdopen(os.open(path, flags), "rb")
+            status = os.fstat(handle.fileno())
+            mode = status.st_mode
+            if stat.S_ISREG(mode):
+                return handle, status.st_size
+            handle.close()
+    except OSError as error:
+        raise InputError("cannot read %s: %s" % (path, error.strerror or error)) from None
+    raise InputError("cannot read %s: it is %s, not a regular file" % (path, _kind(mode)))
+
+
+def _past_limit(path, size):
+    return InputError("%s has %s bytes, past the limit of %d bytes (64 MiB) for a text file"
+                      % (path, size, MAX_TEXT_BYTES))
+
+
+def _standard_input():
+    """The bytes of standard input, up to the limit, read as they come."""
+    if sys.stdin is None:
+        raise InputError("cannot read %s: it is closed" % STDIN)
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    data = bytearray()
+    while len(data) <= MAX_TEXT_BYTES:
+        chunk = stream.read(_CHUNK)
+        if not chunk:
+            return bytes(data)
+        data += chunk
+    raise _past_limit(STDIN, "more than %d" % MAX_TEXT_BYTES)
+
+
+def read_text(path):
+    """The UTF-8 text of the regular file ``path``, or of standard input if
+    ``path`` is STDIN (a BOM is dropped)."""
+    if path == STDIN:
+        data = _standard_input()
+    else:
+        handle, size = open_regular(path)
+        with handle:
+            if size > MAX_TEXT_BYTES:
+                raise _past_limit(path, size)
+            data = handle.read(size)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = len(_LINE_END.findall(data[:error.start].decode("latin-1"))) + 1
+        raise InputError("%s: line %d, byte %d is not UTF-8 text"
+                         % (path, line, error.start)) from None

@@ -1,0 +1,252 @@
+"""Number text: CSV, whitespace-, tab- or semicolon-separated, and JSON.
+
+Number text is read as the Decimal it spells, so 0.9 is 9/10.  Only plain
+ASCII numbers are numbers: an optional sign, digits with an optional
+fraction, an optional exponent (``-1.5e-3``, ``.5``, ``2.``).  ``1_000``,
+fullwidth or other non-ASCII digits, ``inf`` and ``nan`` are errors, and so
+is a field in quotes: a numeric layer file has none.  A row ends only at
+``\\n``, ``\\r\\n`` or ``\\r``.  A number past reviews.exact's size limit is
+refused as it is read, JSON nesting past 32 levels before it is parsed.
+
+    decimal_from_text   the Decimal a text spells, or why it is not one
+    delimited_rows      the rows of numbers of a CSV or other separated file
+    parse_json          a JSON document with Decimal numbers, checked
+    describe_json       a JSON value in a few words, for a message
+    json_layer          (weights, bias or None) from a JSON layer file
+    json_bias           the list of numbers of a JSON bias file
+    json_numbers        a JSON list of numbers, or InputError naming the place
+"""
+
+import decimal
+import json
+import re
+
+from reviews.errors import InputError
+from reviews.exact import decimal_size_error
+from reviews.formats.source import excerpt
+
+__all__ = ["decimal_from_text", "delimited_rows", "parse_json", "describe_json",
+           "json_layer", "json_bias", "json_numbers"]
+
+_MAX_JSON_DEPTH = 32
+# Each digit belongs to one place of the pattern, so that a failed match
+# backtracks in linear time, not quadratic ("1" * 10**5 + "x").
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?([0-9]+))?")
+# At most 1,000 digits and an exponent of at most 4: within 10**+-11000, far
+# below the size limit, so that the common number needs no further test.
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]{1,500}(?:\.[0-9]{0,500})?|\.[0-9]{1,500})"
+                           r"(?:[eE][+-]?[0-9]{1,4})?")
+_NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|s?nan[0-9]*)", re.IGNORECASE)
+# The size limit's wording, from its one home in reviews.exact.
+_PAST_LIMIT = decimal_size_error(decimal.Decimal("1e99999"))
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_BLANKS = re.compile(r"[ \t]+")
+# A string runs to its closing quote or, unterminated, to the end: each
+# unmatched quote must not cost a scan of the rest of the text.
+_JSON_NESTING = re.compile(r'"[^"\\]*(?:\\.?[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+
+
+def decimal_from_text(text):
+    """The Decimal that ``text`` spells, or (a str) why it is not accepted.
+
+    >>> decimal_from_text("-1.5e-3"), decimal_from_text("1_000")
+    (Decimal('-0.0015'), 'not a number')
+    >>> decimal_from_text("\\uff11"), decimal_from_text("-inf")
+    ('not a number', 'not a finite number')
+    """
+    if _PLAIN_NUMBER.fullmatch(text):
+        return decimal.Decimal(text)
+    match = _NUMBER.fullmatch(text)
+    if match is None:
+        return "not a finite number" if _NOT_FINITE.fullmatch(text) else "not a number"
+    if len((match.group(1) or "").lstrip("0")) > 8:
+        # Past Decimal's exponent range on some builds.  A file of at most
+        # 64 MiB spells fewer than 10**8 digits, so with |exponent| >= 10**8
+        # only zero is within the size limit.
+        if text[:match.start(1)].strip("+-.0eE"):
+            return _PAST_LIMIT
+        return decimal.Decimal(0)
+    value = decimal.Decimal(text)
+    return decimal_size_error(value) or value
+
+
+def _fields(line, separator):
+    if separator is None:
+        return _BLANKS.split(line.strip(" \t"))
+    return [field.strip(" \t") for field in line.split(separator)]
+
+
+def delimited_rows(text, path, separator, note=None):
+    """The rows of Decimals of the ``text`` of file ``path``, fields split
+    at ``separator`` (None: at runs of spaces and tabs, or at ';' in a text
+    that has one).
+
+    Blank lines are skipped.  A first row in which no field is a number is
+    a header: it is skipped, and ``note`` (if given) is called with a line
+    saying so.  Anything else that is not a number is an error naming its
+    line and column (the field's number).
+
+    >>> delimited_rows("x,y\\n1,2.5\\n", "l.csv", ",", print)
+    l.csv: line 1 is taken as a header: 'x,y'
+    [[Decimal('1'), Decimal('2.5')]]
+    """
+    if separator is None and ";" in text:
+        separator = ";"
+    rows = []
+    first = True
+    for line_number, line in enumerate(_LINE_END.split(text), 1):
+        if not line.strip(" \t"):
+            continue
+        fields = _fields(line, separator)
+        values = [decimal_from_text(field) for field in fields]
+        if first and all(value == "not a number" for value in values):
+            if note is not None:
+                note("%s: line %d is taken as a header: %s" % (path, line_number, excerpt(line)))
+        else:
+            for column, (field, value) in enumerate(zip(fields, values), 1):
+                if not isinstance(value, decimal.Decimal):
+                    if '"' in field:
+                        value = "quoted: a numeric layer file has no quotes"
+                    elif not field:
+                        value = "an empty field"
+                    raise InputError("%s: line %d, column %d: %s is %s"
+                                     % (path, line_number, column, excerpt(field), value))
+            rows.append(values)
+        first = False
+    if not rows:
+        raise InputError("%s has no rows of numbers" % path)
+    return rows
+
+
+class _Refused:
+    """Stands in the parsed document for a value refused while parsing,
+    so that the message can name its place (a JSON path) afterwards."""
+
+    def __init__(self, shown, problem):
+        self.shown, self.problem = shown, problem
+
+
+def _json_number(text):
+    if _PLAIN_NUMBER.fullmatch(text):
+        return decimal.Decimal(text)
+    value = decimal_from_text(text)
+    return value if isinstance(value, decimal.Decimal) else _Refused(excerpt(text), value)
+
+
+def _json_constant(name):
+    return _Refused(excerpt(name), "not a finite number")
+
+
+def _json_object(pairs):
+    keys = set()
+    for key, _ in pairs:
+        if key in keys:
+            return _Refused("an object", "with the key %s twice" % excerpt(key))
+        keys.add(key)
+    return dict(pairs)
+
+
+def _check_nesting(text, path):
+    """Refuse nesting past _MAX_JSON_DEPTH before json recurses into it."""
+    depth = 0
+    for match in _JSON_NESTING.finditer(text):
+        bracket = match.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > _MAX_JSON_DEPTH:
+                line = text.count("\n", 0, match.start()) + 1
+                raise InputError("%s: line %d: nested more than %d deep (a layer needs 3)"
+                                 % (path, line, _MAX_JSON_DEPTH))
+        elif bracket in "]}":
+            depth -= 1
+
+
+def parse_json(text, path):
+    """The JSON document ``text``: numbers as Decimals; a refused number, a
+    NaN or an object with a duplicate key stand in it as values that
+    describe_json explains."""
+    _check_nesting(text, path)
+    try:
+        return json.loads(text, parse_float=_json_number, parse_int=_json_number,
+                          parse_constant=_json_constant, object_pairs_hook=_json_object)
+    except ValueError as error:
+        raise InputError("%s is not valid JSON: %s" % (path, error)) from None
+
+
+def describe_json(value):
+    """A parsed JSON value in a few words, for a message.
+
+    >>> describe_json({}), describe_json([1]), describe_json("abc"), describe_json(True)
+    ('an object', 'a list', "'abc'", 'True')
+    """
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, _Refused):
+        return "%s, %s" % (value.shown, value.problem)
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    return excerpt(value) if isinstance(value, str) else repr(value)
+
+
+def json_numbers(values, path, where, expected):
+    """``values`` if it is a list of numbers, else InputError."""
+    if not isinstance(values, list):
+        raise InputError("%s: %s is %s; expected %s"
+                         % (path, where, describe_json(values), expected))
+    for k, value in enumerate(values):
+        if not isinstance(value, decimal.Decimal):
+            if isinstance(value, _Refused):
+                problem = describe_json(value)
+            elif isinstance(value, list):
+                problem = "a list, not a number; expected %s" % expected
+            else:
+                problem = "%s, not a real number" % describe_json(value)
+            raise InputError("%s: %s[%d] is %s" % (path, where, k, problem))
+    return values
+
+
+_ROWS = "a list of rows of numbers, like [[1, 2], [3, 4]]"
+_NUMBERS = "a list of numbers, one per class"
+
+
+def _json_weights(rows, path):
+    if not isinstance(rows, list) or not rows:
+        shown = "an empty list" if rows == [] else describe_json(rows)
+        raise InputError("%s: weights is %s; expected %s" % (path, shown, _ROWS))
+    for j, row in enumerate(rows):
+        if not isinstance(row, list):
+            hint = ""
+            if isinstance(row, decimal.Decimal):
+                hint = " (a list of numbers looks like a bias)"
+            raise InputError("%s: weights[%d] is %s, not a row; expected %s%s"
+                             % (path, j, describe_json(row), _ROWS, hint))
+        json_numbers(row, path, "weights[%d]" % j, "a row of numbers")
+    return rows
+
+
+def json_layer(text, path):
+    """(weights, bias or None) of the ``text`` of JSON layer file ``path``:
+    an object with "weights" and an optional "bias", or just the list of
+    rows."""
+    document = parse_json(text, path)
+    if isinstance(document, list):
+        return _json_weights(document, path), None
+    if isinstance(document, _Refused):
+        raise InputError("%s: the document is %s" % (path, describe_json(document)))
+    if not isinstance(document, dict) or "weights" not in document:
+        raise InputError('%s: expected an object {"weights": [[...], ...], "bias": [...]}' % path)
+    unknown = sorted(set(document) - {"weights", "bias"})
+    if unknown:
+        raise InputError("%s: unknown key %s (expected weights, bias)"
+                         % (path, excerpt(unknown[0])))
+    weights = _json_weights(document["weights"], path)
+    if "bias" not in document:
+        return weights, None
+    return weights, json_numbers(document["bias"], path, "bias", _NUMBERS)
+
+
+def json_bias(text, path):
+    """The bias in the ``text`` of JSON bias file ``path``: a list of numbers."""
+    return json_numbers(parse_json(text, path), path, "bias", _NUMBERS)
