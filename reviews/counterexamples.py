@@ -4,9 +4,17 @@
                                       [--claim ID ...] [--figures DIR]
                                       [--list] [--version]
     python reviews/counterexamples.py check-layer FILE [--bias FILE]
-                                      [--format text|json]
+                                      [--tensor NAME] [--bias-tensor NAME]
+                                      [--transpose]
+                                      [--format text|markdown|json]
 
 ``--figures DIR`` also writes each run claim's SVG figures into DIR.
+``check-layer`` reads FILE as .json, .csv, .tsv, .txt, .npy, .npz or
+.safetensors (see reviews.layer_files), or JSON or CSV text from standard
+input for ``-``; notes from the reader (a header row skipped, a layer that
+may be stored transposed) go to stderr, one line each.  Its classes are
+numbered from 0, as in the API; the claims number classes as their papers
+do.
 
 Exit status: 0 when every verdict is the one the review states, 1 when any
 differs (a MISMATCH line says which), 2 for a usage error, an unreadable
@@ -39,6 +47,7 @@ from reviews import __version__
 from reviews.argmaxable import check_layer, verify
 from reviews.claims import all_claims, run, select
 from reviews.errors import InputError
+from reviews.formats.source import STDIN
 from reviews.layer_files import read_layer
 from reviews.regions import region_count
 from reviews.report import FORMATS, LAYER_FORMATS, Suite, all_match
@@ -158,8 +167,16 @@ def _not_empty(what):
     return check
 
 
+_LAYER_FILES = ".json, .csv, .tsv, .txt, .npy, .npz or .safetensors; - reads JSON or CSV from stdin"
+_COMMANDS = """\
+command:
+  check-layer FILE  decide exactly which classes of a softmax layer are argmaxable
+                    (options: %s check-layer --help)""" % _PROGRAM
+
+
 def _main_parser(out):
-    parser = _Parser(out, prog=_PROGRAM, description="Check the claims of reviewed papers.")
+    parser = _Parser(out, prog=_PROGRAM, description="Check the claims of reviewed papers.",
+                     epilog=_COMMANDS, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--format", choices=sorted(FORMATS), default="text",
                         help="report format (default: text)")
     parser.add_argument("--claim", action="append", default=[], metavar="ID",
@@ -217,9 +234,19 @@ def _write_figures(folder, results):
 
 def _layer_parser(out):
     parser = _Parser(out, prog=_PROGRAM + " check-layer",
-                     description="Decide exactly which classes of a softmax layer are argmaxable.")
-    parser.add_argument("file", help="the layer: .json, .csv or .npy")
-    parser.add_argument("--bias", metavar="FILE", help="the bias, if not in FILE")
+                     description="Decide exactly which classes of a softmax layer are"
+                                 " argmaxable.  Classes are numbered from 0.")
+    parser.add_argument("file", metavar="FILE", type=_not_empty("a file name"),
+                        help="the layer, one row of weights per class: %s" % _LAYER_FILES)
+    parser.add_argument("--bias", metavar="FILE", type=_not_empty("a file name"),
+                        help="the bias, one number per class, if not in FILE")
+    parser.add_argument("--tensor", metavar="NAME", type=_not_empty("an array name"),
+                        help="the weights' array in an .npz or .safetensors FILE"
+                             " (needed unless it is the only 2-D one)")
+    parser.add_argument("--bias-tensor", metavar="NAME", type=_not_empty("an array name"),
+                        help="the bias's array, in the --bias file if given, else in FILE")
+    parser.add_argument("--transpose", action="store_true",
+                        help="the weights are stored as (d, C): one column per class")
     parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
                         help="report format (default: text)")
     return parser
@@ -240,17 +267,20 @@ def _progress(err):
 
 def _check_layer_command(argv, out, err):
     arguments = _layer_parser(out).parse_args(argv)
-    # The reader's messages already start with the file they are about.
-    weights, bias = read_layer(arguments.file, arguments.bias)
+    # The reader's messages and notes already start with the file they are about.
+    weights, bias = read_layer(arguments.file, arguments.bias, tensor=arguments.tensor,
+                               bias_tensor=arguments.bias_tensor,
+                               transpose=arguments.transpose,
+                               note=lambda line: err.write("%s: note: %s\n" % (_PROGRAM, line)))
+    name = STDIN if arguments.file == "-" else arguments.file
     try:
         results = check_layer(weights, bias, progress=_progress(err))
     except InputError as error:
         # check_layer's messages about the bias start with "bias".
         about_bias = arguments.bias is not None and str(error).startswith("bias")
-        raise InputError("%s: %s" % (arguments.bias if about_bias else arguments.file,
-                                     error)) from None
+        raise InputError("%s: %s" % (arguments.bias if about_bias else name, error)) from None
     render = LAYER_FORMATS[arguments.format]
-    out.write(render(arguments.file, results, len(weights[0]), bias is not None))
+    out.write(render(name, results, len(weights[0]), bias is not None))
     return 0
 
 

@@ -9,18 +9,29 @@ paper: everything it prints comes from the claims and their outcomes.
     markdown    a table to paste into a review, then the evidence
     as_json     stable keys: suite, python, ok, claims
     FORMATS     the renderers by name
-    layer_text, layer_json, LAYER_FORMATS
+    layer_text, layer_markdown, layer_json, LAYER_FORMATS
                 a checked layer (reviews.argmaxable results)
+
+A checked layer's classes are numbered from 0, as in Python and the API
+(the claims number classes as their papers do).  Its text and markdown show
+each unargmaxable class's combination with coefficients correctly rounded
+to 6 significant digits ("0.420690"; fewer digits when that is exact, and a
+coefficient of exactly 1 as just ``w[j]``); the JSON has every exact value
+beside its rounded one (see layer_json).  The text is ASCII ("*" for the
+product), so that any terminal shows it as is.
 """
 
+import decimal
 import json
 import os
+import re
+import textwrap
 from collections import namedtuple
 
-from reviews.exact import rational_text
+from reviews.exact import rational_text, to_decimal
 
 __all__ = ["Suite", "text", "markdown", "as_json", "FORMATS", "all_match",
-           "layer_text", "layer_json", "LAYER_FORMATS"]
+           "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS"]
 
 Suite = namedtuple("Suite", "name version python")
 Suite.__doc__ = "The header of a run: suite name, suite version, Python version."
@@ -140,50 +151,166 @@ def as_json(suite, results, figures=None):
 FORMATS = {"text": text, "markdown": markdown, "json": as_json}
 
 
-def layer_text(name, results, dim, has_bias):
-    """Unargmaxable classes first, each with its nonzero terms, then a count.
+# A checked layer (reviews.argmaxable results).  Classes are numbered from
+# 0, as in Python and the API; only the claims number them as their papers do.
 
-    Exact values are printed in full however many digits they have.
+_DIGITS = 6
+# Correct rounding of any rational a certificate holds: a coefficient can be
+# 1e-4400, which a float would show as 0.  Never the global context.
+_APPROXIMATE = decimal.Context(prec=_DIGITS, rounding=decimal.ROUND_HALF_EVEN,
+                               Emin=decimal.MIN_EMIN, Emax=decimal.MAX_EMAX)
+_NUMBERING = "classes numbered from 0"
+_WHERE_EXACT = "--format json"
+
+
+def _approximation(value):
+    """``value`` correctly rounded to 6 significant digits (fewer when that
+    is exact), in Python's notation: "0.420690", "0.5", "1e-4400"."""
+    return format(to_decimal(value, _APPROXIMATE), "g")
+
+
+def _classes(count):
+    return "%d class%s" % (count, "" if count == 1 else "es")
+
+
+def _header(results, dim, has_bias):
+    return "%s, d = %d, %s; %s" % (_classes(len(results)), dim,
+                                   "with bias" if has_bias else "no bias", _NUMBERING)
+
+
+def _meaning(has_bias):
+    """What the listed combinations prove, in one sentence."""
+    if has_bias:
+        return ("Unargmaxable classes: each one's weights w[i] are a convex combination of"
+                " other classes' weights and its bias b[i] is at most the same combination"
+                " of their biases, so its logit is at most that weighted mean of theirs for"
+                " every input, never strictly the largest.")
+    return ("Unargmaxable classes: each one's weights w[i] are a convex combination of"
+            " other classes' weights, so its logit is the same weighted mean of theirs for"
+            " every input, never strictly the largest.")
+
+
+def _combination(result):
+    """ "w[i] = a*w[j] + ...": the nonzero terms, a weight of exactly 1 as w[j]."""
+    terms = ["w[%d]" % j if weight == 1 else "%s*w[%d]" % (_approximation(weight), j)
+             for j, weight in result.terms]
+    return "w[%d] = %s" % (result.index, " + ".join(terms))
+
+
+def _count(results, unargmaxable):
+    return "%d of %s unargmaxable, %d argmaxable." % (
+        len(unargmaxable), _classes(len(results)), len(results) - len(unargmaxable))
+
+
+def _where_exact(unargmaxable, flag):
+    return ("Exact values and witnesses: %s" if unargmaxable else "Exact witnesses: %s") % flag
+
+
+def layer_text(name, results, dim, has_bias):
+    """A header line, each unargmaxable class with the nonzero terms of its
+    combination (coefficients to 6 significant digits), then a count.
+
+    >>> from fractions import Fraction
+    >>> from reviews.argmaxable import ClassResult
+    >>> results = [ClassResult(0, True, (Fraction(0),)),
+    ...            ClassResult(1, False, None, ((0, Fraction(2, 3)), (2, Fraction(1, 3)))),
+    ...            ClassResult(2, True, (Fraction(1),))]
+    >>> print(layer_text("w.csv", results, 1, False), end="")
+    w.csv: 3 classes, d = 1, no bias; classes numbered from 0
+    Unargmaxable classes: each one's weights w[i] are a convex combination of
+    other classes' weights, so its logit is the same weighted mean of theirs for
+    every input, never strictly the largest.
+      class 1: w[1] = 0.666667*w[0] + 0.333333*w[2]
+    1 of 3 classes unargmaxable, 2 argmaxable.
+    Coefficients to 6 significant digits. Exact values and witnesses: --format json
     """
     unargmaxable = [r for r in results if not r.argmaxable]
-    lines = ["%s: %d classes, d = %d, %s" % (name, len(results), dim,
-                                              "with bias" if has_bias else "no bias")]
+    lines = ["%s: %s" % (name, _header(results, dim, has_bias))]
     if unargmaxable:
-        lines.append("Unargmaxable classes (each is a convex combination of others"
-                     "%s):" % (" with at least its bias" if has_bias else ""))
-    for result in unargmaxable:
-        terms = ["%s * w[%d]" % (rational_text(v), j) for j, v in result.terms]
-        lines.append("  class %d: w[%d] = %s" % (result.index, result.index, " + ".join(terms)))
-    lines.append("%d of %d classes unargmaxable; %d argmaxable (witnesses: --format json)"
-                 % (len(unargmaxable), len(results), len(results) - len(unargmaxable)))
+        lines += textwrap.wrap(_meaning(has_bias), 78)
+        lines += ["  class %d: %s" % (r.index, _combination(r)) for r in unargmaxable]
+        lines.append(_count(results, unargmaxable))
+        lines.append("Coefficients to %d significant digits. %s"
+                     % (_DIGITS, _where_exact(unargmaxable, _WHERE_EXACT)))
+    else:
+        lines += [_count(results, unargmaxable), _where_exact(unargmaxable, _WHERE_EXACT)]
+    return "\n".join(lines) + "\n"
+
+
+def _code(text):
+    """``text`` as a markdown code span, whatever backticks it holds."""
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    padding = " " if text[:1] == "`" or text[-1:] == "`" else ""
+    return fence + padding + text + padding + fence
+
+
+def layer_markdown(name, results, dim, has_bias):
+    """A section to paste into a review: the layer, a table of the
+    unargmaxable classes and their combinations, the count.
+
+    >>> from fractions import Fraction
+    >>> from reviews.argmaxable import ClassResult
+    >>> results = [ClassResult(0, False, None, ((1, Fraction(1)),)),
+    ...            ClassResult(1, True, (Fraction(1),))]
+    >>> print(layer_markdown("w.csv", results, 1, True), end="")
+    ### check-layer `w.csv`
+    <BLANKLINE>
+    2 classes, d = 1, with bias; classes numbered from 0.
+    <BLANKLINE>
+    Unargmaxable classes: each one's weights w[i] are a convex combination of other classes' weights and its bias b[i] is at most the same combination of their biases, so its logit is at most that weighted mean of theirs for every input, never strictly the largest.
+    <BLANKLINE>
+    | Class | Combination (coefficients to 6 significant digits) |
+    | ---: | --- |
+    | 0 | `w[0] = w[1]` |
+    <BLANKLINE>
+    1 of 2 classes unargmaxable, 1 argmaxable. Exact values and witnesses: `--format json`.
+    """
+    unargmaxable = [r for r in results if not r.argmaxable]
+    lines = ["### check-layer %s" % _code(name), "",
+             "%s." % _header(results, dim, has_bias), ""]
+    if unargmaxable:
+        lines += [_meaning(has_bias), "",
+                  "| Class | Combination (coefficients to %d significant digits) |" % _DIGITS,
+                  "| ---: | --- |"]
+        lines += ["| %d | `%s` |" % (r.index, _combination(r)) for r in unargmaxable]
+        lines.append("")
+    lines.append("%s %s." % (_count(results, unargmaxable),
+                             _where_exact(unargmaxable, "`%s`" % _WHERE_EXACT)))
     return "\n".join(lines) + "\n"
 
 
 def layer_json(name, results, dim, has_bias):
-    """{"classes", "dim", "bias", "unargmaxable", "results"}; rationals as "p/q" or "p".
+    """One JSON object; rationals exact as "p/q" or "p", each beside its
+    approximation to 6 significant digits.
 
-    One line per class in "results".  An argmaxable class has its
-    "witness" (d values); an unargmaxable one its "terms": the nonzero
-    weights of its combination, [[j, value], ...] in increasing j (the
-    other weights are 0).
+    Keys: "file", "classes", "dim", "bias" (true or false), "numbered_from"
+    (0: classes are numbered as in Python), "unargmaxable" (their indices),
+    "results": one line per class, in order.  An argmaxable class has its
+    "witness", the input x that makes it the strict argmax, as d pairs
+    [exact, approximation]; an unargmaxable one its "terms": the nonzero
+    coefficients of its combination, in increasing class number j, as
+    triples [j, exact, approximation] (every other coefficient is 0).
 
     >>> from fractions import Fraction
     >>> from reviews.argmaxable import ClassResult
-    >>> results = [ClassResult(0, True, (Fraction(1, 2),)),
+    >>> results = [ClassResult(0, True, (Fraction(1, 3),)),
     ...            ClassResult(1, False, None, ((0, Fraction(1)),))]
     >>> print(layer_json("f.csv", results, 1, True), end="")
     {
+      "file": "f.csv",
       "classes": 2,
       "dim": 1,
       "bias": true,
+      "numbered_from": 0,
       "unargmaxable": [1],
       "results": [
-        {"index": 0, "argmaxable": true, "witness": ["1/2"]},
-        {"index": 1, "argmaxable": false, "terms": [[0, "1"]]}
+        {"index": 0, "argmaxable": true, "witness": [["1/3", "0.333333"]]},
+        {"index": 1, "argmaxable": false, "terms": [[0, "1", "1"]]}
       ]
     }
     """
-    header = [("classes", len(results)), ("dim", dim), ("bias", has_bias),
+    header = [("file", name), ("classes", len(results)), ("dim", dim), ("bias", has_bias),
+              ("numbered_from", 0),
               ("unargmaxable", [r.index for r in results if not r.argmaxable])]
     lines = ["{"] + ["  %s: %s," % (json.dumps(key), json.dumps(value)) for key, value in header]
     lines.append('  "results": [')
@@ -195,10 +322,10 @@ def layer_json(name, results, dim, has_bias):
 def _class_json(result):
     entry = {"index": result.index, "argmaxable": result.argmaxable}
     if result.argmaxable:
-        entry["witness"] = [rational_text(v) for v in result.witness]
+        entry["witness"] = [[rational_text(v), _approximation(v)] for v in result.witness]
     else:
-        entry["terms"] = [[j, rational_text(v)] for j, v in result.terms]
+        entry["terms"] = [[j, rational_text(v), _approximation(v)] for j, v in result.terms]
     return entry
 
 
-LAYER_FORMATS = {"text": layer_text, "json": layer_json}
+LAYER_FORMATS = {"text": layer_text, "markdown": layer_markdown, "json": layer_json}

@@ -12,6 +12,8 @@ from reviews import __version__
 from reviews import counterexamples
 from reviews.claims import FAIL, PASS, Claim, Outcome, Paper
 from tests.support import FileTestCase
+from tests.test_layer_files import npy_bytes
+from tests.test_model_files import npz_bytes, raw, safetensors_bytes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "reviews", "counterexamples.py")
@@ -90,6 +92,21 @@ class TestMain(unittest.TestCase):
                          (2, "", "counterexamples: error: argument --claim: expected a claim id"
                           " (see --list), got an empty string\n"))
 
+    def test_help_names_the_check_layer_command(self):
+        _, out, _ = in_process("--help")
+        self.assertTrue(out.endswith(
+            "\ncommand:\n"
+            "  check-layer FILE  decide exactly which classes of a softmax layer are argmaxable\n"
+            "                    (options: counterexamples check-layer --help)\n"), out)
+
+    def test_check_layer_help_names_the_file_types_and_the_numbering(self):
+        _, out, _ = in_process("check-layer", "--help")
+        flat = " ".join(out.split())
+        for text in (".json, .csv, .tsv, .txt, .npy, .npz or .safetensors",
+                     "- reads JSON or CSV from stdin", "Classes are numbered from 0.",
+                     "--tensor NAME", "--bias-tensor NAME", "--transpose"):
+            self.assertIn(text, flat)
+
     def test_help_goes_to_the_output_and_exits_0(self):
         status, out, err = in_process("--help")
         self.assertEqual((status, err), (0, ""))
@@ -131,55 +148,97 @@ class TestMain(unittest.TestCase):
 
 
 FIGURE_1_JSON = '{"weights": [[-2, -2], [1, 2], [1.8, -0.8], [0.9, 0.2]]}'
+FIGURE_1_ROWS = [[-2, -2], [1, 2], [1.8, -0.8], [0.9, 0.2]]
+FIGURE_1_CERTIFICATE = "  class 3: w[3] = 0.148276*w[0] + 0.420690*w[1] + 0.431034*w[2]\n"
+# The README's example: what a user who copies it sees, byte for byte.
+README_EXAMPLE = ["check-layer", os.path.join("tests", "data", "figure1.json")]
+README_OUTPUT = """\
+tests/data/figure1.json: 4 classes, d = 2, no bias; classes numbered from 0
+Unargmaxable classes: each one's weights w[i] are a convex combination of
+other classes' weights, so its logit is the same weighted mean of theirs for
+every input, never strictly the largest.
+  class 3: w[3] = 0.148276*w[0] + 0.420690*w[1] + 0.431034*w[2]
+1 of 4 classes unargmaxable, 3 argmaxable.
+Coefficients to 6 significant digits. Exact values and witnesses: --format json
+""".replace("tests/data/figure1.json", README_EXAMPLE[1])
+
+
+class TestReadmeExample(unittest.TestCase):
+
+    def test_the_shipped_figure_1_layer_is_the_papers(self):
+        with open(os.path.join(ROOT, README_EXAMPLE[1])) as handle:
+            self.assertEqual(json.load(handle), {"weights": FIGURE_1_ROWS})
+
+    def test_the_readme_command_prints_exactly_this(self):
+        done = command(*README_EXAMPLE, cwd=ROOT)
+        self.assertEqual((done.returncode, done.stderr, done.stdout), (0, "", README_OUTPUT))
 
 
 class TestCheckLayer(FileTestCase):
 
-    def test_text_lists_unargmaxable_classes_first(self):
+    def test_text_lists_unargmaxable_classes_with_rounded_coefficients(self):
         path = self.write("fig1.json", FIGURE_1_JSON)
         status, out, err = in_process("check-layer", path)
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out.splitlines()[1:], [
-            "Unargmaxable classes (each is a convex combination of others):",
-            "  class 3: w[3] = 43/290 * w[0] + 61/145 * w[1] + 25/58 * w[2]",
-            "1 of 4 classes unargmaxable; 3 argmaxable (witnesses: --format json)",
-        ])
+        self.assertEqual(out, README_OUTPUT.replace(README_EXAMPLE[1], path))
+
+    def test_markdown_format(self):
+        path = self.write("fig1.json", FIGURE_1_JSON)
+        status, out, err = in_process("check-layer", path, "--format", "markdown")
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(out.splitlines()[:3], ["### check-layer `%s`" % path, "",
+                                                "4 classes, d = 2, no bias; classes numbered"
+                                                " from 0."])
+        self.assertIn("\n| 3 | `w[3] = 0.148276*w[0] + 0.420690*w[1] + 0.431034*w[2]` |\n",
+                      out)
+        self.assertTrue(out.endswith("\n1 of 4 classes unargmaxable, 3 argmaxable."
+                                     " Exact values and witnesses: `--format json`.\n"), out)
 
     def test_json_format(self):
         path = self.write("fig1.json", FIGURE_1_JSON)
         status, out, _ = in_process("check-layer", path, "--format", "json")
         document = json.loads(out)
         self.assertEqual(status, 0)
-        self.assertEqual(list(document), ["classes", "dim", "bias", "unargmaxable", "results"])
-        self.assertEqual((document["classes"], document["dim"], document["bias"]), (4, 2, False))
+        self.assertEqual(list(document), ["file", "classes", "dim", "bias", "numbered_from",
+                                          "unargmaxable", "results"])
+        self.assertEqual((document["file"], document["classes"], document["dim"],
+                          document["bias"], document["numbered_from"]), (path, 4, 2, False, 0))
         self.assertEqual(document["unargmaxable"], [3])
         self.assertEqual(document["results"][2],
-                         {"index": 2, "argmaxable": True, "witness": ["9/5", "-4/5"]})
+                         {"index": 2, "argmaxable": True,
+                          "witness": [["9/5", "1.8"], ["-4/5", "-0.8"]]})
         self.assertEqual(document["results"][3],
                          {"index": 3, "argmaxable": False,
-                          "terms": [[0, "43/290"], [1, "61/145"], [2, "25/58"]]})
+                          "terms": [[0, "43/290", "0.148276"], [1, "61/145", "0.420690"],
+                                    [2, "25/58", "0.431034"]]})
 
     def test_json_has_one_line_per_class_and_integers_without_denominator(self):
         # A duplicated row is the other one, with weight exactly 1.
         path = self.write("twice.csv", "0\n0\n1\n")
         _, out, _ = in_process("check-layer", path, "--format", "json")
         lines = out.splitlines()
-        self.assertEqual((lines[5], lines[9:]), ('  "results": [', ["  ]", "}"]))
-        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[6:8]],
-                         [{"index": 0, "argmaxable": False, "terms": [[1, "1"]]},
-                          {"index": 1, "argmaxable": False, "terms": [[0, "1"]]}])
-        self.assertEqual(list(json.loads(lines[8])), ["index", "argmaxable", "witness"])
+        self.assertEqual((lines[7], lines[11:]), ('  "results": [', ["  ]", "}"]))
+        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[8:10]],
+                         [{"index": 0, "argmaxable": False, "terms": [[1, "1", "1"]]},
+                          {"index": 1, "argmaxable": False, "terms": [[0, "1", "1"]]}])
+        self.assertEqual(list(json.loads(lines[10])), ["index", "argmaxable", "witness"])
 
-    def test_certificates_of_more_than_4300_digits_are_printed(self):
+    def test_a_weight_of_exactly_1_is_shown_without_a_coefficient(self):
+        path = self.write("twice.csv", "0\n0\n1\n")
+        _, out, _ = in_process("check-layer", path)
+        self.assertIn("\n  class 0: w[0] = w[1]\n  class 1: w[1] = w[0]\n", out)
+
+    def test_certificates_of_more_than_4300_digits(self):
         # w[1] = (1 - 10**-4400) w[0] + 10**-4400 w[2]: the only combination.
         path = self.write("wide.csv", "0\n1\n1e4400\n")
         nines, power = "9" * 4400 + "/1" + "0" * 4400, "1/1" + "0" * 4400
         status, out, err = in_process("check-layer", path)
         self.assertEqual((status, err), (0, ""))
-        self.assertIn("  class 1: w[1] = %s * w[0] + %s * w[2]\n" % (nines, power), out)
+        self.assertIn("\n  class 1: w[1] = 1.00000*w[0] + 1e-4400*w[2]\n", out)
         status, out, err = in_process("check-layer", path, "--format", "json")
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(json.loads(out)["results"][1]["terms"], [[0, nines], [2, power]])
+        self.assertEqual(json.loads(out)["results"][1]["terms"],
+                         [[0, nines, "1.00000"], [2, power, "1e-4400"]])
 
     def test_bias_file(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
@@ -192,8 +251,8 @@ class TestCheckLayer(FileTestCase):
         layer = self.write("fig1.json", FIGURE_1_JSON)
         bias = self.write("bias.csv", "0\n0\n0\n")
         self.assertEqual(in_process("check-layer", layer, "--bias", bias),
-                         (2, "", "counterexamples: error: %s: bias has length 3 for 4 classes\n"
-                          % bias))
+                         (2, "", "counterexamples: error: %s has 3 numbers for the 4 classes"
+                          " of %s\n" % (bias, layer)))
 
     def test_a_bad_number_in_the_bias_file_names_the_bias_file(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
@@ -225,9 +284,14 @@ class TestCheckLayer(FileTestCase):
         self.assertEqual(len(done.stderr.splitlines()), 1)
 
     def test_missing_file_argument_is_a_usage_error(self):
-        status, _, err = in_process("check-layer")
-        self.assertEqual(status, 2)
-        self.assertIn("the following arguments are required: file", err)
+        self.assertEqual(in_process("check-layer"),
+                         (2, "", "counterexamples: error: the following arguments are"
+                          " required: FILE\n"))
+
+    def test_an_empty_file_name_is_a_usage_error(self):
+        self.assertEqual(in_process("check-layer", ""),
+                         (2, "", "counterexamples: error: argument FILE: expected a file name,"
+                          " got an empty string\n"))
 
     def test_progress_goes_to_a_terminal_only(self):
         class Terminal(io.StringIO):
