@@ -320,6 +320,153 @@ class TestCheckLayer(FileTestCase):
                           % (" " * 40)))
 
 
+def figure_1_npz_members(*extra):
+    """A .npz member of Figure 1's weights as float64, then ``extra`` members."""
+    flat = [v for row in FIGURE_1_ROWS for v in row]
+    return [("lm_head.npy", npy_bytes(flat, (4, 2)))] + list(extra)
+
+
+class TestModelFiles(FileTestCase):
+    """The readers' options through the command line, on files written here."""
+
+    def test_tensor_chooses_the_weights_among_several_2d_arrays(self):
+        path = self.write("m.npz", npz_bytes(figure_1_npz_members(
+            ("embed.npy", npy_bytes([1.0, 0.0, 0.0, 1.0], (2, 2))))))
+        status, out, err = in_process("check-layer", path, "--tensor", "lm_head")
+        self.assertEqual((status, err), (0, ""))
+        self.assertTrue(out.startswith("%s: 4 classes, d = 2, no bias;" % path), out)
+        self.assertIn(FIGURE_1_CERTIFICATE, out)
+        status, out, err = in_process("check-layer", path, "--tensor", "embed")
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("\n0 of 2 classes unargmaxable, 2 argmaxable.\n", out)
+
+    def test_an_ambiguous_file_lists_its_arrays_and_exits_2(self):
+        path = self.write("m.npz", npz_bytes(figure_1_npz_members(
+            ("embed.npy", npy_bytes([1.0, 0.0, 0.0, 1.0], (2, 2))))))
+        self.assertEqual(in_process("check-layer", path),
+                         (2, "", "counterexamples: error: %s holds 2 arrays; name the weights"
+                          " (tensor=... or --tensor): 'lm_head' (4, 2) <f8; 'embed' (2, 2) <f8\n"
+                          % path))
+
+    def test_a_missing_tensor_is_named_with_the_arrays_there_are(self):
+        path = self.write("m.npz", npz_bytes(figure_1_npz_members()))
+        status, out, err = in_process("check-layer", path, "--tensor", "head")
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(err, "counterexamples: error: %s has no array 'head'; it has:"
+                              " 'lm_head' (4, 2) <f8\n" % path)
+
+    def test_bias_tensor_reads_the_bias_from_the_same_file(self):
+        flat = [v for row in FIGURE_1_ROWS for v in row]
+        path = self.write("m.safetensors", safetensors_bytes(
+            [("lm_head.weight", "F64", (4, 2), raw(flat, "d")),
+             ("final_logits_bias", "F32", (4,), raw([0, 0, 0, 1], "f"))]))
+        status, out, err = in_process("check-layer", path, "--bias-tensor", "final_logits_bias",
+                                      "--format", "json")
+        self.assertEqual((status, err), (0, ""))
+        document = json.loads(out)
+        self.assertEqual((document["bias"], document["unargmaxable"]), (True, []))
+        # Without it, the only 2-D array is the weights and there is no bias.
+        document = json.loads(in_process("check-layer", path, "--format", "json")[1])
+        self.assertEqual((document["bias"], document["unargmaxable"]), (False, [3]))
+
+    def test_bias_tensor_from_a_separate_bias_file(self):
+        layer = self.write("fig1.json", FIGURE_1_JSON)
+        bias = self.write("b.npz", npz_bytes([("b.npy", npy_bytes([0.0, 0.0, 0.0, 1.0], (4,))),
+                                              ("c.npy", npy_bytes([0.0] * 4, (4,)))]))
+        _, out, _ = in_process("check-layer", layer, "--bias", bias, "--bias-tensor", "b",
+                               "--format", "json")
+        self.assertEqual(json.loads(out)["unargmaxable"], [])
+        _, out, _ = in_process("check-layer", layer, "--bias", bias, "--bias-tensor", "c",
+                               "--format", "json")
+        self.assertEqual(json.loads(out)["unargmaxable"], [3])
+
+    def test_a_1d_array_as_weights_is_said_to_look_like_a_bias(self):
+        path = self.write("b.npy", npy_bytes([1.0, 2.0], (2,)))
+        status, out, err = in_process("check-layer", path)
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(err, "counterexamples: error: %s: the array has shape (2,): one"
+                              " number per class looks like a bias, not weights\n" % path)
+
+    def test_a_tensor_name_for_a_text_file_is_an_error(self):
+        path = self.write("fig1.json", FIGURE_1_JSON)
+        status, out, err = in_process("check-layer", path, "--tensor", "w")
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(err, "counterexamples: error: %s has no named arrays (tensors name"
+                              " arrays in .npz and .safetensors files)\n" % path)
+
+    def test_empty_tensor_names_are_usage_errors(self):
+        path = self.write("fig1.json", FIGURE_1_JSON)
+        for flag in ("--tensor", "--bias-tensor"):
+            with self.subTest(flag=flag):
+                self.assertEqual(in_process("check-layer", path, flag, ""),
+                                 (2, "", "counterexamples: error: argument %s: expected an"
+                                  " array name, got an empty string\n" % flag))
+
+    def test_transpose_reads_a_layer_stored_as_d_by_c(self):
+        columns = "\n".join(",".join(str(row[k]) for row in FIGURE_1_ROWS) for k in range(2))
+        path = self.write("dc.csv", columns + "\n")
+        status, out, err = in_process("check-layer", path, "--transpose")
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(out, README_OUTPUT.replace(README_EXAMPLE[1], path))
+
+    def test_transpose_of_a_npy_array(self):
+        flat = [row[k] for k in range(2) for row in FIGURE_1_ROWS]
+        path = self.write("dc.npy", npy_bytes(flat, (2, 4)))
+        status, out, err = in_process("check-layer", path, "--transpose")
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn(FIGURE_1_CERTIFICATE, out)
+
+    def test_more_dimensions_than_classes_is_a_note_on_stderr(self):
+        path = self.write("dc.csv", "-2,1,1.8,0.9\n-2,2,-0.8,0.2\n")
+        status, out, err = in_process("check-layer", path)
+        self.assertEqual(status, 0)
+        self.assertTrue(out.startswith("%s: 2 classes, d = 4, no bias;" % path), out)
+        self.assertEqual(err, "counterexamples: note: %s: 2 classes of dimension d = 4 > C: if"
+                              " the layer is stored as (d, C), read it transposed\n" % path)
+
+    def test_a_header_row_is_a_note_on_stderr_one_line_each(self):
+        layer = self.write("l.csv", "x,y\n-2,-2\n1,2\n1.8,-0.8\n0.9,0.2\n")
+        bias = self.write("b.csv", "bias\n0\n0\n0\n1\n")
+        status, out, err = in_process("check-layer", layer, "--bias", bias)
+        self.assertEqual(status, 0)
+        self.assertIn("\n0 of 4 classes unargmaxable, 4 argmaxable.\n", out)
+        self.assertEqual(err.splitlines(), [
+            "counterexamples: note: %s: line 1 is taken as a header: 'x,y'" % layer,
+            "counterexamples: note: %s: line 1 is taken as a header: 'bias'" % bias,
+        ])
+
+
+def standard_input(text):
+    """A patch of sys.stdin with ``text``, bytes beneath as the reader needs."""
+    return mock.patch("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+
+
+class TestStandardInputCommand(FileTestCase):
+
+    def test_a_layer_from_standard_input_is_named_stdin(self):
+        for text in (FIGURE_1_JSON, "-2,-2\n1,2\n1.8,-0.8\n0.9,0.2\n"):
+            with self.subTest(text=text[:10]):
+                done = subprocess.run([sys.executable, SCRIPT, "check-layer", "-"], cwd=ROOT,
+                                      input=text, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, universal_newlines=True)
+                self.assertEqual((done.returncode, done.stderr), (0, ""))
+                self.assertEqual(done.stdout, README_OUTPUT.replace(README_EXAMPLE[1],
+                                                                    "<stdin>"))
+
+    def test_the_bias_from_standard_input(self):
+        layer = self.write("fig1.json", FIGURE_1_JSON)
+        with standard_input("[0, 0, 0, 1]"):
+            status, out, err = in_process("check-layer", layer, "--bias", "-", "--format", "json")
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(json.loads(out)["unargmaxable"], [])
+
+    def test_errors_in_standard_input_name_it(self):
+        with standard_input("1,2\nx,4\n"):
+            self.assertEqual(in_process("check-layer", "-"),
+                             (2, "", "counterexamples: error: <stdin>: line 2, column 1: 'x' is"
+                              " not a number\n"))
+
+
 class TestFigureFolder(FileTestCase):
 
     def test_figures_are_written_and_named_under_their_claims(self):
