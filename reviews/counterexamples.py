@@ -167,7 +167,8 @@ def _not_empty(what):
     return check
 
 
-_LAYER_FILES = ".json, .csv, .tsv, .txt, .npy, .npz or .safetensors; - reads JSON or CSV from stdin"
+_LAYER_FILES = (".json, .csv, .tsv, .txt, .npy, .npz or .safetensors;"
+                " - reads JSON or CSV from stdin")
 _COMMANDS = """\
 command:
   check-layer FILE  decide exactly which classes of a softmax layer are argmaxable
@@ -265,20 +266,35 @@ def _progress(err):
     return show
 
 
+def _note(err):
+    """A note callback for the reader: one line on ``err``, if it can be written."""
+    def write(line):
+        try:
+            err.write("%s: note: %s\n" % (_PROGRAM, line))
+        except _WriteFailed:
+            pass   # a note is not worth failing the check for
+    return write
+
+
+def _shown(path):
+    """A file name as the reader's messages show it: - is standard input."""
+    return STDIN if path == "-" else path
+
+
 def _check_layer_command(argv, out, err):
     arguments = _layer_parser(out).parse_args(argv)
     # The reader's messages and notes already start with the file they are about.
     weights, bias = read_layer(arguments.file, arguments.bias, tensor=arguments.tensor,
                                bias_tensor=arguments.bias_tensor,
                                transpose=arguments.transpose,
-                               note=lambda line: err.write("%s: note: %s\n" % (_PROGRAM, line)))
-    name = STDIN if arguments.file == "-" else arguments.file
+                               note=_note(err))
+    name, bias_name = _shown(arguments.file), _shown(arguments.bias)
     try:
         results = check_layer(weights, bias, progress=_progress(err))
     except InputError as error:
         # check_layer's messages about the bias start with "bias".
         about_bias = arguments.bias is not None and str(error).startswith("bias")
-        raise InputError("%s: %s" % (arguments.bias if about_bias else name, error)) from None
+        raise InputError("%s: %s" % (bias_name if about_bias else name, error)) from None
     render = LAYER_FORMATS[arguments.format]
     out.write(render(name, results, len(weights[0]), bias is not None))
     return 0

@@ -252,12 +252,15 @@ def layer_markdown(name, results, dim, has_bias):
     >>> from reviews.argmaxable import ClassResult
     >>> results = [ClassResult(0, False, None, ((1, Fraction(1)),)),
     ...            ClassResult(1, True, (Fraction(1),))]
-    >>> print(layer_markdown("w.csv", results, 1, True), end="")
+    >>> print(layer_markdown("w.csv", results, 1, False), end="")
+    ... # doctest: +NORMALIZE_WHITESPACE
     ### check-layer `w.csv`
     <BLANKLINE>
-    2 classes, d = 1, with bias; classes numbered from 0.
+    2 classes, d = 1, no bias; classes numbered from 0.
     <BLANKLINE>
-    Unargmaxable classes: each one's weights w[i] are a convex combination of other classes' weights and its bias b[i] is at most the same combination of their biases, so its logit is at most that weighted mean of theirs for every input, never strictly the largest.
+    Unargmaxable classes: each one's weights w[i] are a convex combination of
+    other classes' weights, so its logit is the same weighted mean of theirs for
+    every input, never strictly the largest.
     <BLANKLINE>
     | Class | Combination (coefficients to 6 significant digits) |
     | ---: | --- |

@@ -11,6 +11,7 @@ from unittest import mock
 from reviews import __version__
 from reviews import counterexamples
 from reviews.claims import FAIL, PASS, Claim, Outcome, Paper
+from reviews.errors import InputError
 from tests.support import FileTestCase
 from tests.test_layer_files import npy_bytes
 from tests.test_model_files import npz_bytes, raw, safetensors_bytes
@@ -460,6 +461,14 @@ class TestStandardInputCommand(FileTestCase):
         self.assertEqual((status, err), (0, ""))
         self.assertEqual(json.loads(out)["unargmaxable"], [])
 
+    def test_a_checker_error_about_a_bias_from_standard_input_names_it(self):
+        layer = self.write("fig1.json", FIGURE_1_JSON)
+        refusal = mock.patch.object(counterexamples, "check_layer",
+                                    side_effect=InputError("bias[3] is refused"))
+        with standard_input("[0, 0, 0, 1]"), refusal:
+            self.assertEqual(in_process("check-layer", layer, "--bias", "-"),
+                             (2, "", "counterexamples: error: <stdin>: bias[3] is refused\n"))
+
     def test_errors_in_standard_input_name_it(self):
         with standard_input("1,2\nx,4\n"):
             self.assertEqual(in_process("check-layer", "-"),
@@ -580,6 +589,12 @@ class TestStreams(FileTestCase):
         self.assertEqual((done.returncode, done.stderr), (0, b""))
         self.assertTrue(done.stdout.startswith(os.fsencode(self.folder.name)
                                                + b"/caf\\xe9.csv: 2 classes"), done.stdout)
+
+    def test_a_note_to_a_closed_stderr_does_not_stop_the_check(self):
+        path = self.write("h.csv", "x,y\n1,0\n0,1\n")
+        done = script(["check-layer", path], stderr=None, preexec_fn=closing(2))
+        self.assertEqual(done.returncode, 0)
+        self.assertIn(b"\n0 of 2 classes unargmaxable, 2 argmaxable.\n", done.stdout)
 
     def test_ctrl_c_during_a_check_is_one_line_and_exit_130(self):
         path = self.write("two.csv", "1,0\n0,1\n")
