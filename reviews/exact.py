@@ -34,6 +34,8 @@ __all__ = ["MAX_BITS", "real_number", "check_size", "decimal_size_error",
 MAX_BITS = 65536
 # A decimal coefficient of this many digits may still be below 2**MAX_BITS.
 _MAX_DIGITS = int(MAX_BITS * math.log10(2)) + 1
+# Below this, str() of an int is within every interpreter's digit limit.
+_PLAIN_INT = 10 ** 4000
 
 
 def real_number(x, where):
@@ -147,7 +149,7 @@ def rational_text(value):
 
 
 def _integer_text(n):
-    return str(n) if -10 ** 4000 < n < 10 ** 4000 else str(decimal.Decimal(n))
+    return str(n) if -_PLAIN_INT < n < _PLAIN_INT else str(decimal.Decimal(n))
 
 
 def common_denominator(values):
