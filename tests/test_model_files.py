@@ -15,7 +15,6 @@ from unittest import mock
 
 from reviews.argmaxable import check_layer
 from reviews.errors import InputError
-from reviews.formats import source
 from reviews.layer_files import read_layer, read_npy
 from tests.support import FileTestCase
 from tests.test_layer_files import npy_bytes
