@@ -3,7 +3,7 @@
 A layer has C classes with weights w_j in R^d and optional biases b_j; the
 logits are w_j . x + b_j.  Class i is argmaxable iff some input x gives it
 strictly the largest logit.  ``check_layer`` decides every class exactly and
-returns a certificate for each, checked exactly before it is returned:
+returns a certificate for each, checked exactly or exact by construction:
 
 * argmaxable: a ``witness`` x (Fractions) with w_i . x + b_i > w_j . x + b_j
   for every j != i;
@@ -19,7 +19,14 @@ rounded to 30 bits, with a rigorous bound on the rounding), and only the
 classes whose margin is within that bound are checked one by one in exact
 integers.  Candidates come from x = w_i, then from a small linear program
 over the classes that beat the last candidate (Clarkson's idea), in floats;
-an exact program in Fractions decides what floats leave open.
+the same program in exact integers decides what floats leave open, and
+always decides (reviews.feasibility proves that it ends).  With fewer
+classes than dimensions (C - 1 < d), the program runs in exact coordinates
+on the affine span of the rows, of dimension at most C - 1, and witnesses
+are mapped back to R^d exactly.
+
+Floats only propose: a number past the float range is still taken at its
+exact value, and where floats cannot hold it the exact path decides.
 
     check_layer     one ClassResult per class
     verify          exact, independent check of a ClassResult's certificate
@@ -27,6 +34,7 @@ an exact program in Fractions decides what floats leave open.
     ClassResult     index, argmaxable, witness, terms, classes; .combination
 """
 
+import heapq
 import itertools
 import math
 import numbers
@@ -219,7 +227,7 @@ class _Packed:
         if max(map(abs, candidate)) >> _CANDIDATE_BITS:
             suspects = sorted(range(len(self.rows)), key=lambda j: -_dot(self.rows[j], candidate))
         else:
-            suspects = self._suspects(i, candidate, self._reach(logit_i, candidate))
+            suspects = self._suspects(i, candidate, self._reach(logit_i, candidate), wanted)
         found = []
         for j in suspects:
             if j != i and _dot(self.rows[j], candidate) >= logit_i:
@@ -243,8 +251,12 @@ class _Packed:
                 high = middle
         return low
 
-    def _suspects(self, i, candidate, reach):
-        """Classes among the first ``reach`` whose rounded margin proves nothing."""
+    def _suspects(self, i, candidate, reach, wanted):
+        """Classes among the first ``reach`` whose rounded margin proves nothing.
+
+        Largest rounded logit first; ordered lazily, as usually only about
+        ``wanted`` of them are looked at.
+        """
         if not reach:
             return []
         field = 8 * self.field_bytes
@@ -255,7 +267,8 @@ class _Packed:
         packed = sum(x * column for x, column in zip(candidate, columns) if x)
         # Each rounded logit is within half the candidate's 1-norm of exact.
         bound = sum(map(abs, candidate)) if self.shift else 0
-        lift = self.half - _dot(self._rounded(self.rows[i]), candidate) + bound - self.offset * sum(candidate)
+        own_logit = _dot(self._rounded(self.rows[i]), candidate)
+        lift = self.half - own_logit + bound - self.offset * sum(candidate)
         lifted = packed + lift * ones
         flags = lifted & top
         own = self.rank[i]
@@ -265,8 +278,19 @@ class _Packed:
         data = lifted.to_bytes(reach * size, "little")
         flagged = [(match.start() + 1) // size - 1
                    for match in _NONZERO.finditer(flags.to_bytes(len(data), "little"))]
-        flagged.sort(key=lambda n: -int.from_bytes(data[n * size:(n + 1) * size], "little"))
-        return [self.order[n] for n in flagged]
+
+        def logit(n):
+            return int.from_bytes(data[n * size:(n + 1) * size], "little")
+
+        return (self.order[n] for n in _largest_first(flagged, logit, wanted + _ADDED_PER_ROUND))
+
+
+def _largest_first(items, key, count):
+    """sorted(items, key=key, reverse=True), sorting all only past the first ``count``."""
+    first = heapq.nlargest(count, items, key=key)
+    yield from first
+    if len(first) < len(items):
+        yield from sorted(items, key=key, reverse=True)[count:]
 
 
 class _Layer:
