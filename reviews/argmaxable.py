@@ -578,7 +578,8 @@ def verify(weights, bias, result):
         x = _sequence(result.witness, "result.witness")
         if len(x) != len(rows[0]):
             raise InputError("result.witness has length %d for d = %d" % (len(x), len(rows[0])))
-        x = [Fraction(_finite(v, "result.witness[%d]" % k, "a witness")) for k, v in enumerate(x)]
+        x = [_certificate_number(v, "result.witness[%d]" % k, "a witness")
+             for k, v in enumerate(x)]
         top = _dot(rows[i], x) + biases[i]
         return all(_dot(row, x) + b < top for j, (row, b) in enumerate(zip(rows, biases))
                    if j != i)
@@ -595,12 +596,25 @@ def verify(weights, bias, result):
             raise InputError("result.terms[%d]'s class %d does not follow class %d:"
                              " terms go in increasing class order" % (n, j, support[-1]))
         support.append(j)
-        lam.append(Fraction(_finite(pair[1], "result.terms[%d]'s weight" % n, "weights")))
+        lam.append(_certificate_number(pair[1], "result.terms[%d]'s weight" % n, "weights"))
     if i in support:
         return False
     differences = [[a - b for a, b in zip(rows[i], rows[j])] for j in support]
     return bool(support) and is_combination(
         differences, [biases[i] - biases[j] for j in support], lam)
+
+
+def _certificate_number(value, where, what):
+    """A certificate's number as a Fraction.
+
+    An int or Fraction is taken as it is, past the size limit too: an
+    exact certificate of a layer near that limit may need more bits, and
+    the object is already there (the limit guards against text such as
+    Decimal('1e999999999') that is short but huge once materialized).
+    """
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        return Fraction(value)
+    return Fraction(_finite(value, where, what))
 
 
 def _class_index(value, classes, where):

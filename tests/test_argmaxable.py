@@ -174,6 +174,14 @@ class TestNumbersPastTheFloatRange(unittest.TestCase):
                 self.assertEqual([r.argmaxable for r in results], expected)
                 self.assertTrue(all(verify(weights, bias, r) for r in results))
 
+    def test_a_witness_longer_than_the_input_size_limit_still_verifies(self):
+        # Class 2 needs x_2 > 1e19000: more bits than an input number may have.
+        weights, bias = [[1, 0], [-1, 0], [0, Decimal("1e-19000")]], [0, 0, -1]
+        result = check_layer(weights, bias)[2]
+        self.assertTrue(result.argmaxable)
+        self.assertGreater(result.witness[1], 10 ** 19000)
+        self.assertIs(verify(weights, bias, result), True)
+
     def test_braid_reflect_gives_up_quietly_past_the_float_range(self):
         self.assertIsNone(braid_reflect([[1], [2], [3]], [0, 1, Decimal("1e400")], 0))
         self.assertIsNone(braid_reflect([[Decimal("1e309")], [0]], None, 1))
