@@ -486,7 +486,7 @@ def _clarkson(layer, i, working, exact):
             fresh = [j for j in beaten if j not in working][:_ADDED_PER_ROUND]
             if not fresh:
                 return None
-            working = working + fresh
+            working += fresh
             program.add(*layer.lp_rows(i, fresh, exact))
         elif not relaxed.slack:
             if exact:
@@ -522,6 +522,8 @@ def _decide(layer, i):
     reduction = layer.reduced()
     if reduction is not None:
         return reduction.lift(_decide(reduction.layer, i))
+    # The float rounds extend ``working``: the exact program starts from every
+    # rival they met.
     return _clarkson(layer, i, working, exact=False) or _clarkson(layer, i, working, exact=True)
 
 

@@ -188,10 +188,12 @@ class Program:
     def solve(self):
         """Minimize from the current basis; a Relaxed, or None if floats give up.
 
-        Exact, it always returns: Bland's rule (the first improving column,
-        ties in the ratio test to the lowest basic index) cannot cycle, and
-        the program is never unbounded, as its only rays add u_q = v_q at
-        the positive cost 2M.
+        The entering column is the most improving one (Dantzig's rule, few
+        pivots in practice) for a bounded number of pivots, then the first
+        improving one (Bland's rule, with ties in the ratio test going to
+        the lowest basic index).  Exact, it therefore always returns: Bland's
+        rule cannot cycle, and the program is never unbounded, as its only
+        rays add u_q = v_q at the positive cost 2M.
         """
         m = self.d + 1
         tolerance = self.tolerance
@@ -200,7 +202,7 @@ class Program:
         for iteration in itertools.count() if self.exact else range(limit):
             cost = self.tableau[-1]
             columns = [j for j in range(len(cost) - 1) if j != self.inverse]
-            if self.exact or iteration > limit // 2:
+            if iteration > limit // 2:
                 entering = next((j for j in columns if cost[j + 1] < -tolerance), None)
             else:
                 entering = min(columns, key=lambda j: cost[j + 1])
