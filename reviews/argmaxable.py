@@ -78,6 +78,9 @@ class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms clas
                              % self.index)
         dense = [0] * self.classes
         for j, value in self.terms:
+            if not 0 <= j < self.classes:
+                raise InputError("class %d: its terms name class %d of only %d"
+                                 % (self.index, j, self.classes))
             dense[j] = value
         return tuple(dense)
 

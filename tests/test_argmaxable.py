@@ -303,6 +303,10 @@ class TestErrors(unittest.TestCase):
                 with self.assertRaisesRegex(error, message):
                     verify(FIGURE_1, None, result)
 
+    def test_a_dense_combination_needs_terms_within_the_classes(self):
+        with self.assertRaisesRegex(InputError, "class 0: its terms name class 5 of only 3"):
+            ClassResult(0, False, None, ((5, F(1)),), 3).combination
+
     def test_verify_is_false_for_a_well_formed_wrong_certificate(self):
         wrong = [
             ClassResult(3, True, (F(0), F(0))),
