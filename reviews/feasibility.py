@@ -16,21 +16,21 @@ whose dual is: maximize z subject to a_k . x + c_k >= z, |x_q| <= M.  An
 optimum z > 0 gives a witness x; an optimum <= 0 without slack gives a
 combination; otherwise M is too small and grows.  The simplex runs in floats
 to find a basis, which is trusted only once its certificate checks exactly,
-and in Fractions where floats fail.
+and in exact integers where floats fail.
 
 The exact program always decides, after finitely many steps.  Each solve
-ends, as Bland's rule cannot cycle.  And M grows a bounded number of times:
-with integer rows, every (a_k, c_k) of norm at most s, let
-B = (s + 2) ** (d + 1).  A basic point of {(x, z): a_k . x + c_k >= z}
-(with z <= 1 added where the system is feasible) solves at most d + 1 of
-its equations, so by Cramer's rule and Hadamard's bound its coordinates
-are at most B (the denominator is a nonzero integer), and an optimal face
-holds one, also where the rows span less than R^d.  So once M > B: if a
-witness exists, one lies in the box and z > 0; if none does, an optimal
-dual point lies strictly inside the box, and complementary slackness
-leaves no slack at the optimum.  M starts at 4 or more and is squared
-each time (``Program.grow_penalty``), so it grows at most log2(log2(B))
-times.
+ends, as it finishes with Bland's rule, which cannot cycle (``solve``).
+And M grows a bounded number of times: with integer rows, every (a_k, c_k)
+of norm at most s, let B = (s + 2) ** (d + 1).  A basic point of
+{(x, z): a_k . x + c_k >= z} (with z <= 1 added where the system is
+feasible) solves at most d + 1 of its equations, so by Cramer's rule and
+Hadamard's bound its coordinates are at most B (the denominator is a
+nonzero integer), and an optimal face holds one, also where the rows span
+less than R^d.  So once M > B: if a witness exists, one lies in the box
+and z > 0; if none does, an optimal dual point lies strictly inside the
+box, and complementary slackness leaves no slack at the optimum.  M starts
+at 4 or more and is squared each time (``Program.grow_penalty``), so it
+grows at most log2(log2(B)) times.
 
     decide              witness or combination for a small system
     Program             the penalized program over a growing set of rows
