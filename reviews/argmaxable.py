@@ -391,13 +391,18 @@ class _Layer:
         # The unit is past the float range: scale exactly instead.
         return self.candidate([Fraction(v) * self.x_unit for v in x])
 
-    def reduced(self):
-        """This layer on the affine span of its rows, or None if that saves nothing.
+    def reduced(self, needed):
+        """This layer on the affine span of its rows, or None if not worth it.
 
-        Worth it when C - 1 < d: the span of {w_j - w_0} has dimension
-        r <= C - 1.  Computed once, when a class first needs the LP.
+        The span of {w_j - w_0} has dimension r <= C - 1, so only C - 1 < d
+        can gain.  Finding it costs about C * d * r exact operations on
+        numbers r times longer than the entries, and a float program in d
+        dimensions about d**3 float operations: so the floats get the span
+        only for few classes (C**3 <= d**2), the exact program whenever it
+        is ``needed`` (exact pivots in d dimensions cost far more).
+        Computed once, when a class first needs the LP.
         """
-        if self.classes - 1 >= self.dim:
+        if self.classes - 1 >= self.dim or not (needed or self.classes ** 3 <= self.dim ** 2):
             return None
         if self._reduced is None:
             self._reduced = _Reduction(self)
@@ -522,12 +527,17 @@ def _decide(layer, i):
         working += [j for j in beaten if j not in working]
     if not beaten:
         return layer.witness(i, candidate)
-    reduction = layer.reduced()
-    if reduction is not None:
-        return reduction.lift(_decide(reduction.layer, i))
-    # The float rounds extend ``working``: the exact program starts from every
-    # rival they met.
-    return _clarkson(layer, i, working, exact=False) or _clarkson(layer, i, working, exact=True)
+    reduction = layer.reduced(needed=False)
+    if reduction is None:
+        # The float rounds extend ``working``: the exact program starts from
+        # every rival they met.
+        result = _clarkson(layer, i, working, exact=False)
+        if result is not None:
+            return result
+        reduction = layer.reduced(needed=True)
+        if reduction is None:
+            return _clarkson(layer, i, working, exact=True)
+    return reduction.lift(_decide(reduction.layer, i))
 
 
 def check_layer(weights, bias=None, progress=None):
