@@ -1,10 +1,13 @@
 """Time check_layer on the issue's seeded Gaussian layers, every certificate checked.
 
-    python benchmarks/argmaxable_speed.py [REPEATS] [large]
+    python benchmarks/argmaxable_speed.py [REPEATS] [large] [hard]
 
 Layers: C = 1000, d = 4 with bias, and C = 2000, d = 16 without bias, weights
 and biases drawn from random.Random(0).gauss(0, 1); with "large", also
-C = 5000, d = 64 and C = 10000, d = 32 without bias.  Each run decides every
+C = 5000, d = 64 and C = 10000, d = 32 without bias; with "hard", the shapes
+of issue 7: C = 5000, d = 1 without bias (almost every class needs a
+combination), and three rows a, b, (a + b) / 2 in d = 800 (the exact
+programs run on their 1-dimensional affine span).  Each run decides every
 class; the best and worst of REPEATS runs are reported, with the counts.
 """
 
@@ -13,14 +16,11 @@ import platform
 import random
 import sys
 import time
+from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from reviews.argmaxable import check_layer  # noqa: E402
-
-LAYERS = ((1000, 4, True), (2000, 16, False))
-LARGE_LAYERS = ((5000, 64, False), (10000, 32, False))
-
 
 def gaussian_layer(classes, dim, bias, seed=0):
     rng = random.Random(seed)
@@ -28,12 +28,25 @@ def gaussian_layer(classes, dim, bias, seed=0):
     return weights, ([rng.gauss(0, 1) for _ in range(classes)] if bias else None)
 
 
+def midpoint_layer(classes, dim, bias, seed=0):
+    """Two Gaussian rows and their exact midpoint (``classes`` is 3)."""
+    weights, biases = gaussian_layer(2, dim, bias, seed)
+    weights.append([(Fraction(p) + Fraction(q)) / 2 for p, q in zip(*weights)])
+    return weights, biases and biases + [(Fraction(biases[0]) + Fraction(biases[1])) / 2]
+
+
+LAYERS = ((gaussian_layer, 1000, 4, True), (gaussian_layer, 2000, 16, False))
+LARGE_LAYERS = ((gaussian_layer, 5000, 64, False), (gaussian_layer, 10000, 32, False))
+HARD_LAYERS = ((gaussian_layer, 5000, 1, False), (midpoint_layer, 3, 800, False))
+
+
 def main(argv):
     repeats = int(argv[0]) if argv else 3
-    layers = LAYERS + (LARGE_LAYERS if "large" in argv[1:] else ())
+    layers = (LAYERS + (LARGE_LAYERS if "large" in argv[1:] else ())
+              + (HARD_LAYERS if "hard" in argv[1:] else ()))
     print("Python %s" % platform.python_version())
-    for classes, dim, bias in layers:
-        weights, biases = gaussian_layer(classes, dim, bias)
+    for build, classes, dim, bias in layers:
+        weights, biases = build(classes, dim, bias)
         times = []
         for _ in range(repeats):
             start = time.perf_counter()

@@ -12,11 +12,25 @@ Both are found through one linear program, the L1-penalized dual
     minimize   sum_k lam_k c_k + M * sum_q (u_q + v_q)
     subject to sum_k lam_k a_k + u - v = 0,   sum_k lam_k = 1,   lam, u, v >= 0
 
-whose dual is: maximize z subject to c_k - a_k . x >= z, |x_q| <= M.  An
+whose dual is: maximize z subject to a_k . x + c_k >= z, |x_q| <= M.  An
 optimum z > 0 gives a witness x; an optimum <= 0 without slack gives a
 combination; otherwise M is too small and grows.  The simplex runs in floats
-to find a basis and in Fractions (Bland's rule) where floats fail; nothing
-is returned before it is checked in exact arithmetic.
+to find a basis, which is trusted only once its certificate checks exactly,
+and in exact integers where floats fail.
+
+The exact program always decides, after finitely many steps.  Each solve
+ends, as it finishes with Bland's rule, which cannot cycle (``solve``).
+And M grows a bounded number of times: with integer rows, every (a_k, c_k)
+of norm at most s, let B = (s + 2) ** (d + 1).  A basic point of
+{(x, z): a_k . x + c_k >= z} (with z <= 1 added where the system is
+feasible) solves at most d + 1 of its equations, so by Cramer's rule and
+Hadamard's bound its coordinates are at most B (the denominator is a
+nonzero integer), and an optimal face holds one, also where the rows span
+less than R^d.  So once M > B: if a witness exists, one lies in the box
+and z > 0; if none does, an optimal dual point lies strictly inside the
+box, and complementary slackness leaves no slack at the optimum.  M starts
+at 4 or more and is squared each time (``Program.grow_penalty``), so it
+grows at most log2(log2(B)) times.
 
     decide              witness or combination for a small system
     Program             the penalized program over a growing set of rows
@@ -26,6 +40,9 @@ is returned before it is checked in exact arithmetic.
     solve_square        exact solution of a square linear system
 """
 
+import itertools
+import math
+import operator
 from collections import namedtuple
 from fractions import Fraction
 
@@ -49,7 +66,7 @@ slack: whether a slack variable is positive at the optimum.
 _FLOAT_TOLERANCE = 1e-11
 _FIRST_PENALTY = 4
 _PENALTY_GROWTH = 16
-_PENALTY_ROUNDS = 64
+_FLOAT_ROUNDS = 64
 
 
 class Program:
@@ -61,17 +78,29 @@ class Program:
     row.  Each tableau row holds its right-hand side first.  Adding rows and
     raising the penalty keep the basis feasible, so each solve starts from
     the last optimum.
+
+    In floats the tableau is the usual one.  Exact (``exact=True``), rows,
+    offsets and penalty must be integers, and the tableau stays integer:
+    it holds the true tableau times ``scale``, the basis determinant, and a
+    pivot is Bareiss's fraction-free step (every division exact), which
+    avoids the gcd of a Fraction at every operation.  Each row and its
+    offset are divided by their gcd first (a layer's common denominator
+    can make them thousands of bits longer than they need be); that
+    changes no witness, and ``row_weights`` undoes it.
     """
 
     def __init__(self, rows, offsets, penalty, exact=False):
         d = len(rows[0])
-        self.d, self.exact, self.penalty = d, exact, penalty
-        self.number = Fraction if exact else float
+        self.d, self.exact = d, exact
+        self.number = _exact_integer if exact else float
+        self.penalty = self.number(penalty)
+        self.scale = 1
+        self.divisors = []
         self.tolerance = 0 if exact else _FLOAT_TOLERANCE
         zero, one = self.number(0), self.number(1)
         self.inverse = 2 * d
         self.first_row = 2 * d + 1
-        self.costs = [penalty] * (2 * d) + [zero]
+        self.costs = [self.penalty] * (2 * d) + [zero]
         self.tableau = []
         for q in range(d):
             unit = [zero] * (2 * d + 1)
@@ -87,56 +116,93 @@ class Program:
         for q in range(d):
             if self.tableau[q][0] < 0:
                 self._pivot(q, d + q)
-        self.raise_penalty(penalty)
+        self.raise_penalty(self.penalty)
 
     def _pivot(self, row, col):
         tableau = self.tableau
         pivot_row = tableau[row]
         p = pivot_row[col + 1]
-        pivot_row = [v / p for v in pivot_row]
-        tableau[row] = pivot_row
-        for r, other in enumerate(tableau):
-            f = other[col + 1]
-            if r != row and f:
-                tableau[r] = [a - f * b for a, b in zip(other, pivot_row)]
+        if self.exact:
+            scale = self.scale
+            for r, other in enumerate(tableau):
+                if r != row:
+                    f = other[col + 1]
+                    if f:
+                        tableau[r] = [(p * a - f * b) // scale for a, b in zip(other, pivot_row)]
+                    elif p != scale:
+                        tableau[r] = [p * a // scale for a in other]
+            # The scale stays positive, so signs read off the integers.
+            if p < 0:
+                self.tableau = tableau = [[-v for v in line] for line in tableau]
+            self.scale = abs(p)
+        else:
+            pivot_row = [v / p for v in pivot_row]
+            tableau[row] = pivot_row
+            for r, other in enumerate(tableau):
+                f = other[col + 1]
+                if r != row and f:
+                    tableau[r] = [a - f * b for a, b in zip(other, pivot_row)]
         if row < len(self.basis):
             self.basis[row] = col
 
     def add(self, rows, offsets):
         """Append rows (columns of the program), priced at the current basis."""
-        d, number = self.d, self.number
+        d, number, scale = self.d, self.number, self.scale
         cost = self.tableau[-1]
-        dual = [self.costs[q] - cost[1 + q] for q in range(d)] + [-cost[1 + self.inverse]]
+        dual = ([scale * self.costs[q] - cost[1 + q] for q in range(d)]
+                + [-cost[1 + self.inverse]])
         for a, c in zip(rows, offsets):
-            a = [number(v) for v in a]
+            a, c = [number(v) for v in a], number(c)
+            if self.exact:
+                divisor = math.gcd(c, *a) or 1
+                a, c = [v // divisor for v in a], c // divisor
+                self.divisors.append(divisor)
             for r in range(d + 1):
                 row = self.tableau[r]
                 row.append(sum(v * row[1 + q] for q, v in enumerate(a)) + row[1 + self.inverse])
-            c = number(c)
             self.costs.append(c)
-            cost.append(c - sum(v * y for v, y in zip(a, dual)) - dual[d])
+            cost.append(scale * c - sum(v * y for v, y in zip(a, dual)) - dual[d])
 
     def raise_penalty(self, penalty):
         """New slack cost; reprice every column at the current basis."""
-        self.penalty = penalty
+        self.penalty = penalty = self.number(penalty)
         self.costs[:2 * self.d] = [penalty] * (2 * self.d)
         basic_costs = [self.costs[col] for col in self.basis]
         width = len(self.tableau[0])
-        priced = [self.number(0)] + [self.costs[j - 1] for j in range(1, width)]
+        priced = [self.number(0)] + [self.scale * self.costs[j - 1] for j in range(1, width)]
         for r, c in enumerate(basic_costs):
             if c:
                 priced = [p - c * t for p, t in zip(priced, self.tableau[r])]
         self.tableau[-1] = priced
 
+    def grow_penalty(self):
+        """Raise the penalty: 16-fold in floats, squared when exact.
+
+        Squaring reaches any bound B in log2(log2(B)) steps: the numbers of
+        a layer can span thousands of bits, and 16-fold steps would then
+        take hundreds of exact re-solves.
+        """
+        grown = self.penalty * (self.penalty if self.exact else 1)
+        self.raise_penalty(max(grown, self.penalty * _PENALTY_GROWTH))
+
     def solve(self):
-        """Minimize from the current basis; a Relaxed, or None if floats give up."""
+        """Minimize from the current basis; a Relaxed, or None if floats give up.
+
+        The entering column is the most improving one (Dantzig's rule, few
+        pivots in practice) for a bounded number of pivots, then the first
+        improving one (Bland's rule, with ties in the ratio test going to
+        the lowest basic index).  Exact, it therefore always returns: Bland's
+        rule cannot cycle, and the program is never unbounded, as its only
+        rays add u_q = v_q at the positive cost 2M.
+        """
         m = self.d + 1
         tolerance = self.tolerance
+        ratio = Fraction if self.exact else operator.truediv
         limit = 50 * (len(self.tableau[0]) + m)
-        for iteration in range(limit):
+        for iteration in itertools.count() if self.exact else range(limit):
             cost = self.tableau[-1]
             columns = [j for j in range(len(cost) - 1) if j != self.inverse]
-            if self.exact or iteration > limit // 2:
+            if iteration > limit // 2:
                 entering = next((j for j in columns if cost[j + 1] < -tolerance), None)
             else:
                 entering = min(columns, key=lambda j: cost[j + 1])
@@ -148,7 +214,7 @@ class Program:
             for r in range(m):
                 coefficient = self.tableau[r][entering + 1]
                 if coefficient > tolerance:
-                    key = (self.tableau[r][0] / coefficient, self.basis[r])
+                    key = (ratio(self.tableau[r][0], coefficient), self.basis[r])
                     if best is None or key < best[0]:
                         best = (key, r)
             if best is None:
@@ -156,14 +222,43 @@ class Program:
             self._pivot(best[1], entering)
         return None
 
+    def _true(self, value):
+        """A tableau entry's value: exact, the integer over the scale."""
+        return Fraction(value, self.scale) if self.exact else value
+
     def _optimum(self):
         d = self.d
         cost = self.tableau[-1]
-        values = [self.tableau[r][0] for r in range(d + 1)]
-        slack = any(col < self.inverse and v > self.tolerance
-                    for col, v in zip(self.basis, values))
-        x = [cost[1 + q] - self.penalty for q in range(d)]
-        return Relaxed(-cost[0], list(self.basis), x, slack)
+        slack = any(col < self.inverse and self.tableau[r][0] > self.tolerance
+                    for r, col in enumerate(self.basis))
+        x = [self._true(cost[1 + q]) - self.penalty for q in range(d)]
+        return Relaxed(-self._true(cost[0]), list(self.basis), x, slack)
+
+    def row_weights(self):
+        """The weight lam_k of each row at the current basis (0 off the basis).
+
+        Exact in an exact program, where at an optimum without slack they
+        are the combination itself (of the rows as given: the weights of
+        the rows divided by their gcds are divided by the gcds in turn and
+        scaled back to sum 1).
+        """
+        lam = [self.number(0)] * (len(self.costs) - self.first_row)
+        for r, col in enumerate(self.basis):
+            if col >= self.first_row:
+                lam[col - self.first_row] = self._true(self.tableau[r][0])
+        if not self.exact:
+            return lam
+        lam = [Fraction(value) / divisor for value, divisor in zip(lam, self.divisors)]
+        total = sum(lam)
+        return [value / total for value in lam] if total else lam
+
+
+def _exact_integer(value):
+    """An integer input of an exact Program, or InputError."""
+    exact = Fraction(value)
+    if exact.denominator != 1:
+        raise InputError("an exact Program takes integers, not %s" % exact)
+    return exact.numerator
 
 
 def solve_square(columns, rhs):
@@ -274,18 +369,15 @@ def decide(rows, offsets):
         raise InputError("a system needs at least one row of at least one number")
     rows = [[Fraction(v) for v in a] for a in rows]
     offsets = [Fraction(c) for c in offsets]
-    float_rows, float_offsets = _scaled_floats(rows, offsets)
-    return (_search(float_rows, float_offsets, rows, offsets, float)
-            or _search(rows, offsets, rows, offsets, Fraction)
-            or _unreachable())
+    return _float_search(rows, offsets) or _exact_search(rows, offsets)
 
 
-def _search(lp_rows, lp_offsets, rows, offsets, number):
-    """Grow the penalty until the program decides; None where floats fail."""
-    program = Program(lp_rows, lp_offsets, number(_FIRST_PENALTY), exact=number is Fraction)
-    for _ in range(_PENALTY_ROUNDS):
+def _float_search(rows, offsets):
+    """A float basis, if its certificate checks exactly; else None."""
+    program = Program(*_scaled_floats(rows, offsets), float(_FIRST_PENALTY))
+    for _ in range(_FLOAT_ROUNDS):
         relaxed = program.solve()
-        if relaxed is None:
+        if relaxed is None or not all(map(math.isfinite, relaxed.x)):
             return None
         if relaxed.value > 0:
             witness = tuple(Fraction(v) for v in relaxed.x)
@@ -293,9 +385,25 @@ def _search(lp_rows, lp_offsets, rows, offsets, number):
         if not relaxed.slack:
             lam = basis_combination(rows, offsets, relaxed.basis)
             return None if lam is None else Decision(None, lam)
-        program.raise_penalty(program.penalty * _PENALTY_GROWTH)
+        program.grow_penalty()
     return None
 
 
-def _unreachable():
-    raise AssertionError("the exact program did not decide")
+def _exact_search(rows, offsets):
+    """The exact program's decision; it always comes (module docstring).
+
+    Rows and offsets are scaled to integers by one positive factor, which
+    changes neither certificate.
+    """
+    flat = _integers([v for a, c in zip(rows, offsets) for v in list(a) + [c]])
+    width = len(rows[0]) + 1
+    lines = [flat[n:n + width] for n in range(0, len(flat), width)]
+    program = Program([line[:-1] for line in lines], [line[-1] for line in lines],
+                      _FIRST_PENALTY, exact=True)
+    while True:
+        relaxed = program.solve()
+        if relaxed.value > 0:
+            return Decision(tuple(relaxed.x), None)
+        if not relaxed.slack:
+            return Decision(None, tuple(program.row_weights()))
+        program.grow_penalty()

@@ -4,9 +4,11 @@ import random
 import unittest
 from decimal import Decimal
 from fractions import Fraction as F
+from unittest import mock
 
 from reviews.argmaxable import ClassResult, braid_reflect, check_layer, exact_layer, verify
 from reviews.errors import InputError
+from reviews.feasibility import Program
 
 FIGURE_1 = [[-2, -2], [1, 2], [F(9, 5), F(-4, 5)], [F(9, 10), F(1, 5)]]
 
@@ -125,6 +127,117 @@ class TestCertificates(unittest.TestCase):
         self.assertEqual(seen, [(1, 4), (2, 4), (3, 4), (4, 4)])
 
 
+class TestExactFallbackAlwaysDecides(unittest.TestCase):
+    """Issue 7, item 1: legal layers where the exact program gave up."""
+
+    def test_a_witness_past_1e100_is_found(self):
+        # Class 2 needs x_2 > 1e100: the exact program's box must grow past it.
+        weights, bias = [[1, 0], [-1, 0], [0, 1e-100]], [0, 0, -1]
+        results = check_layer(weights, bias)
+        self.assertEqual([r.argmaxable for r in results], [True, True, True])
+        self.assertTrue(all(verify(weights, bias, r) for r in results))
+        x = results[2].witness
+        self.assertGreater(x[1] * F(1e-100) - 1, abs(x[0]))
+
+    def test_integers_near_2_to_the_200(self):
+        n = 2 ** 200
+        weights = [[n + 1, n + 2], [n - 2, -n + 1], [n - 2, -n + 3]]
+        bias = [-3, n - 3, -3]
+        results = check_layer(weights, bias)
+        self.assertEqual([r.argmaxable for r in results], [True, True, True])
+        self.assertTrue(all(verify(weights, bias, r) for r in results))
+
+    def test_spreads_from_1e_minus_80_to_1e_minus_300_all_decide(self):
+        for exponent in (80, 85, 150, 300):
+            weights, bias = [[1, 0], [-1, 0], [0, 10.0 ** -exponent]], [0, 0, -1]
+            with self.subTest(exponent=exponent):
+                results = check_layer(weights, bias)
+                self.assertTrue(results[2].argmaxable)
+                self.assertTrue(verify(weights, bias, results[2]))
+
+
+class TestNumbersPastTheFloatRange(unittest.TestCase):
+    """Issue 7, item 2: exact values beyond the float range are legal."""
+
+    def test_layers_past_the_float_range_decide(self):
+        cases = [
+            ([[1], [2], [3]], [0, 1, Decimal("1e400")], [True, False, True]),
+            ([[Decimal("1e309")] * 3], None, [True]),
+            ([[Decimal("1e309")] * 3, [1, 2, 3]], None, [True, True]),
+            ([[1e-160], [2e-160], [3e-160]], [1e160, 0, -1e160], [True, False, True]),
+            ([[10 ** 400, 1], [1, 10 ** 400], [0, 0]], [0, 0, 10 ** 399], [True, True, True]),
+            ([[0], [1], [Decimal("1e4400")]], None, [True, False, True]),
+        ]
+        for weights, bias, expected in cases:
+            with self.subTest(weights=weights, bias=bias):
+                results = check_layer(weights, bias)
+                self.assertEqual([r.argmaxable for r in results], expected)
+                self.assertTrue(all(verify(weights, bias, r) for r in results))
+
+    def test_a_witness_longer_than_the_input_size_limit_still_verifies(self):
+        # Class 2 needs x_2 > 1e19000: more bits than an input number may have.
+        weights, bias = [[1, 0], [-1, 0], [0, Decimal("1e-19000")]], [0, 0, -1]
+        result = check_layer(weights, bias)[2]
+        self.assertTrue(result.argmaxable)
+        self.assertGreater(result.witness[1], 10 ** 19000)
+        self.assertIs(verify(weights, bias, result), True)
+
+    def test_braid_reflect_gives_up_quietly_past_the_float_range(self):
+        self.assertIsNone(braid_reflect([[1], [2], [3]], [0, 1, Decimal("1e400")], 0))
+        self.assertIsNone(braid_reflect([[Decimal("1e309")], [0]], None, 1))
+
+
+class TestAffineSpanReduction(unittest.TestCase):
+    """Issue 7, item 4: a few classes in a high dimension."""
+
+    def setUp(self):
+        rng = random.Random(15)
+        self.a = [F(rng.randint(-9, 9)) for _ in range(800)]
+        self.b = [F(rng.randint(-9, 9)) for _ in range(800)]
+        self.weights = [self.a, self.b, [(p + q) / 2 for p, q in zip(self.a, self.b)]]
+
+    def test_the_programs_run_on_the_span(self):
+        dimensions = []
+        original = Program.__init__
+
+        def recording(program, rows, *arguments, **keywords):
+            dimensions.append(len(rows[0]))
+            original(program, rows, *arguments, **keywords)
+
+        with mock.patch.object(Program, "__init__", recording):
+            results = check_layer(self.weights)
+        self.assertEqual([r.argmaxable for r in results], [True, True, False])
+        self.assertEqual(results[2].terms, ((0, F(1, 2)), (1, F(1, 2))))
+        self.assertTrue(dimensions)
+        self.assertLessEqual(max(dimensions), 2)
+
+    def test_witnesses_map_back_to_the_original_coordinates(self):
+        bias = [0, 0, 1]
+        results = check_layer(self.weights, bias)
+        self.assertEqual([r.argmaxable for r in results], [True, True, True])
+        for r in results:
+            self.assertEqual(len(r.witness), 800)
+            self.assertTrue(verify(self.weights, bias, r))
+
+    def test_equal_rows_in_a_high_dimension(self):
+        row = list(range(1, 51))
+        self.assertEqual(decisions([row, row, row]), [False, False, False])
+        results = check_layer([row, row, row], [0, 2, 1])
+        self.assertEqual([r.argmaxable for r in results], [False, True, False])
+        self.assertTrue(all(verify([row, row, row], [0, 2, 1], r) for r in results))
+
+    def test_span_coordinates_are_exact_on_random_layers(self):
+        rng = random.Random(16)
+        for _ in range(60):
+            classes, dim = rng.randint(2, 5), rng.randint(5, 9)
+            basis = [[rng.randint(-3, 3) for _ in range(dim)] for _ in range(rng.randint(1, 3))]
+            weights = [[sum(rng.randint(-2, 2) * v for v in column) for column in zip(*basis)]
+                       for _ in range(classes)]
+            bias = [rng.randint(-2, 2) for _ in range(classes)] if rng.random() < 0.5 else None
+            with self.subTest(weights=weights, bias=bias):
+                self.assertTrue(all(verify(weights, bias, r) for r in check_layer(weights, bias)))
+
+
 class TestBraidReflect(unittest.TestCase):
 
     def test_finds_a_vertex_from_its_own_weight(self):
@@ -160,6 +273,51 @@ class TestErrors(unittest.TestCase):
             with self.subTest(arguments=arguments):
                 with self.assertRaisesRegex(InputError, message):
                     check_layer(*arguments)
+
+    def test_progress_must_be_callable(self):
+        with self.assertRaisesRegex(TypeError, "progress must be a function .* not int"):
+            check_layer(FIGURE_1, progress=5)
+
+    def test_verify_raises_for_a_malformed_result(self):
+        cases = [
+            (None, TypeError, "result must be a ClassResult, not NoneType"),
+            (ClassResult(4, True, (F(0), F(0))), InputError,
+             r"result.index is 4, not a class of this layer \(0 to 3\)"),
+            (ClassResult(-1, True, (F(0), F(0))), InputError, "result.index is -1"),
+            (ClassResult("0", True, (F(0), F(0))), TypeError, "result.index must be an int"),
+            (ClassResult(0, True, (float("inf"), 0)), InputError,
+             r"result.witness\[0\] is inf; a witness must be finite"),
+            (ClassResult(0, True, (1,)), InputError, "result.witness has length 1 for d = 2"),
+            (ClassResult(0, True, None), InputError, "argmaxable but has no witness"),
+            (ClassResult(3, False, None, None, 4), InputError, "not argmaxable but has no terms"),
+            (ClassResult(3, False, None, ((0, F(1, 2), 1), (1, F(1, 2))), 4), InputError,
+             r"result.terms\[0\] has 3 entries, not 2"),
+            (ClassResult(3, False, None, ((-1, F(1, 2)), (1, F(1, 2))), 4), InputError,
+             r"result.terms\[0\]'s class is -1, not a class"),
+            (ClassResult(3, False, None, ((1, F(1, 2)), (1, F(1, 2))), 4), InputError,
+             "class 1 does not follow class 1"),
+            (ClassResult(3, False, None, ((0, "x"),), 4), InputError, "is 'x', not a real number"),
+        ]
+        for result, error, message in cases:
+            with self.subTest(result=result):
+                with self.assertRaisesRegex(error, message):
+                    verify(FIGURE_1, None, result)
+
+    def test_a_dense_combination_needs_terms_within_the_classes(self):
+        with self.assertRaisesRegex(InputError, "class 0: its terms name class 5 of only 3"):
+            ClassResult(0, False, None, ((5, F(1)),), 3).combination
+
+    def test_verify_is_false_for_a_well_formed_wrong_certificate(self):
+        wrong = [
+            ClassResult(3, True, (F(0), F(0))),
+            ClassResult(3, False, None, ((0, F(1, 2)), (1, F(1, 2))), 4),
+            ClassResult(3, False, None, ((0, F(43, 290)), (1, F(61, 145)), (3, F(25, 58))), 4),
+            ClassResult(3, False, None, (), 4),
+            ClassResult(3, False, None, ((0, F(-1)), (1, F(2))), 4),
+        ]
+        for result in wrong:
+            with self.subTest(result=result):
+                self.assertIs(verify(FIGURE_1, None, result), False)
 
     def test_exact_layer_keeps_exact_values(self):
         self.assertEqual(exact_layer([[0.5, Decimal("0.1")]], [3]),

@@ -252,8 +252,8 @@ class TestCheckLayer(FileTestCase):
         layer = self.write("fig1.json", FIGURE_1_JSON)
         bias = self.write("bias.csv", "0\n0\n0\n")
         self.assertEqual(in_process("check-layer", layer, "--bias", bias),
-                         (2, "", "counterexamples: error: %s has 3 numbers for the 4 classes"
-                          " of %s\n" % (bias, layer)))
+                         (2, "", "counterexamples: error: %s has 3 numbers for the 4 classes of %s\n"
+                          % (bias, layer)))
 
     def test_a_bad_number_in_the_bias_file_names_the_bias_file(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)

@@ -5,13 +5,11 @@ import importlib
 import pkgutil
 
 import reviews
-import reviews.papers
 
 
 def _modules():
-    for package in (reviews, reviews.papers):
-        for info in pkgutil.iter_modules(package.__path__):
-            yield importlib.import_module("%s.%s" % (package.__name__, info.name))
+    for info in pkgutil.walk_packages(reviews.__path__, "reviews."):
+        yield importlib.import_module(info.name)
 
 
 def load_tests(loader, tests, ignore):

@@ -1,5 +1,6 @@
 """Tests of reviews.feasibility: the exact alternative and its certificates."""
 
+import math
 import random
 import unittest
 from fractions import Fraction as F
@@ -37,6 +38,27 @@ class TestDecide(unittest.TestCase):
     def test_zero_row_with_zero_offset_is_infeasible(self):
         self.assertEqual(decide([[0, 0]], [0]).combination, (F(1),))
 
+    def test_a_witness_past_1e100_is_found(self):
+        # x_2 > 1e100 is needed; the exact program's box must grow that far.
+        rows, offsets = [[0, F(1e-100)], [1, F(1e-100)]], [-1, -1]
+        witness = decide(rows, offsets).witness
+        self.assertIsNotNone(witness)
+        self.assertTrue(is_witness(rows, offsets, witness))
+
+    def test_extreme_systems_always_decide(self):
+        rng = random.Random(4)
+        for _ in range(60):
+            n, d = rng.randint(1, 4), rng.randint(1, 3)
+            rows = [[rng.choice([0, 1, -1]) * F(10) ** rng.randint(-120, 120) for _ in range(d)]
+                    for _ in range(n)]
+            offsets = [rng.choice([0, 1, -1]) * F(10) ** rng.randint(-120, 120) for _ in range(n)]
+            witness, combination = decide(rows, offsets)
+            with self.subTest(rows=rows, offsets=offsets):
+                if witness is None:
+                    self.assertTrue(is_combination(rows, offsets, combination))
+                else:
+                    self.assertTrue(is_witness(rows, offsets, witness))
+
     def test_empty_system_is_an_error(self):
         with self.assertRaisesRegex(InputError, "at least one row"):
             decide([], [])
@@ -68,6 +90,37 @@ class TestProgram(unittest.TestCase):
         relaxed = program.solve()
         self.assertGreater(relaxed.value, 0)
         self.assertTrue(is_witness(rows, offsets, [F(v) for v in relaxed.x]))
+
+
+class TestExactProgramEnds(unittest.TestCase):
+    """The bound of the module docstring: past it, one exact solve decides."""
+
+    @staticmethod
+    def bound(rows, offsets):
+        size = max(math.isqrt(sum(v * v for v in a) + c * c) + 1 for a, c in zip(rows, offsets))
+        return (size + 2) ** (len(rows[0]) + 1) + 1
+
+    def test_a_penalty_past_the_bound_leaves_no_slack_or_finds_a_witness(self):
+        rng = random.Random(5)
+        for _ in range(300):
+            n, d = rng.randint(1, 5), rng.randint(1, 3)
+            rows = [[rng.randint(-4, 4) for _ in range(d)] for _ in range(n)]
+            offsets = [rng.randint(-40, 40) for _ in range(n)]
+            relaxed = Program(rows, offsets, self.bound(rows, offsets), exact=True).solve()
+            with self.subTest(rows=rows, offsets=offsets):
+                self.assertTrue(relaxed.value > 0 or not relaxed.slack)
+
+    def test_the_combination_is_of_the_rows_as_given(self):
+        # Rows are divided by their gcds inside; the weights come back for the rows given.
+        rows, offsets = [[6], [-2]], [0, 0]
+        program = Program(rows, offsets, 4, exact=True)
+        relaxed = program.solve()
+        self.assertFalse(relaxed.slack)
+        self.assertEqual(program.row_weights(), [F(1, 4), F(3, 4)])
+
+    def test_an_exact_program_takes_integers(self):
+        with self.assertRaisesRegex(InputError, "integers, not 1/2"):
+            Program([[F(1, 2)]], [0], 4, exact=True)
 
 
 class TestSolveSquare(unittest.TestCase):

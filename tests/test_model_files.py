@@ -4,7 +4,6 @@ every real dtype, separated text, choosing arrays and transposing.
 Every file is written here by hand (struct, zipfile), and the values read
 are compared with the exact values the bytes hold."""
 
-import doctest
 import io
 import json
 import os
@@ -16,19 +15,11 @@ from unittest import mock
 
 from reviews.argmaxable import check_layer
 from reviews.errors import InputError
-from reviews.formats import binary, npy, safetensors, source, text
 from reviews.layer_files import read_layer, read_npy
 from tests.support import FileTestCase
 from tests.test_layer_files import npy_bytes
 
 FIGURE_1 = [[-2.0, -2.0], [1.0, 2.0], [1.8, -0.8], [0.9, 0.2]]
-
-
-def load_tests(loader, tests, ignore):
-    # tests/test_doctests.py walks reviews and reviews.papers, not this package.
-    for module in (source, text, binary, npy, safetensors):
-        tests.addTests(doctest.DocTestSuite(module))
-    return tests
 
 
 def raw(values, code):
