@@ -34,18 +34,17 @@ exact value, and where floats cannot hold it the exact path decides.
     ClassResult     index, argmaxable, witness, terms, classes; .combination
 """
 
-import heapq
 import itertools
 import math
 import numbers
-import operator
-import re
 from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator, real_number, to_float
-from reviews.feasibility import Program, basis_combination, is_combination, solve_square
+from reviews.feasibility import Program, basis_combination, is_combination
+from reviews.packed import CANDIDATE_BITS, WEIGHT_BITS, Packed, dot
+from reviews.span import AffineSpan
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
@@ -84,10 +83,6 @@ class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms clas
             dense[j] = value
         return tuple(dense)
 
-# Rounded weights carry this many bits; candidates up to _CANDIDATE_BITS.
-_WEIGHT_BITS = 30
-_CANDIDATE_BITS = 32
-_NONZERO = re.compile(b"[^\x00]")
 _FIRST_PENALTY = 4
 _FLOAT_ROUNDS = 64
 _ADDED_PER_ROUND = 8
@@ -176,126 +171,6 @@ def _finite(value, where, what="weights and biases"):
     return exact
 
 
-def _dot(a, b):
-    return sum(map(operator.mul, a, b))
-
-
-class _Packed:
-    """All C logits of a candidate at once, exact in sign.
-
-    ``rows`` are integer rows (weights, then the bias if any); a candidate is
-    an integer vector of the same length, and logits are rows . candidate.
-    The rows are packed in order of decreasing norm: without a bias, a row
-    shorter than logit_i / |candidate| cannot reach logit_i (Cauchy-Schwarz),
-    so only a prefix of the packed fields needs computing.
-    """
-
-    def __init__(self, rows, prune):
-        self.rows = rows
-        self.prune = prune
-        width = len(rows[0])
-        norms = [_dot(row, row) for row in rows]
-        self.order = sorted(range(len(rows)), key=lambda j: -norms[j])
-        self.norms = [norms[j] for j in self.order]
-        self.rank = {j: n for n, j in enumerate(self.order)}
-        largest = max(abs(v) for row in rows for v in row)
-        self.shift = max(0, largest.bit_length() - _WEIGHT_BITS)
-        bits = _WEIGHT_BITS + 1 + _CANDIDATE_BITS + width.bit_length() + 3
-        self.field_bytes = -(-bits // 8)
-        field = 8 * self.field_bytes
-        self.ones = int.from_bytes((b"\x01" + bytes(self.field_bytes - 1)) * len(rows), "little")
-        self.half = 1 << (field - 1)
-        self.top = self.ones << (field - 1)
-        # Fields hold rounded + offset >= 0, so that a prefix is a bit mask.
-        self.offset = self.half >> 1
-        size = self.field_bytes
-        packed_rows = [b"".join((v + self.offset).to_bytes(size, "little")
-                                for v in self._rounded(rows[j])) for j in self.order]
-        self.columns = [int.from_bytes(b"".join(row[k * size:(k + 1) * size]
-                                                for row in packed_rows), "little")
-                        for k in range(width)]
-
-    def _rounded(self, row):
-        """The row's entries divided by 2**shift, rounded to the nearest."""
-        half = (1 << (self.shift - 1)) if self.shift else 0
-        return [(v + half) >> self.shift for v in row]
-
-    def beaten_by(self, i, candidate, wanted):
-        """Up to ``wanted`` classes j != i with logit_j >= logit_i, exactly.
-
-        An empty list proves that the candidate makes class i the strict
-        maximum.  Rivals come largest (rounded) logit first.
-        """
-        logit_i = _dot(self.rows[i], candidate)
-        if max(map(abs, candidate)) >> _CANDIDATE_BITS:
-            suspects = sorted(range(len(self.rows)), key=lambda j: -_dot(self.rows[j], candidate))
-        else:
-            suspects = self._suspects(i, candidate, self._reach(logit_i, candidate), wanted)
-        found = []
-        for j in suspects:
-            if j != i and _dot(self.rows[j], candidate) >= logit_i:
-                found.append(j)
-                if len(found) == wanted:
-                    break
-        return found
-
-    def _reach(self, logit_i, candidate):
-        """How many rows, longest first, might reach logit_i."""
-        size = _dot(candidate, candidate)
-        if not (self.prune and logit_i > 0 and size):
-            return len(self.rows)
-        # The rows with norm**2 * size >= logit_i**2 form a prefix.
-        low, high, target = 0, len(self.rows), logit_i * logit_i
-        while low < high:
-            middle = (low + high) // 2
-            if self.norms[middle] * size >= target:
-                low = middle + 1
-            else:
-                high = middle
-        return low
-
-    def _suspects(self, i, candidate, reach, wanted):
-        """Classes among the first ``reach`` whose rounded margin proves nothing.
-
-        Largest rounded logit first; ordered lazily, as usually only about
-        ``wanted`` of them are looked at.
-        """
-        if not reach:
-            return []
-        field = 8 * self.field_bytes
-        columns, ones, top = self.columns, self.ones, self.top
-        if reach < len(self.rows):
-            mask = (1 << (field * reach)) - 1
-            columns, ones, top = [c & mask for c in columns], ones & mask, top & mask
-        packed = sum(x * column for x, column in zip(candidate, columns) if x)
-        # Each rounded logit is within half the candidate's 1-norm of exact.
-        bound = sum(map(abs, candidate)) if self.shift else 0
-        own_logit = _dot(self._rounded(self.rows[i]), candidate)
-        lift = self.half - own_logit + bound - self.offset * sum(candidate)
-        lifted = packed + lift * ones
-        flags = lifted & top
-        own = self.rank[i]
-        if flags == (1 << (field * own + field - 1) if own < reach else 0):
-            return []
-        size = self.field_bytes
-        data = lifted.to_bytes(reach * size, "little")
-        flagged = [(match.start() + 1) // size - 1
-                   for match in _NONZERO.finditer(flags.to_bytes(len(data), "little"))]
-
-        def logit(n):
-            return int.from_bytes(data[n * size:(n + 1) * size], "little")
-
-        return (self.order[n] for n in _largest_first(flagged, logit, wanted + _ADDED_PER_ROUND))
-
-
-def _largest_first(items, key, count):
-    """sorted(items, key=key, reverse=True), sorting all only past the first ``count``."""
-    first = heapq.nlargest(count, items, key=key)
-    yield from first
-    if len(first) < len(items):
-        yield from sorted(items, key=key, reverse=True)[count:]
-
-
 class _Layer:
     """A layer in integers (its entries times ``denominator``), packed, with float copies.
 
@@ -309,7 +184,7 @@ class _Layer:
         self.bias = bias if self.has_bias else [0] * self.classes
         self.denominator = denominator
         rows = [w + [b] for w, b in zip(weights, bias)] if self.has_bias else weights
-        self.packed = _Packed(rows, prune=not self.has_bias)
+        self.packed = Packed(rows, prune=not self.has_bias)
         self._reduced = None
         # Floats of the layer in its own units, for x = w_i and the
         # reflections; past the float range, in units of the largest entry.
@@ -336,7 +211,7 @@ class _Layer:
         """
         if all(isinstance(v, float) for v in x):
             largest = max(max(map(abs, x)), 1.0 if self.has_bias else 0.0)
-            t = _WEIGHT_BITS - math.frexp(largest)[1]
+            t = WEIGHT_BITS - math.frexp(largest)[1]
             if self.has_bias:
                 t = max(t, 0)
             scaled = [round(math.ldexp(v, t)) for v in x]
@@ -351,7 +226,7 @@ class _Layer:
     def exact_row_candidate(self, i):
         """x = w_i exactly, if its integer candidate is small; else None."""
         scaled = self.weights[i] + ([self.denominator] if self.has_bias else [])
-        if max(map(abs, scaled)) >> _CANDIDATE_BITS:
+        if max(map(abs, scaled)) >> CANDIDATE_BITS:
             return None
         return scaled, self.denominator
 
@@ -363,10 +238,10 @@ class _Layer:
     def reflect(self, x, i, rival):
         """x reflected across the tie of classes i and rival; None if floats fail."""
         normal = [p - q for p, q in zip(self.float_weights[i], self.float_weights[rival])]
-        size = _dot(normal, normal)
+        size = dot(normal, normal)
         if not size:
             return None
-        distance = (_dot(normal, x) + self.float_bias[i] - self.float_bias[rival]) / size
+        distance = (dot(normal, x) + self.float_bias[i] - self.float_bias[rival]) / size
         point = [v - 2 * distance * n for v, n in zip(x, normal)]
         return point if all(map(math.isfinite, point)) else None
 
@@ -392,7 +267,7 @@ class _Layer:
         return self.candidate([Fraction(v) * self.x_unit for v in x])
 
     def reduced(self, needed):
-        """This layer on the affine span of its rows, or None if not worth it.
+        """(this layer on the affine span of its rows, its AffineSpan), or None if not worth it.
 
         The span of {w_j - w_0} has dimension r <= C - 1, so only C - 1 < d
         can gain.  Finding it costs about C * d * r exact operations on
@@ -405,68 +280,10 @@ class _Layer:
         if self.classes - 1 >= self.dim or not (needed or self.classes ** 3 <= self.dim ** 2):
             return None
         if self._reduced is None:
-            self._reduced = _Reduction(self)
+            span = AffineSpan(self.weights)
+            bias = [span.delta * b for b in self.bias] if self.has_bias else None
+            self._reduced = _Layer(span.rows, bias, span.delta * self.denominator), span
         return self._reduced
-
-
-class _Reduction:
-    """A layer in coordinates on the affine span of its rows, and the way back.
-
-    With pivot classes p_1..p_r whose differences v_k = W_(p_k) - W_0 form
-    a basis of the span of {W_j - W_0}, every W_j - W_0 = sum_k (N_jk /
-    delta) v_k with integers N_jk.  In coordinates s_k = v_k . x the logit
-    differences are (W_j - W_0) . x = N_j . s / delta, so the layer with
-    rows N_j (bias delta * b_j, units delta * denominator) has the same
-    argmax everywhere; a witness s maps back to any x with v_k . x = s_k,
-    and a combination is the same combination.
-    """
-
-    def __init__(self, layer):
-        weights, dim = layer.weights, layer.dim
-        origin = weights[0]
-        # Fraction-free Gauss-Jordan (Bareiss) on the matrix whose columns
-        # are W_j - W_0: it ends with delta * identity in the pivot columns
-        # and delta * the coordinates in the others.
-        matrix = [[row[q] - origin[q] for row in weights[1:]] for q in range(dim)]
-        coordinates = list(range(dim))
-        rank, previous, pivots = 0, 1, []
-        for column in range(layer.classes - 1):
-            pick = next((q for q in range(rank, dim) if matrix[q][column]), None)
-            if pick is None:
-                continue
-            matrix[rank], matrix[pick] = matrix[pick], matrix[rank]
-            coordinates[rank], coordinates[pick] = coordinates[pick], coordinates[rank]
-            head = matrix[rank]
-            p = head[column]
-            for q in range(dim):
-                row = matrix[q]
-                f = row[column]
-                if q != rank and (f or any(row)):
-                    matrix[q] = [(p * a - f * b) // previous for a, b in zip(row, head)]
-            previous = p
-            pivots.append(column + 1)
-            rank += 1
-        sign = -1 if previous < 0 else 1
-        delta = sign * previous
-        rows = [[0] * max(rank, 1)] + [
-            [sign * matrix[k][j] for k in range(rank)] or [0] for j in range(layer.classes - 1)]
-        bias = [delta * b for b in layer.bias] if layer.has_bias else None
-        self.layer = _Layer(rows, bias, delta * layer.denominator)
-        self.dim = dim
-        self.coordinates = coordinates[:rank]
-        # Column m of the square system v_k . x = s_k on those coordinates.
-        self.columns = [[weights[p][q] - origin[q] for p in pivots] for q in self.coordinates]
-
-    def lift(self, result):
-        """A reduced layer's ClassResult for the original layer."""
-        if not result.argmaxable:
-            return result
-        x = [Fraction(0)] * self.dim
-        if self.coordinates:
-            solution = solve_square(self.columns, list(result.witness))
-            for q, value in zip(self.coordinates, solution):
-                x[q] = value
-        return ClassResult(result.index, True, tuple(x), None)
 
 
 def _clarkson(layer, i, working, exact):
@@ -537,7 +354,9 @@ def _decide(layer, i):
         reduction = layer.reduced(needed=True)
         if reduction is None:
             return _clarkson(layer, i, working, exact=True)
-    return reduction.lift(_decide(reduction.layer, i))
+    reduced, span = reduction
+    result = _decide(reduced, i)
+    return ClassResult(i, True, span.lift(result.witness), None) if result.argmaxable else result
 
 
 def check_layer(weights, bias=None, progress=None):
@@ -595,8 +414,8 @@ def verify(weights, bias, result):
             raise InputError("result.witness has length %d for d = %d" % (len(x), len(rows[0])))
         x = [_certificate_number(v, "result.witness[%d]" % k, "a witness")
              for k, v in enumerate(x)]
-        top = _dot(rows[i], x) + biases[i]
-        return all(_dot(row, x) + b < top for j, (row, b) in enumerate(zip(rows, biases))
+        top = dot(rows[i], x) + biases[i]
+        return all(dot(row, x) + b < top for j, (row, b) in enumerate(zip(rows, biases))
                    if j != i)
     if result.terms is None:
         raise InputError("result %d is not argmaxable but has no terms" % i)
@@ -662,15 +481,15 @@ def braid_reflect(weights, bias, index, patience=50):
     for _ in range(patience + 1):
         if not all(map(math.isfinite, x + b)):
             return None
-        logits = [_dot(row, x) + bj for row, bj in zip(w, b)]
+        logits = [dot(row, x) + bj for row, bj in zip(w, b)]
         best = max(range(len(logits)), key=lambda j: (logits[j], j == index))
         if best == index and logits.count(logits[index]) == 1:
             return tuple(x)
         normal = [p - q for p, q in zip(w[index], w[best])]
-        norm = math.sqrt(_dot(normal, normal))
+        norm = math.sqrt(dot(normal, normal))
         if norm == 0 or not math.isfinite(norm):
             return None
         v = [c / norm for c in normal]
-        distance = _dot(v, x) + (b[index] - b[best]) / norm
+        distance = dot(v, x) + (b[index] - b[best]) / norm
         x = [xk - 2 * distance * vk for xk, vk in zip(x, v)]
     return None
