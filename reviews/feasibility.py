@@ -61,7 +61,7 @@ from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import common_denominator
+from reviews.exact import common_denominator, to_float
 
 __all__ = ["Decision", "Relaxed", "Program", "decide", "basis_combination",
            "is_combination", "is_witness", "solve_square"]
@@ -410,7 +410,7 @@ def decide(rows, offsets, box=None):
 
 def _float_search(rows, offsets, box):
     """A float basis, if its certificate checks exactly; else None."""
-    penalty = float(_FIRST_PENALTY) if box is None else float(box)
+    penalty = float(_FIRST_PENALTY) if box is None else to_float(box)
     if not 0 < penalty < math.inf:
         return None
     program = Program(*_scaled_floats(rows, offsets), penalty)
