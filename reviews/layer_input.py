@@ -137,12 +137,13 @@ def box_bound(box):
     >>> box_bound(-1)
     Traceback (most recent call last):
       ...
-    reviews.errors.InputError: box is -1; the box's bound R must be positive
+    reviews.errors.InputError: box is negative; the box's bound R must be positive
     """
     if isinstance(box, bool) or not isinstance(box, (numbers.Real, decimal.Decimal)):
         raise TypeError("box must be a positive number (the bound R of |x_k| <= R), not %s"
                         % type(box).__name__)
     bound = Fraction(finite(box, "box", "the box's bound R"))
     if bound <= 0:
-        raise InputError("box is %s; the box's bound R must be positive" % box)
+        raise InputError("box is %s; the box's bound R must be positive"
+                         % ("0" if bound == 0 else "negative"))
     return bound

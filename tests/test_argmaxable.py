@@ -388,7 +388,8 @@ class TestBox(unittest.TestCase):
     def test_malformed_boxes_are_rejected(self):
         cases = [
             (0, InputError, "box is 0; the box's bound R must be positive"),
-            (-1.5, InputError, "box is -1.5; the box's bound R must be positive"),
+            (-1.5, InputError, "box is negative; the box's bound R must be positive"),
+            (-F(10) ** 19000, InputError, "^box is negative; the box's bound R must be positive$"),
             (float("nan"), InputError, "box is NaN"),
             (float("inf"), InputError, "box is inf; the box's bound R must be finite"),
             (Decimal("1e999999999"), InputError, "box is Decimal.*past the size limit"),
