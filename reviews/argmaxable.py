@@ -28,36 +28,61 @@ are mapped back to R^d exactly.
 Floats only propose: a number past the float range is still taken at its
 exact value, and where floats cannot hold it the exact path decides.
 
+The box.  The paper's detector asks a different question: is class i the
+strict argmax somewhere in the box |x_k| <= R (R = 100 in its code)?
+``check_layer(..., box=R)`` answers it exactly, with R a positive int,
+Fraction, Decimal or float taken at its exact value, and certificates
+(``ClassResult.box`` = R records the question):
+
+* argmaxable in the box: a witness x as above with max_k |x_k| <= R;
+* not argmaxable in the box: terms lam >= 0 over the other classes with
+  sum(lam) = 1 and sum_j lam_j (b_j - b_i) >= R * |sum_j lam_j (w_j - w_i)|_1.
+  For x in the box, v . x >= -R * |v|_1 with v = sum_j lam_j (w_j - w_i),
+  so the lam-weighted mean of the rival logits is at least logit i.
+
+By LP duality over the compact box, one of the two always exists: the
+program of reviews.feasibility with its penalty fixed at R.  Without a bias
+the box changes nothing (a witness scaled towards 0 stays one), so the
+answers are those for R^d with witnesses scaled into the box.  With a bias
+the affine-span reduction is not used (the box is not a box in span
+coordinates) and every candidate is clamped into the box.  An answer for
+R^d is also one for the box where it holds: a combination with
+sum_j lam_j w_j = w_i proves every box, a witness proves R^d; but a boxed
+combination proves nothing about R^d, and ``verify`` with box=None says so.
+
     check_layer     one ClassResult per class
     verify          exact, independent check of a ClassResult's certificate
     braid_reflect   the paper's approximate search (floats), for comparison
-    ClassResult     index, argmaxable, witness, terms, classes; .combination
+    ClassResult     index, argmaxable, witness, terms, classes, box; .combination
+    exact_layer     the layer's weights and bias as Fractions (reviews.layer_input)
 """
 
-import heapq
 import itertools
 import math
-import numbers
-import operator
-import re
 from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import common_denominator, real_number, to_float
-from reviews.feasibility import Program, basis_combination, is_combination, solve_square
+from reviews.exact import common_denominator, to_float
+from reviews.feasibility import Program, basis_combination, is_combination
+from reviews.layer_input import (
+    box_bound, certificate_number, class_index, exact_layer, integer_layer, sequence,
+)
+from reviews.packed import CANDIDATE_BITS, WEIGHT_BITS, Packed, dot
+from reviews.span import AffineSpan
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
 
-
-class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms classes")):
+class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms classes box")):
     """The decision for one class.
 
     index: the class; argmaxable: bool; witness: tuple of Fraction (length
     d) or None; terms: the nonzero weights of the combination as
     ((j, Fraction), ...) in increasing j, or None; classes: C, the layer's
-    number of classes (needed only for ``combination``).
+    number of classes (needed only for ``combination``); box: None for
+    inputs anywhere in R^d, or the Fraction R for inputs with |x_k| <= R
+    (the terms are then a combination for that box: module docstring).
 
     >>> ClassResult(2, False, None, ((0, Fraction(1, 2)), (1, Fraction(1, 2))), 3).combination
     (Fraction(1, 2), Fraction(1, 2), 0)
@@ -65,8 +90,8 @@ class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms clas
 
     __slots__ = ()
 
-    def __new__(cls, index, argmaxable, witness=None, terms=None, classes=None):
-        return super().__new__(cls, index, argmaxable, witness, terms, classes)
+    def __new__(cls, index, argmaxable, witness=None, terms=None, classes=None, box=None):
+        return super().__new__(cls, index, argmaxable, witness, terms, classes, box)
 
     @property
     def combination(self):
@@ -84,10 +109,7 @@ class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms clas
             dense[j] = value
         return tuple(dense)
 
-# Rounded weights carry this many bits; candidates up to _CANDIDATE_BITS.
-_WEIGHT_BITS = 30
-_CANDIDATE_BITS = 32
-_NONZERO = re.compile(b"[^\x00]")
+
 _FIRST_PENALTY = 4
 _FLOAT_ROUNDS = 64
 _ADDED_PER_ROUND = 8
@@ -97,219 +119,23 @@ _REFLECTIONS = 8
 _FLOAT_BITS = 1000
 
 
-def exact_layer(weights, bias=None):
-    """Validate a layer; its weights and bias as Fractions.
-
-    >>> exact_layer([[0.5, 1]], [Fraction(9, 10)])
-    ([[Fraction(1, 2), Fraction(1, 1)]], [Fraction(9, 10)])
-    """
-    rows, biases = _validated(weights, bias)
-    return ([[Fraction(v) for v in row] for row in rows],
-            None if biases is None else [Fraction(v) for v in biases])
-
-
-def _validated(weights, bias):
-    """The layer's entries, each a finite float or a Fraction; InputError naming a bad one."""
-    rows = _rows(weights)
-    width = len(rows[0])
-    values = []
-    for j, row in enumerate(rows):
-        if len(row) != width:
-            raise InputError("weights row %d has length %d, row 0 has length %d"
-                             % (j, len(row), width))
-        # A finite float is taken as it is (v - v is 0.0 only for those);
-        # everything else goes through the full check.
-        values.append([v if type(v) is float and not v - v
-                       else _finite(v, "weights[%d][%d]" % (j, k)) for k, v in enumerate(row)])
-    if bias is None:
-        return values, None
-    bias = _sequence(bias, "bias")
-    if len(bias) != len(rows):
-        raise InputError("bias has length %d for %d classes" % (len(bias), len(rows)))
-    return values, [_finite(v, "bias[%d]" % j) for j, v in enumerate(bias)]
-
-
-def _integer_layer(weights, bias):
-    """(integer rows, integer biases or None, d): the layer times d, its least common denominator.
-
-    Goes from each entry's integer ratio to the integers without a Fraction
-    per entry: a float layer has few distinct denominators (powers of 2).
-    """
-    rows, biases = _validated(weights, bias)
-    entries = itertools.chain(itertools.chain.from_iterable(rows), biases or ())
-    denominators = {v.as_integer_ratio()[1] for v in entries}
-    common = common_denominator(Fraction(1, q) for q in denominators)
-    factors = {q: common // q for q in denominators}
-
-    def scaled(values):
-        return [n * factors[q] for n, q in (v.as_integer_ratio() for v in values)]
-
-    return ([scaled(row) for row in rows],
-            None if biases is None else scaled(biases), common)
-
-
-def _sequence(values, what):
-    if isinstance(values, (str, bytes)):
-        raise InputError("%s must be a sequence of numbers, not text" % what)
-    try:
-        return list(values)
-    except TypeError:
-        raise InputError("%s must be a sequence of numbers, not %s"
-                         % (what, type(values).__name__)) from None
-
-
-def _rows(weights):
-    rows = [_sequence(row, "weights row %d" % j)
-            for j, row in enumerate(_sequence(weights, "weights"))]
-    if not rows:
-        raise InputError("the layer has no classes (weights is empty)")
-    if not rows[0]:
-        raise InputError("weights row 0 is empty: the dimension d must be at least 1")
-    return rows
-
-
-def _finite(value, where, what="weights and biases"):
-    """A finite float or an exact Fraction, or InputError."""
-    exact = real_number(value, where)
-    if isinstance(exact, float) and math.isinf(exact):
-        raise InputError("%s is %r; %s must be finite" % (where, exact, what))
-    return exact
-
-
-def _dot(a, b):
-    return sum(map(operator.mul, a, b))
-
-
-class _Packed:
-    """All C logits of a candidate at once, exact in sign.
-
-    ``rows`` are integer rows (weights, then the bias if any); a candidate is
-    an integer vector of the same length, and logits are rows . candidate.
-    The rows are packed in order of decreasing norm: without a bias, a row
-    shorter than logit_i / |candidate| cannot reach logit_i (Cauchy-Schwarz),
-    so only a prefix of the packed fields needs computing.
-    """
-
-    def __init__(self, rows, prune):
-        self.rows = rows
-        self.prune = prune
-        width = len(rows[0])
-        norms = [_dot(row, row) for row in rows]
-        self.order = sorted(range(len(rows)), key=lambda j: -norms[j])
-        self.norms = [norms[j] for j in self.order]
-        self.rank = {j: n for n, j in enumerate(self.order)}
-        largest = max(abs(v) for row in rows for v in row)
-        self.shift = max(0, largest.bit_length() - _WEIGHT_BITS)
-        bits = _WEIGHT_BITS + 1 + _CANDIDATE_BITS + width.bit_length() + 3
-        self.field_bytes = -(-bits // 8)
-        field = 8 * self.field_bytes
-        self.ones = int.from_bytes((b"\x01" + bytes(self.field_bytes - 1)) * len(rows), "little")
-        self.half = 1 << (field - 1)
-        self.top = self.ones << (field - 1)
-        # Fields hold rounded + offset >= 0, so that a prefix is a bit mask.
-        self.offset = self.half >> 1
-        size = self.field_bytes
-        packed_rows = [b"".join((v + self.offset).to_bytes(size, "little")
-                                for v in self._rounded(rows[j])) for j in self.order]
-        self.columns = [int.from_bytes(b"".join(row[k * size:(k + 1) * size]
-                                                for row in packed_rows), "little")
-                        for k in range(width)]
-
-    def _rounded(self, row):
-        """The row's entries divided by 2**shift, rounded to the nearest."""
-        half = (1 << (self.shift - 1)) if self.shift else 0
-        return [(v + half) >> self.shift for v in row]
-
-    def beaten_by(self, i, candidate, wanted):
-        """Up to ``wanted`` classes j != i with logit_j >= logit_i, exactly.
-
-        An empty list proves that the candidate makes class i the strict
-        maximum.  Rivals come largest (rounded) logit first.
-        """
-        logit_i = _dot(self.rows[i], candidate)
-        if max(map(abs, candidate)) >> _CANDIDATE_BITS:
-            suspects = sorted(range(len(self.rows)), key=lambda j: -_dot(self.rows[j], candidate))
-        else:
-            suspects = self._suspects(i, candidate, self._reach(logit_i, candidate), wanted)
-        found = []
-        for j in suspects:
-            if j != i and _dot(self.rows[j], candidate) >= logit_i:
-                found.append(j)
-                if len(found) == wanted:
-                    break
-        return found
-
-    def _reach(self, logit_i, candidate):
-        """How many rows, longest first, might reach logit_i."""
-        size = _dot(candidate, candidate)
-        if not (self.prune and logit_i > 0 and size):
-            return len(self.rows)
-        # The rows with norm**2 * size >= logit_i**2 form a prefix.
-        low, high, target = 0, len(self.rows), logit_i * logit_i
-        while low < high:
-            middle = (low + high) // 2
-            if self.norms[middle] * size >= target:
-                low = middle + 1
-            else:
-                high = middle
-        return low
-
-    def _suspects(self, i, candidate, reach, wanted):
-        """Classes among the first ``reach`` whose rounded margin proves nothing.
-
-        Largest rounded logit first; ordered lazily, as usually only about
-        ``wanted`` of them are looked at.
-        """
-        if not reach:
-            return []
-        field = 8 * self.field_bytes
-        columns, ones, top = self.columns, self.ones, self.top
-        if reach < len(self.rows):
-            mask = (1 << (field * reach)) - 1
-            columns, ones, top = [c & mask for c in columns], ones & mask, top & mask
-        packed = sum(x * column for x, column in zip(candidate, columns) if x)
-        # Each rounded logit is within half the candidate's 1-norm of exact.
-        bound = sum(map(abs, candidate)) if self.shift else 0
-        own_logit = _dot(self._rounded(self.rows[i]), candidate)
-        lift = self.half - own_logit + bound - self.offset * sum(candidate)
-        lifted = packed + lift * ones
-        flags = lifted & top
-        own = self.rank[i]
-        if flags == (1 << (field * own + field - 1) if own < reach else 0):
-            return []
-        size = self.field_bytes
-        data = lifted.to_bytes(reach * size, "little")
-        flagged = [(match.start() + 1) // size - 1
-                   for match in _NONZERO.finditer(flags.to_bytes(len(data), "little"))]
-
-        def logit(n):
-            return int.from_bytes(data[n * size:(n + 1) * size], "little")
-
-        return (self.order[n] for n in _largest_first(flagged, logit, wanted + _ADDED_PER_ROUND))
-
-
-def _largest_first(items, key, count):
-    """sorted(items, key=key, reverse=True), sorting all only past the first ``count``."""
-    first = heapq.nlargest(count, items, key=key)
-    yield from first
-    if len(first) < len(items):
-        yield from sorted(items, key=key, reverse=True)[count:]
-
-
 class _Layer:
     """A layer in integers (its entries times ``denominator``), packed, with float copies.
 
-    ``bias`` is None for a layer without bias.
+    ``bias`` is None for a layer without bias.  ``box``, a Fraction R or
+    None, limits inputs to |x_k| <= R; it is dropped without a bias, where
+    it changes no answer.
     """
 
-    def __init__(self, weights, bias, denominator):
+    def __init__(self, weights, bias, denominator, box=None):
         self.weights = weights
         self.classes, self.dim = len(weights), len(weights[0])
         self.has_bias = bias is not None
+        self.box = box if self.has_bias else None
         self.bias = bias if self.has_bias else [0] * self.classes
         self.denominator = denominator
         rows = [w + [b] for w, b in zip(weights, bias)] if self.has_bias else weights
-        self.packed = _Packed(rows, prune=not self.has_bias)
+        self.packed = Packed(rows, prune=not self.has_bias)
         self._reduced = None
         # Floats of the layer in its own units, for x = w_i and the
         # reflections; past the float range, in units of the largest entry.
@@ -336,7 +162,7 @@ class _Layer:
         """
         if all(isinstance(v, float) for v in x):
             largest = max(max(map(abs, x)), 1.0 if self.has_bias else 0.0)
-            t = _WEIGHT_BITS - math.frexp(largest)[1]
+            t = WEIGHT_BITS - math.frexp(largest)[1]
             if self.has_bias:
                 t = max(t, 0)
             scaled = [round(math.ldexp(v, t)) for v in x]
@@ -344,14 +170,23 @@ class _Layer:
         else:
             denominator = common_denominator(x)
             scaled = [int(v * denominator) for v in x]
+        scaled = self._clamped(scaled, denominator)
         if self.has_bias:
             scaled.append(int(denominator))
         return scaled, denominator
 
+    def _clamped(self, scaled, denominator):
+        """The point scaled / denominator moved into the box, if any: a witness must be there."""
+        if self.box is None:
+            return scaled
+        limit = math.floor(self.box * denominator)
+        return [max(-limit, min(limit, v)) for v in scaled]
+
     def exact_row_candidate(self, i):
-        """x = w_i exactly, if its integer candidate is small; else None."""
-        scaled = self.weights[i] + ([self.denominator] if self.has_bias else [])
-        if max(map(abs, scaled)) >> _CANDIDATE_BITS:
+        """x = w_i exactly (clamped into the box), if its integer candidate is small; else None."""
+        scaled = self._clamped(self.weights[i], self.denominator)
+        scaled = scaled + ([self.denominator] if self.has_bias else [])
+        if max(map(abs, scaled)) >> CANDIDATE_BITS:
             return None
         return scaled, self.denominator
 
@@ -363,26 +198,43 @@ class _Layer:
     def reflect(self, x, i, rival):
         """x reflected across the tie of classes i and rival; None if floats fail."""
         normal = [p - q for p, q in zip(self.float_weights[i], self.float_weights[rival])]
-        size = _dot(normal, normal)
+        size = dot(normal, normal)
         if not size:
             return None
-        distance = (_dot(normal, x) + self.float_bias[i] - self.float_bias[rival]) / size
+        distance = (dot(normal, x) + self.float_bias[i] - self.float_bias[rival]) / size
         point = [v - 2 * distance * n for v, n in zip(x, normal)]
         return point if all(map(math.isfinite, point)) else None
 
+    def differences(self, i, working):
+        """Exact rows w_i - w_j and offsets b_i - b_j over ``working``."""
+        rows = [[a - b for a, b in zip(self.weights[i], self.weights[j])] for j in working]
+        return rows, [self.bias[i] - self.bias[j] for j in working]
+
     def lp_rows(self, i, working, exact):
-        """Rows w_i - w_j and offsets b_i - b_j of the LP over ``working``."""
+        """Rows w_i - w_j and offsets b_i - b_j of the LP over ``working``.
+
+        Exact in a box p/q, the offsets are times q: the LP's x is q * x,
+        and its penalty p (``lp_penalty``).
+        """
         if exact:
-            rows = [[a - b for a, b in zip(self.weights[i], self.weights[j])] for j in working]
-            return rows, [self.bias[i] - self.bias[j] for j in working]
+            rows, offsets = self.differences(i, working)
+            if self.box is not None:
+                offsets = [self.box.denominator * c for c in offsets]
+            return rows, offsets
         rows = [[a - b for a, b in zip(self.lp_weights[i], self.lp_weights[j])]
                 for j in working]
         return rows, [self.lp_bias[i] - self.lp_bias[j] for j in working]
 
+    def lp_penalty(self, exact):
+        """The LP's first penalty; in a box, its only one: R in the LP's units."""
+        if self.box is None:
+            return self.first_penalty if exact else 1.0 * _FIRST_PENALTY
+        return self.box.numerator if exact else to_float(self.box / self.x_unit)
+
     def lp_candidate(self, x, exact):
         """The candidate for the LP's point x; None if floats fail."""
         if exact:
-            return self.candidate(x)
+            return self.candidate(x if self.box is None else [v / self.box.denominator for v in x])
         if not all(map(math.isfinite, x)):
             return None
         point = [v * self.float_x_unit for v in x]
@@ -392,7 +244,7 @@ class _Layer:
         return self.candidate([Fraction(v) * self.x_unit for v in x])
 
     def reduced(self, needed):
-        """This layer on the affine span of its rows, or None if not worth it.
+        """(this layer on the affine span of its rows, its AffineSpan), or None if not worth it.
 
         The span of {w_j - w_0} has dimension r <= C - 1, so only C - 1 < d
         can gain.  Finding it costs about C * d * r exact operations on
@@ -402,71 +254,14 @@ class _Layer:
         is ``needed`` (exact pivots in d dimensions cost far more).
         Computed once, when a class first needs the LP.
         """
-        if self.classes - 1 >= self.dim or not (needed or self.classes ** 3 <= self.dim ** 2):
+        if self.box is not None or self.classes - 1 >= self.dim or not (
+                needed or self.classes ** 3 <= self.dim ** 2):
             return None
         if self._reduced is None:
-            self._reduced = _Reduction(self)
+            span = AffineSpan(self.weights)
+            bias = [span.delta * b for b in self.bias] if self.has_bias else None
+            self._reduced = _Layer(span.rows, bias, span.delta * self.denominator), span
         return self._reduced
-
-
-class _Reduction:
-    """A layer in coordinates on the affine span of its rows, and the way back.
-
-    With pivot classes p_1..p_r whose differences v_k = W_(p_k) - W_0 form
-    a basis of the span of {W_j - W_0}, every W_j - W_0 = sum_k (N_jk /
-    delta) v_k with integers N_jk.  In coordinates s_k = v_k . x the logit
-    differences are (W_j - W_0) . x = N_j . s / delta, so the layer with
-    rows N_j (bias delta * b_j, units delta * denominator) has the same
-    argmax everywhere; a witness s maps back to any x with v_k . x = s_k,
-    and a combination is the same combination.
-    """
-
-    def __init__(self, layer):
-        weights, dim = layer.weights, layer.dim
-        origin = weights[0]
-        # Fraction-free Gauss-Jordan (Bareiss) on the matrix whose columns
-        # are W_j - W_0: it ends with delta * identity in the pivot columns
-        # and delta * the coordinates in the others.
-        matrix = [[row[q] - origin[q] for row in weights[1:]] for q in range(dim)]
-        coordinates = list(range(dim))
-        rank, previous, pivots = 0, 1, []
-        for column in range(layer.classes - 1):
-            pick = next((q for q in range(rank, dim) if matrix[q][column]), None)
-            if pick is None:
-                continue
-            matrix[rank], matrix[pick] = matrix[pick], matrix[rank]
-            coordinates[rank], coordinates[pick] = coordinates[pick], coordinates[rank]
-            head = matrix[rank]
-            p = head[column]
-            for q in range(dim):
-                row = matrix[q]
-                f = row[column]
-                if q != rank and (f or any(row)):
-                    matrix[q] = [(p * a - f * b) // previous for a, b in zip(row, head)]
-            previous = p
-            pivots.append(column + 1)
-            rank += 1
-        sign = -1 if previous < 0 else 1
-        delta = sign * previous
-        rows = [[0] * max(rank, 1)] + [
-            [sign * matrix[k][j] for k in range(rank)] or [0] for j in range(layer.classes - 1)]
-        bias = [delta * b for b in layer.bias] if layer.has_bias else None
-        self.layer = _Layer(rows, bias, delta * layer.denominator)
-        self.dim = dim
-        self.coordinates = coordinates[:rank]
-        # Column m of the square system v_k . x = s_k on those coordinates.
-        self.columns = [[weights[p][q] - origin[q] for p in pivots] for q in self.coordinates]
-
-    def lift(self, result):
-        """A reduced layer's ClassResult for the original layer."""
-        if not result.argmaxable:
-            return result
-        x = [Fraction(0)] * self.dim
-        if self.coordinates:
-            solution = solve_square(self.columns, list(result.witness))
-            for q, value in zip(self.coordinates, solution):
-                x[q] = value
-        return ClassResult(result.index, True, tuple(x), None)
 
 
 def _clarkson(layer, i, working, exact):
@@ -475,10 +270,12 @@ def _clarkson(layer, i, working, exact):
     In Fractions it always decides, and ends: the exact point of each round
     beats every working rival, so each round adds a new one (at most C - 1
     times) or raises the penalty, which the exact program needs only a
-    bounded number of times (reviews.feasibility).
+    bounded number of times (reviews.feasibility), and in a box never.
     """
     tolerance = 0 if exact else _MARGIN_TOLERANCE
-    penalty = layer.first_penalty if exact else 1.0 * _FIRST_PENALTY
+    penalty = layer.lp_penalty(exact)
+    if not 0 < penalty < math.inf:
+        return None
     program = Program(*layer.lp_rows(i, working, exact), penalty, exact=exact)
     for _ in itertools.count() if exact else range(_FLOAT_ROUNDS):
         relaxed = program.solve()
@@ -496,11 +293,11 @@ def _clarkson(layer, i, working, exact):
                 return None
             working += fresh
             program.add(*layer.lp_rows(i, fresh, exact))
-        elif not relaxed.slack:
+        elif layer.box is not None or not relaxed.slack:
             if exact:
                 lam = program.row_weights()
             else:
-                lam = basis_combination(*layer.lp_rows(i, working, True), relaxed.basis)
+                lam = basis_combination(*layer.differences(i, working), relaxed.basis, layer.box)
                 if lam is None:
                     return None
             terms = sorted((j, value) for j, value in zip(working, lam) if value)
@@ -537,108 +334,123 @@ def _decide(layer, i):
         reduction = layer.reduced(needed=True)
         if reduction is None:
             return _clarkson(layer, i, working, exact=True)
-    return reduction.lift(_decide(reduction.layer, i))
+    reduced, span = reduction
+    result = _decide(reduced, i)
+    return ClassResult(i, True, span.lift(result.witness), None) if result.argmaxable else result
 
 
-def check_layer(weights, bias=None, progress=None):
+def check_layer(weights, bias=None, progress=None, *, box=None):
     """Decide every class of the layer exactly; one ClassResult per class.
 
     ``progress``, if given, is called as progress(done, total) while the
-    check runs.
+    check runs.  ``box`` = R (a positive number, taken exactly) asks about
+    inputs with |x_k| <= R only (module docstring); None asks about R^d.
 
     >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
     >>> [r.argmaxable for r in check_layer(W)]
     [True, True, True, False]
     >>> check_layer(W)[3].terms
     ((0, Fraction(43, 290)), (1, Fraction(61, 145)), (2, Fraction(25, 58)))
+
+    Class 1 wins only for x > 2, outside the box [-1, 1]:
+
+    >>> [r.argmaxable for r in check_layer([[0], [1]], [0, -2], box=1)]
+    [True, False]
+    >>> check_layer([[0], [1]], [0, -2], box=1)[1].terms
+    ((0, Fraction(1, 1)),)
     """
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
-    layer = _Layer(*_integer_layer(weights, bias))
+    bound = None if box is None else box_bound(box)
+    layer = _Layer(*integer_layer(weights, bias), box=bound)
     results = []
     for i in range(layer.classes):
-        results.append(_decide(layer, i))
+        result = _decide(layer, i)
+        results.append(result if bound is None else _into_box(result, bound))
         if progress is not None:
             progress(i + 1, layer.classes)
     return results
 
 
-def verify(weights, bias, result):
+def _into_box(result, box):
+    """The result for the box: a witness scaled into it, the box recorded.
+
+    Only a layer without bias, decided for R^d, has witnesses outside the
+    box, and there a positive multiple of a witness is one.
+    """
+    if result.argmaxable:
+        size = max(map(abs, result.witness))
+        if size > box:
+            result = result._replace(witness=tuple(v * box / size for v in result.witness))
+    return result._replace(box=box)
+
+
+def verify(weights, bias, result, box=None):
     """Check a ClassResult's certificate in exact arithmetic, from scratch.
 
-    True if the certificate proves the result, False if it is well formed
-    but wrong: a witness where class ``index`` is not strictly the largest
-    logit, or terms that are not a combination (a weight that is negative,
-    weights not summing to 1, on ``index`` itself, or not giving w_i and a
-    bias of at least b_i).  A malformed argument raises: TypeError if
-    ``result`` is not a ClassResult, InputError (a ValueError) for an index
-    that is not a class, a witness that is not d finite numbers, or terms
-    that are not (class, finite number) pairs in increasing class order.
+    True if the certificate proves the result for inputs in R^d, or with
+    ``box`` = R for inputs with |x_k| <= R; False if it is well formed but
+    does not: a witness where class ``index`` is not strictly the largest
+    logit (or outside the box), or terms that are not a combination (a
+    weight that is negative, weights not summing to 1, on ``index``
+    itself, or not giving w_i and a bias of at least b_i; in a box, not
+    giving sum_j lam_j (b_j - b_i) >= R |sum_j lam_j (w_j - w_i)|_1).
+    ``result.box`` is not consulted: a combination for a box proves
+    nothing about R^d, so check a boxed result with its box.  A malformed
+    argument raises: TypeError if ``result`` is not a ClassResult or
+    ``box`` not a number, InputError (a ValueError) for an index that is
+    not a class, a witness that is not d finite numbers, terms that are
+    not (class, finite number) pairs in increasing class order, or a box
+    that is not positive and finite.
 
     >>> W = [[0, 0], [1, 0], [2, 0]]
     >>> all(verify(W, None, r) for r in check_layer(W))
     True
     >>> verify(W, None, ClassResult(1, True, (5, 0)))
     False
+    >>> boxed = check_layer([[0], [1]], [0, -2], box=1)[1]
+    >>> verify([[0], [1]], [0, -2], boxed, box=1), verify([[0], [1]], [0, -2], boxed)
+    (True, False)
     """
     rows, biases = exact_layer(weights, bias)
     biases = biases or [Fraction(0)] * len(rows)
+    bound = None if box is None else box_bound(box)
     if not isinstance(result, ClassResult):
         raise TypeError("result must be a ClassResult, not %s" % type(result).__name__)
-    i = _class_index(result.index, len(rows), "result.index")
+    i = class_index(result.index, len(rows), "result.index")
     if result.argmaxable:
         if result.witness is None:
             raise InputError("result %d is argmaxable but has no witness" % i)
-        x = _sequence(result.witness, "result.witness")
+        x = sequence(result.witness, "result.witness")
         if len(x) != len(rows[0]):
             raise InputError("result.witness has length %d for d = %d" % (len(x), len(rows[0])))
-        x = [_certificate_number(v, "result.witness[%d]" % k, "a witness")
+        x = [certificate_number(v, "result.witness[%d]" % k, "a witness")
              for k, v in enumerate(x)]
-        top = _dot(rows[i], x) + biases[i]
-        return all(_dot(row, x) + b < top for j, (row, b) in enumerate(zip(rows, biases))
+        if bound is not None and max(map(abs, x)) > bound:
+            return False
+        top = dot(rows[i], x) + biases[i]
+        return all(dot(row, x) + b < top for j, (row, b) in enumerate(zip(rows, biases))
                    if j != i)
     if result.terms is None:
         raise InputError("result %d is not argmaxable but has no terms" % i)
     support, lam = [], []
-    for n, term in enumerate(_sequence(result.terms, "result.terms")):
-        pair = _sequence(term, "result.terms[%d]" % n)
+    for n, term in enumerate(sequence(result.terms, "result.terms")):
+        pair = sequence(term, "result.terms[%d]" % n)
         if len(pair) != 2:
             raise InputError("result.terms[%d] has %d entries, not 2 (class, weight)"
                              % (n, len(pair)))
-        j = _class_index(pair[0], len(rows), "result.terms[%d]'s class" % n)
+        j = class_index(pair[0], len(rows), "result.terms[%d]'s class" % n)
         if support and j <= support[-1]:
             raise InputError("result.terms[%d]'s class %d does not follow class %d:"
                              " terms go in increasing class order" % (n, j, support[-1]))
         support.append(j)
-        lam.append(_certificate_number(pair[1], "result.terms[%d]'s weight" % n, "weights"))
+        lam.append(certificate_number(pair[1], "result.terms[%d]'s weight" % n, "weights"))
     if i in support:
         return False
     differences = [[a - b for a, b in zip(rows[i], rows[j])] for j in support]
     return bool(support) and is_combination(
-        differences, [biases[i] - biases[j] for j in support], lam)
-
-
-def _certificate_number(value, where, what):
-    """A certificate's number as a Fraction.
-
-    An int or Fraction is taken as it is, past the size limit too: an
-    exact certificate of a layer near that limit may need more bits, and
-    the object is already there (the limit guards against text such as
-    Decimal('1e999999999') that is short but huge once materialized).
-    """
-    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
-        return Fraction(value)
-    return Fraction(_finite(value, where, what))
-
-
-def _class_index(value, classes, where):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError("%s must be an int, not %s" % (where, type(value).__name__))
-    if not 0 <= value < classes:
-        raise InputError("%s is %d, not a class of this layer (0 to %d)"
-                         % (where, value, classes - 1))
-    return int(value)
+        differences, [biases[i] - biases[j] for j in support], lam, bound)
 
 
 def braid_reflect(weights, bias, index, patience=50):
@@ -655,22 +467,22 @@ def braid_reflect(weights, bias, index, patience=50):
     (1.0, 0.0)
     """
     rows, biases = exact_layer(weights, bias)
-    index = _class_index(index, len(rows), "index")
+    index = class_index(index, len(rows), "index")
     w = [[to_float(v) for v in row] for row in rows]
     b = [to_float(v) for v in biases] if biases else [0.0] * len(rows)
     x = list(w[index])
     for _ in range(patience + 1):
         if not all(map(math.isfinite, x + b)):
             return None
-        logits = [_dot(row, x) + bj for row, bj in zip(w, b)]
+        logits = [dot(row, x) + bj for row, bj in zip(w, b)]
         best = max(range(len(logits)), key=lambda j: (logits[j], j == index))
         if best == index and logits.count(logits[index]) == 1:
             return tuple(x)
         normal = [p - q for p, q in zip(w[index], w[best])]
-        norm = math.sqrt(_dot(normal, normal))
+        norm = math.sqrt(dot(normal, normal))
         if norm == 0 or not math.isfinite(norm):
             return None
         v = [c / norm for c in normal]
-        distance = _dot(v, x) + (b[index] - b[best]) / norm
+        distance = dot(v, x) + (b[index] - b[best]) / norm
         x = [xk - 2 * distance * vk for xk, vk in zip(x, v)]
     return None

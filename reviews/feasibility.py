@@ -32,6 +32,20 @@ box, and complementary slackness leaves no slack at the optimum.  M starts
 at 4 or more and is squared each time (``Program.grow_penalty``), so it
 grows at most log2(log2(B)) times.
 
+With the inputs bounded, |x_q| <= M for a given rational M > 0 (``box=M``),
+the question is the same program with the penalty fixed at M: exactly one
+of these exists (LP duality: the maximum of z over the compact box equals
+the program's minimum):
+
+* a witness x with |x_q| <= M for every q and a_k . x + c_k > 0 for every k;
+* a combination lam >= 0 with sum(lam) = 1 and
+  sum_k lam_k c_k + M * |sum_k lam_k a_k|_1 <= 0.
+
+An optimum z > 0 gives the first; an optimum z <= 0 the second, as then
+sum_k lam_k a_k = v - u, whose 1-norm is at most sum_q (u_q + v_q).  The
+penalty never grows, so each solve decides.  A combination with
+sum_k lam_k a_k = 0 is one for every box.
+
     decide              witness or combination for a small system
     Program             the penalized program over a growing set of rows
     basis_combination   the exact combination on an optimal basis, checked
@@ -47,7 +61,7 @@ from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import common_denominator
+from reviews.exact import common_denominator, to_float
 
 __all__ = ["Decision", "Relaxed", "Program", "decide", "basis_combination",
            "is_combination", "is_witness", "solve_square"]
@@ -306,10 +320,12 @@ def _column(rows, d, index):
     return unit
 
 
-def basis_combination(rows, offsets, basis):
+def basis_combination(rows, offsets, basis, box=None):
     """The combination on ``basis``, solved and checked exactly, or None.
 
     ``rows`` and ``offsets`` are exact; the result has one Fraction per row.
+    With ``box`` (a positive Fraction), the slacks may be on the basis and
+    the combination is checked as one for that box.
     """
     d = len(rows[0])
     values = solve_square([_column(rows, d, index) for index in basis], [0] * d + [1])
@@ -318,15 +334,24 @@ def basis_combination(rows, offsets, basis):
     lam = [Fraction(0)] * len(rows)
     first_row = 2 * d + 1
     for index, value in zip(basis, values):
-        if value < 0 or (index < first_row and value):
+        if value < 0 or (index < first_row and value and box is None):
             return None
         if index >= first_row:
             lam[index - first_row] += value
-    return tuple(lam) if is_combination(rows, offsets, lam) else None
+    return tuple(lam) if is_combination(rows, offsets, lam, box) else None
 
 
-def is_combination(rows, offsets, lam):
-    """Exact check: lam >= 0, sum 1, sum lam_k a_k = 0, sum lam_k c_k <= 0."""
+def is_combination(rows, offsets, lam, box=None):
+    """Exact check: lam >= 0, sum 1, sum lam_k a_k = 0, sum lam_k c_k <= 0.
+
+    With ``box`` = M (a positive rational), the last two conditions are
+    sum lam_k c_k + M * |sum lam_k a_k|_1 <= 0 instead.
+
+    >>> is_combination([[1], [-2]], [1, 1], [Fraction(1, 2), Fraction(1, 2)], box=2)
+    False
+    >>> is_combination([[1], [-2]], [1, -3], [Fraction(1, 2), Fraction(1, 2)], box=2)
+    True
+    """
     if any(v < 0 for v in lam) or sum(lam) != 1:
         return False
     weights = _integers(lam)
@@ -335,14 +360,19 @@ def is_combination(rows, offsets, lam):
     flat = _integers([v for k in support for v in list(rows[k]) + [offsets[k]]])
     width = len(rows[0]) + 1
     terms = [(weights[k], flat[n * width:(n + 1) * width]) for n, k in enumerate(support)]
-    if any(sum(w * row[q] for w, row in terms) for q in range(width - 1)):
-        return False
-    return sum(w * row[-1] for w, row in terms) <= 0
+    combined = [sum(w * row[q] for w, row in terms) for q in range(width - 1)]
+    offset = sum(w * row[-1] for w, row in terms)
+    if box is None:
+        return not any(combined) and offset <= 0
+    box = Fraction(box)
+    return box.denominator * offset + box.numerator * sum(map(abs, combined)) <= 0
 
 
-def is_witness(rows, offsets, x):
-    """Exact check: a_k . x + c_k > 0 for every row."""
+def is_witness(rows, offsets, x, box=None):
+    """Exact check: a_k . x + c_k > 0 for every row (and |x_q| <= box for every q)."""
     x = [Fraction(v) for v in x]
+    if box is not None and any(abs(v) > box for v in x):
+        return False
     return all(sum(a_q * x_q for a_q, x_q in zip(a, x)) + c > 0
                for a, c in zip(rows, offsets))
 
@@ -357,53 +387,64 @@ def _scaled_floats(rows, offsets):
     return float_rows, float_offsets
 
 
-def decide(rows, offsets):
+def decide(rows, offsets, box=None):
     """Decide a ≥1-row system exactly: a Decision with its certificate.
+
+    With ``box`` (a positive rational M), only x with |x_q| <= M count,
+    and a combination is one for that box (module docstring).
 
     >>> decide([[1], [-1]], [0, 0]).combination
     (Fraction(1, 2), Fraction(1, 2))
     >>> decide([[1], [1]], [0, -1]).witness
     (Fraction(4, 1),)
+    >>> decide([[1], [1]], [0, -1], box=1).combination
+    (Fraction(0, 1), Fraction(1, 1))
     """
     if not rows or not rows[0]:
         raise InputError("a system needs at least one row of at least one number")
     rows = [[Fraction(v) for v in a] for a in rows]
     offsets = [Fraction(c) for c in offsets]
-    return _float_search(rows, offsets) or _exact_search(rows, offsets)
+    box = None if box is None else Fraction(box)
+    return _float_search(rows, offsets, box) or _exact_search(rows, offsets, box)
 
 
-def _float_search(rows, offsets):
+def _float_search(rows, offsets, box):
     """A float basis, if its certificate checks exactly; else None."""
-    program = Program(*_scaled_floats(rows, offsets), float(_FIRST_PENALTY))
+    penalty = float(_FIRST_PENALTY) if box is None else to_float(box)
+    if not 0 < penalty < math.inf:
+        return None
+    program = Program(*_scaled_floats(rows, offsets), penalty)
     for _ in range(_FLOAT_ROUNDS):
         relaxed = program.solve()
         if relaxed is None or not all(map(math.isfinite, relaxed.x)):
             return None
         if relaxed.value > 0:
             witness = tuple(Fraction(v) for v in relaxed.x)
-            return Decision(witness, None) if is_witness(rows, offsets, witness) else None
-        if not relaxed.slack:
-            lam = basis_combination(rows, offsets, relaxed.basis)
+            return Decision(witness, None) if is_witness(rows, offsets, witness, box) else None
+        if box is not None or not relaxed.slack:
+            lam = basis_combination(rows, offsets, relaxed.basis, box)
             return None if lam is None else Decision(None, lam)
         program.grow_penalty()
     return None
 
 
-def _exact_search(rows, offsets):
+def _exact_search(rows, offsets, box):
     """The exact program's decision; it always comes (module docstring).
 
     Rows and offsets are scaled to integers by one positive factor, which
-    changes neither certificate.
+    changes neither certificate.  A box p/q becomes the integer penalty p
+    on y = q * x, with offsets times q.
     """
     flat = _integers([v for a, c in zip(rows, offsets) for v in list(a) + [c]])
     width = len(rows[0]) + 1
     lines = [flat[n:n + width] for n in range(0, len(flat), width)]
-    program = Program([line[:-1] for line in lines], [line[-1] for line in lines],
-                      _FIRST_PENALTY, exact=True)
+    penalty, scale = (_FIRST_PENALTY, 1) if box is None else (box.numerator, box.denominator)
+    program = Program([line[:-1] for line in lines], [scale * line[-1] for line in lines],
+                      penalty, exact=True)
     while True:
         relaxed = program.solve()
         if relaxed.value > 0:
-            return Decision(tuple(relaxed.x), None)
-        if not relaxed.slack:
+            return Decision(tuple(v / scale for v in relaxed.x), None)
+        if box is not None or not relaxed.slack:
             return Decision(None, tuple(program.row_weights()))
         program.grow_penalty()

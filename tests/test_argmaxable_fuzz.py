@@ -5,7 +5,9 @@ Small layers (C from 1 to 8, d from 1 to 5) whose entries span 1e-300 to
 zeros, duplicate and zero rows, with a bias or not: every class must be
 decided, every certificate must pass ``verify`` and an independent check
 written here, and the decisions must agree with reviews.feasibility.decide
-asked about each class separately.
+asked about each class separately.  Each layer is also checked in a box
+|x_k| <= R, R from 1e-30 to 1e400, with the same checks, and the boxed
+answer must never say argmaxable where the answer for R^d says not.
 """
 
 import random
@@ -18,6 +20,7 @@ from reviews.feasibility import decide
 
 SEED = 7
 LAYERS = 240
+BOXES = (1, F(1, 3), 100, 1e-30, 2.5, 10 ** 30, Decimal("1e400"))
 
 
 def _number(rng):
@@ -52,28 +55,34 @@ def _layer(rng):
 
 def _layers():
     rng = random.Random(SEED)
-    return [_layer(rng) for _ in range(LAYERS)]
+    return [_layer(rng) + (rng.choice(BOXES),) for _ in range(LAYERS)]
 
 
-def _certificate_holds(rows, biases, result):
-    """The certificate checked from its definition, in Fractions."""
+def _certificate_holds(rows, biases, result, box=None):
+    """The certificate checked from its definition, in Fractions (in the box, if any)."""
     i = result.index
     if result.argmaxable:
         x = result.witness
         logits = [sum(w * v for w, v in zip(row, x)) + b for row, b in zip(rows, biases)]
-        return all(logits[j] < logits[i] for j in range(len(rows)) if j != i)
+        return ((box is None or max(map(abs, x)) <= F(box))
+                and all(logits[j] < logits[i] for j in range(len(rows)) if j != i))
     lam = dict(result.terms)
-    combined = [sum(lam[j] * rows[j][q] for j in lam) for q in range(len(rows[0]))]
-    return (i not in lam and all(v >= 0 for v in lam.values()) and sum(lam.values()) == 1
-            and combined == rows[i]
-            and sum(lam[j] * biases[j] for j in lam) >= biases[i])
+    if i in lam or any(v < 0 for v in lam.values()) or sum(lam.values()) != 1:
+        return False
+    combined = [sum(lam[j] * (rows[j][q] - rows[i][q]) for j in lam) for q in range(len(rows[0]))]
+    lead = sum(lam[j] * (biases[j] - biases[i]) for j in lam)
+    if box is None:
+        return not any(combined) and lead >= 0
+    return lead >= F(box) * sum(map(abs, combined))
 
 
 class TestExtremeLayers(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.cases = [(w, b, check_layer(w, b)) for w, b in _layers()]
+        layers = _layers()
+        cls.cases = [(w, b, check_layer(w, b)) for w, b, _ in layers]
+        cls.boxed = [(w, b, box, check_layer(w, b, box=box)) for w, b, box in layers]
 
     def test_every_class_is_decided_once(self):
         for weights, bias, results in self.cases:
@@ -119,6 +128,36 @@ class TestExtremeLayers(unittest.TestCase):
                 with self.subTest(weights=weights, bias=bias, index=i):
                     self.assertEqual(decision.witness is not None, r.argmaxable)
 
+    def test_every_boxed_certificate_verifies_and_holds_by_its_definition(self):
+        for weights, bias, box, results in self.boxed:
+            rows, biases = exact_layer(weights, bias)
+            biases = biases or [F(0)] * len(rows)
+            for r in results:
+                with self.subTest(weights=weights, bias=bias, box=box, index=r.index):
+                    self.assertEqual(r.box, F(box))
+                    self.assertIs(verify(weights, bias, r, box=box), True)
+                    self.assertTrue(_certificate_holds(rows, biases, r, box))
+
+    def test_the_box_never_makes_a_class_argmaxable(self):
+        for (weights, bias, plain), (_, _, box, boxed) in zip(self.cases, self.boxed):
+            for p, q in zip(plain, boxed):
+                with self.subTest(weights=weights, bias=bias, box=box, index=p.index):
+                    self.assertTrue(p.argmaxable or not q.argmaxable)
+
+    def test_boxed_decisions_agree_with_one_boxed_system_per_class(self):
+        for weights, bias, box, results in self.boxed[:LAYERS // 3]:
+            rows, biases = exact_layer(weights, bias)
+            biases = biases or [F(0)] * len(rows)
+            for r in results:
+                i = r.index
+                rivals = [j for j in range(len(rows)) if j != i]
+                if not rivals:
+                    continue
+                decision = decide([[p - q for p, q in zip(rows[i], rows[j])] for j in rivals],
+                                  [biases[i] - biases[j] for j in rivals], box=F(box))
+                with self.subTest(weights=weights, bias=bias, box=box, index=i):
+                    self.assertEqual(decision.witness is not None, r.argmaxable)
+
     def test_the_mix_is_extreme(self):
         # The fuzz is only worth something if it holds what it claims to.
         entries = [v for w, b, _ in self.cases for row in w for v in row]
@@ -128,6 +167,10 @@ class TestExtremeLayers(unittest.TestCase):
         self.assertTrue(any(isinstance(v, int) and abs(v) > 2 ** 199 for v in entries))
         self.assertTrue(any(len(w) - 1 < len(w[0]) for w, _, _ in self.cases))
         self.assertTrue(any(not r.argmaxable for _, _, rs in self.cases for r in rs))
+        # ... and the boxes change some verdicts.
+        self.assertTrue(any(p.argmaxable and not q.argmaxable
+                            for (_, _, plain), (_, _, _, boxed) in zip(self.cases, self.boxed)
+                            for p, q in zip(plain, boxed)))
 
 
 if __name__ == "__main__":

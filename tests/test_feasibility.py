@@ -123,6 +123,81 @@ class TestExactProgramEnds(unittest.TestCase):
             Program([[F(1, 2)]], [0], 4, exact=True)
 
 
+def _feasible_on_a_segment(rows, offsets, box):
+    """Whether a_k x + c_k > 0 for all k at some x in [-box, box] (d = 1), from the lines."""
+    low, high = -box, box
+    strict_low = strict_high = False
+    for (a,), c in zip(rows, offsets):
+        if a == 0:
+            if c <= 0:
+                return False
+        elif a > 0 and F(-c, a) >= low:
+            low, strict_low = F(-c, a), True
+        elif a < 0 and F(-c, a) <= high:
+            high, strict_high = F(-c, a), True
+    return low < high or (low == high and not (strict_low or strict_high))
+
+
+class TestBoxedDecide(unittest.TestCase):
+    """The alternative with |x_q| <= M: a witness in the box or a boxed combination."""
+
+    def test_exactly_one_certificate_and_it_checks(self):
+        rng = random.Random(5)
+        for _ in range(300):
+            n, d = rng.randint(1, 6), rng.randint(1, 3)
+            rows = [[rng.randint(-3, 3) for _ in range(d)] for _ in range(n)]
+            offsets = [rng.randint(-6, 6) for _ in range(n)]
+            box = rng.choice([F(1, 2), 1, 3, F(7, 3)])
+            witness, combination = decide(rows, offsets, box=box)
+            with self.subTest(rows=rows, offsets=offsets, box=box):
+                self.assertEqual(witness is None, combination is not None)
+                if witness is None:
+                    self.assertIs(is_combination(rows, offsets, combination, box), True)
+                else:
+                    self.assertIs(is_witness(rows, offsets, witness, box), True)
+
+    def test_one_dimension_agrees_with_the_segment(self):
+        rng = random.Random(6)
+        for _ in range(300):
+            n = rng.randint(1, 5)
+            rows = [[rng.randint(-3, 3)] for _ in range(n)]
+            offsets = [rng.randint(-6, 6) for _ in range(n)]
+            box = rng.choice([F(1, 2), 1, 2, F(5, 3)])
+            with self.subTest(rows=rows, offsets=offsets, box=box):
+                self.assertEqual(decide(rows, offsets, box=box).witness is not None,
+                                 _feasible_on_a_segment(rows, offsets, box))
+
+    def test_a_tie_at_the_edge_is_no_witness(self):
+        # x > 2 is needed; the box [-2, 2] only reaches the tie.
+        self.assertEqual(decide([[1]], [-2], box=2), (None, (F(1),)))
+        self.assertEqual(decide([[1]], [-2], box=F(5, 2)).witness, (F(5, 2),))
+
+    def test_a_combination_without_residual_proves_every_box(self):
+        lam = decide([[1], [-1]], [0, 0]).combination
+        for box in (F(1, 10 ** 9), 1, 10 ** 9):
+            self.assertIs(is_combination([[1], [-1]], [0, 0], lam, box), True)
+
+    def test_a_boxed_combination_is_not_one_for_a_larger_box_or_for_r_d(self):
+        lam = decide([[1]], [-2], box=2).combination
+        self.assertIs(is_combination([[1]], [-2], lam, 2), True)
+        self.assertIs(is_combination([[1]], [-2], lam, F(201, 100)), False)
+        self.assertIs(is_combination([[1]], [-2], lam), False)
+
+    def test_a_witness_outside_the_box_does_not_count(self):
+        self.assertIs(is_witness([[1]], [-2], [3]), True)
+        self.assertIs(is_witness([[1]], [-2], [3], box=F(5, 2)), False)
+
+    def test_boxes_past_the_float_range_decide_exactly(self):
+        for box in (F(10) ** 400, F(1, 10 ** 400)):
+            with self.subTest(box=box):
+                witness, combination = decide([[1], [1]], [0, -1], box=box)
+                self.assertEqual(witness is not None, box > 1)
+                if witness is None:
+                    self.assertIs(is_combination([[1], [1]], [0, -1], combination, box), True)
+                else:
+                    self.assertIs(is_witness([[1], [1]], [0, -1], witness, box), True)
+
+
 class TestSolveSquare(unittest.TestCase):
 
     def test_exact_rational_solution(self):

@@ -1,11 +1,13 @@
 """Tests of the claims of Grivas, Bogoychev & Lopez: verdicts and evidence."""
 
 import unittest
+import random
 from fractions import Fraction as F
 
 from reviews.claims import NOT_CHECKED, PASS
+from reviews.argmaxable import check_layer, verify
 from reviews.papers.low_rank_softmax import (
-    CLAIMS, PAPER, draw_figure_1, draw_region_tables, rational_unit_vector, region_table,
+    BOX, CLAIMS, PAPER, draw_figure_1, draw_region_tables, rational_unit_vector, region_table,
     simplex_with_centroid,
 )
 
@@ -26,6 +28,7 @@ class TestVerdicts(unittest.TestCase):
             "low-rank.region-counts": PASS,
             "low-rank.prevention": PASS,
             "low-rank.braid-reflect": PASS,
+            "low-rank.box": PASS,
             "low-rank.13-of-150": NOT_CHECKED,
         }
         self.assertEqual({key: o.verdict for key, o in OUTCOMES.items()}, expected)
@@ -85,9 +88,6 @@ class TestConstructions(unittest.TestCase):
         self.assertTrue(all("; 0 of its points fail the exact check;" in row for row in rows))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class TestFigures(unittest.TestCase):
 
@@ -122,3 +122,37 @@ class TestFigures(unittest.TestCase):
     def test_figures_are_deterministic(self):
         self.assertEqual(draw_figure_1(), draw_figure_1())
         self.assertEqual(draw_region_tables(), draw_region_tables())
+
+
+class TestBox(unittest.TestCase):
+    """The claim low-rank.box: the detector's box changes verdicts."""
+
+    @staticmethod
+    def example_layer():
+        rng = random.Random(11)
+        weights = [[rng.gauss(0, 1) for _ in range(3)] for _ in range(30)]
+        return weights, [rng.gauss(0, 1) for _ in range(30)]
+
+    def test_the_sweep_rows(self):
+        self.assertEqual(value("low-rank.box", "C = 30, d = 3"),
+                         "12 layers (seeds 0..11): 1 of 360 classes argmaxable over R^3 but not"
+                         " in the box (seed 11: class 24)")
+        self.assertEqual(value("low-rank.box", "C = 40, d = 2"),
+                         "12 layers (seeds 0..11): 0 of 480 classes argmaxable over R^2 but not"
+                         " in the box")
+
+    def test_the_example_class_wins_only_outside_the_box(self):
+        weights, bias = self.example_layer()
+        free, bounded = check_layer(weights, bias)[23], check_layer(weights, bias, box=BOX)[23]
+        self.assertTrue(free.argmaxable and verify(weights, bias, free))
+        self.assertGreater(max(map(abs, free.witness)), BOX)
+        self.assertFalse(bounded.argmaxable)
+        self.assertIs(verify(weights, bias, bounded, box=BOX), True)
+        self.assertEqual([j + 1 for j, _ in bounded.terms], [2, 11, 20])
+        self.assertIn("class 24 is not: lam = 0.747314 on class 2 + 0.182295 on class 11",
+                      value("low-rank.box", "in the box"))
+        self.assertIn("|x|_inf = 735.258", value("low-rank.box", "over R^3"))
+
+    def test_the_meaning_for_the_paper_s_counts_is_stated(self):
+        self.assertIn("the detector's verdicts are verdicts about the box",
+                      value("low-rank.box", "meaning"))

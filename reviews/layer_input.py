@@ -1,0 +1,149 @@
+"""A softmax layer's numbers, validated and made exact.
+
+Every function raises InputError (a ValueError) naming the offending entry,
+or TypeError for an argument of the wrong type.
+
+    exact_layer         weights and bias as Fractions
+    integer_layer       weights and bias as integers times one common denominator
+    box_bound           the bound R of the box |x_k| <= R, as a Fraction
+    validated           the entries as finite floats or Fractions
+    sequence            a list of the values, or InputError
+    finite              one finite float or Fraction
+    certificate_number  one number of a certificate, as a Fraction
+    class_index         a class number of a layer
+"""
+
+import decimal
+import itertools
+import math
+import numbers
+from fractions import Fraction
+
+from reviews.errors import InputError
+from reviews.exact import common_denominator, real_number
+
+__all__ = ["exact_layer", "integer_layer", "box_bound", "validated", "sequence", "finite",
+           "certificate_number", "class_index"]
+
+
+def exact_layer(weights, bias=None):
+    """Validate a layer; its weights and bias as Fractions.
+
+    >>> exact_layer([[0.5, 1]], [Fraction(9, 10)])
+    ([[Fraction(1, 2), Fraction(1, 1)]], [Fraction(9, 10)])
+    """
+    rows, biases = validated(weights, bias)
+    return ([[Fraction(v) for v in row] for row in rows],
+            None if biases is None else [Fraction(v) for v in biases])
+
+
+def validated(weights, bias):
+    """The layer's entries, each a finite float or a Fraction; InputError naming a bad one."""
+    rows = _rows(weights)
+    width = len(rows[0])
+    values = []
+    for j, row in enumerate(rows):
+        if len(row) != width:
+            raise InputError("weights row %d has length %d, row 0 has length %d"
+                             % (j, len(row), width))
+        # A finite float is taken as it is (v - v is 0.0 only for those);
+        # everything else goes through the full check.
+        values.append([v if type(v) is float and not v - v
+                       else finite(v, "weights[%d][%d]" % (j, k)) for k, v in enumerate(row)])
+    if bias is None:
+        return values, None
+    bias = sequence(bias, "bias")
+    if len(bias) != len(rows):
+        raise InputError("bias has length %d for %d classes" % (len(bias), len(rows)))
+    return values, [finite(v, "bias[%d]" % j) for j, v in enumerate(bias)]
+
+
+def integer_layer(weights, bias):
+    """(integer rows, integer biases or None, d): the layer times d, its least common denominator.
+
+    Goes from each entry's integer ratio to the integers without a Fraction
+    per entry: a float layer has few distinct denominators (powers of 2).
+    """
+    rows, biases = validated(weights, bias)
+    entries = itertools.chain(itertools.chain.from_iterable(rows), biases or ())
+    denominators = {v.as_integer_ratio()[1] for v in entries}
+    common = common_denominator(Fraction(1, q) for q in denominators)
+    factors = {q: common // q for q in denominators}
+
+    def scaled(values):
+        return [n * factors[q] for n, q in (v.as_integer_ratio() for v in values)]
+
+    return ([scaled(row) for row in rows],
+            None if biases is None else scaled(biases), common)
+
+
+def sequence(values, what):
+    """``values`` as a list; InputError for text or a non-sequence, naming ``what``."""
+    if isinstance(values, (str, bytes)):
+        raise InputError("%s must be a sequence of numbers, not text" % what)
+    try:
+        return list(values)
+    except TypeError:
+        raise InputError("%s must be a sequence of numbers, not %s"
+                         % (what, type(values).__name__)) from None
+
+
+def _rows(weights):
+    rows = [sequence(row, "weights row %d" % j)
+            for j, row in enumerate(sequence(weights, "weights"))]
+    if not rows:
+        raise InputError("the layer has no classes (weights is empty)")
+    if not rows[0]:
+        raise InputError("weights row 0 is empty: the dimension d must be at least 1")
+    return rows
+
+
+def finite(value, where, what="weights and biases"):
+    """A finite float or an exact Fraction, or InputError."""
+    exact = real_number(value, where)
+    if isinstance(exact, float) and math.isinf(exact):
+        raise InputError("%s is %r; %s must be finite" % (where, exact, what))
+    return exact
+
+
+def certificate_number(value, where, what):
+    """A certificate's number as a Fraction.
+
+    An int or Fraction is taken as it is, past the size limit too: an
+    exact certificate of a layer near that limit may need more bits, and
+    the object is already there (the limit guards against text such as
+    Decimal('1e999999999') that is short but huge once materialized).
+    """
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        return Fraction(value)
+    return Fraction(finite(value, where, what))
+
+
+def class_index(value, classes, where):
+    """``value`` as a class of a layer of ``classes`` classes, or TypeError / InputError."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError("%s must be an int, not %s" % (where, type(value).__name__))
+    if not 0 <= value < classes:
+        raise InputError("%s is %d, not a class of this layer (0 to %d)"
+                         % (where, value, classes - 1))
+    return int(value)
+
+
+def box_bound(box):
+    """The bound R of the box |x_k| <= R: a positive number, taken exactly.
+
+    >>> box_bound(100), box_bound(0.1), box_bound(decimal.Decimal("2.5"))
+    (Fraction(100, 1), Fraction(3602879701896397, 36028797018963968), Fraction(5, 2))
+    >>> box_bound(-1)
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: box is negative; the box's bound R must be positive
+    """
+    if isinstance(box, bool) or not isinstance(box, (numbers.Real, decimal.Decimal)):
+        raise TypeError("box must be a positive number (the bound R of |x_k| <= R), not %s"
+                        % type(box).__name__)
+    bound = Fraction(finite(box, "box", "the box's bound R"))
+    if bound <= 0:
+        raise InputError("box is %s; the box's bound R must be positive"
+                         % ("0" if bound == 0 else "negative"))
+    return bound
