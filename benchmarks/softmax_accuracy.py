@@ -1,4 +1,4 @@
-"""Measure the worst ulp error of softmax and log_softmax on seeded grids.
+"""Measure the worst ulp error of softmax, log_softmax and logsumexp on seeded grids.
 
     python benchmarks/softmax_accuracy.py [VECTORS_PER_SEED] [SEEDS...]
 
@@ -26,11 +26,13 @@ def main(argv):
         worst = worst_distances(grid_vectors(seed, size))
         for name, value in worst.items():
             overall[name] = max(overall.get(name, value), value)
-        print("seed %d: softmax %.3f ulp, log_softmax %.3f ulp"
-              % (seed, worst["softmax"], worst["log_softmax"]))
-    print("worst over %d vectors: softmax %.3f ulp, log_softmax %.3f ulp (%.1f s)"
-          % (size * len(seeds), overall["softmax"], overall["log_softmax"],
-             time.perf_counter() - start))
+        print("seed %d: %s" % (seed, _shown(worst)))
+    print("worst over %d vectors: %s (%.1f s)"
+          % (size * len(seeds), _shown(overall), time.perf_counter() - start))
+
+
+def _shown(worst):
+    return ", ".join("%s %.3f ulp" % item for item in worst.items())
 
 
 if __name__ == "__main__":

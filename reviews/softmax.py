@@ -36,8 +36,10 @@ more than one ``+inf`` and all ``-inf`` raise ``InputError``, except that
 -1.9287498479639178e-22
 """
 
+import collections.abc
 import decimal
 import math
+import numbers
 from fractions import Fraction
 
 from reviews.errors import InputError
@@ -53,9 +55,12 @@ __all__ = [
     "logsumexp_exact",
     "ulp_distance",
     "REFERENCE_DIGITS",
+    "MAX_DIGITS",
 ]
 
 REFERENCE_DIGITS = 40
+# One decimal exp at 1,000 digits takes about 10 ms; at 10,000 about 3 s.
+MAX_DIGITS = 1000
 
 _INF = math.inf
 # Large enough for e**-1e6 and far smaller logits; portable to 32-bit builds.
@@ -65,13 +70,17 @@ _LN2_HIGH = 6.93147180369123816490e-01
 _LN2_LOW = 1.90821492927058770002e-10
 _SCALE = 1024
 _SCALE_FROM = -600.0
-# Every power of two in the float range is exact at this precision.
-_POWERS = decimal.Context(prec=1200, Emax=_EXPONENT_LIMIT, Emin=-_EXPONENT_LIMIT)
+_DISTANCE = decimal.Context(prec=20)
 # Veltkamp's constant 2**27 + 1 splits a double into two 26-bit halves.
 _SPLITTER = 134217729.0
 
 
 # ---- input --------------------------------------------------------------
+
+# A set or a mapping iterates in an order that depends on hashing, so the
+# output's order would too; text and bytes are not numbers.
+_REFUSED = (collections.abc.Set, collections.abc.Mapping, str, bytes, bytearray, memoryview)
+_REFUSED_WHY = {set: " (unordered)", frozenset: " (unordered)", dict: " (unordered keys)"}
 
 def _as_exact(x, position):
     """A float when x is exactly one (or is infinite), else a Fraction."""
@@ -86,6 +95,9 @@ def _as_exact(x, position):
 
 
 def _logits(values):
+    if isinstance(values, _REFUSED):
+        raise TypeError("logits must be an ordered sequence of real numbers, not %s%s"
+                        % (type(values).__name__, _REFUSED_WHY.get(type(values), "")))
     try:
         items = list(values)
     except TypeError:
@@ -274,7 +286,12 @@ def logsumexp(logits):
         return -_INF
     top, a, terms, _ = _shifted(z)
     l_high, l_low = _log1p_rest(top, terms)
-    return _exact_sum([a, l_high, l_low])
+    result = _exact_sum([a, l_high, l_low])
+    if a < 0 and abs(result) < 4 * l_high:
+        # a and log1p(rest) cancel: the float log1p's error, up to an ulp
+        # of l_high, would be many ulp of the result.
+        return to_float(Fraction(logsumexp_exact(z)))
+    return result
 
 
 def softmax_naive(logits):
@@ -307,8 +324,11 @@ def _context(digits):
 
 
 def _checked_digits(digits):
-    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
-        raise InputError("digits must be a positive integer, not %r" % (digits,))
+    if isinstance(digits, bool) or not isinstance(digits, int):
+        raise TypeError("digits must be an int, not %s" % type(digits).__name__)
+    if not 1 <= digits <= MAX_DIGITS:
+        raise InputError("digits must be from 1 to %d, not %s"
+                         % (MAX_DIGITS, digits if abs(digits) < 10 ** 12 else "%.3e" % digits))
     return digits
 
 
@@ -391,42 +411,56 @@ def logsumexp_exact(logits, digits=REFERENCE_DIGITS):
         return decimal.Decimal("Infinity")
     if all(v == -_INF for v in z):
         return decimal.Decimal("-Infinity")
-    ctx, _, _, _, log_total = _exact_parts(z, digits)
-    return _rounded(ctx.add(to_decimal(max(z), ctx), log_total), digits)
+    extra = 0
+    while True:
+        ctx, _, _, _, log_total = _exact_parts(z, digits + extra)
+        top = to_decimal(max(z), ctx)
+        total = ctx.add(top, log_total)
+        if not top or not log_total:
+            return _rounded(total, digits)
+        # The max and the log of the sum may cancel (max near -log n): the
+        # digits lost to cancellation are bought back with more precision.
+        lost = max(top.adjusted(), log_total.adjusted()) - total.adjusted() if total else ctx.prec
+        if lost <= extra + 15:
+            return _rounded(total, digits)
+        extra = lost + 10
 
 
-def _ulp_of(exact):
-    """The spacing of binary64 floats at the exact value |exact|, or None."""
-    magnitude = exact.copy_abs()
-    nearest = float(magnitude)
-    if math.isinf(nearest):
-        return None
+def _spacing(exact):
+    """The spacing of binary64 floats at the exact value |exact|, a Fraction."""
+    magnitude = abs(exact)
     exponent = -1022
-    if nearest:
-        exponent = math.frexp(nearest)[1] - 1
-        if _POWERS.power(2, exponent) > magnitude:
+    if magnitude:
+        exponent = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
+        if magnitude < Fraction(2) ** exponent:
             exponent -= 1
-    return _POWERS.power(2, max(exponent, -1022) - 52)
+    return Fraction(2) ** (max(exponent, -1022) - 52)
 
 
 def ulp_distance(value, exact):
     """|value - exact| in units of the float spacing at ``exact``.
 
-    ``value`` is a float, ``exact`` a Decimal (or anything Decimal accepts
-    exactly).  A float that is the correct rounding of an exact value
-    beyond the float range (+-inf) is at distance 0.
+    ``value`` is a float.  ``exact`` is a Decimal, int, float or Fraction,
+    taken at its exact value (within the size limit of ``reviews.exact``),
+    or an infinity.  A float that is the correct rounding of an exact value
+    beyond the float range (+-inf) is at distance 0.  The distance is a
+    Decimal rounded to 20 digits.
 
     >>> ulp_distance(0.1, decimal.Decimal(1) / 10)
     Decimal('0.4')
+    >>> ulp_distance(0.3333333333333333, Fraction(1, 3))
+    Decimal('0.33333333333333333333')
     """
-    exact = decimal.Decimal(exact)
-    if exact.is_nan() or math.isnan(value):
+    if not isinstance(value, float):
+        raise TypeError("ulp_distance: value must be a float, not %s" % type(value).__name__)
+    if isinstance(exact, bool) or not isinstance(exact, (numbers.Rational, float, decimal.Decimal)):
+        raise TypeError("ulp_distance: exact must be a Decimal, int, float or Fraction, not %s"
+                        % type(exact).__name__)
+    if math.isnan(value):
         raise InputError("ulp_distance is undefined for NaN")
-    if math.isinf(value) or exact.is_infinite():
-        rounded = float(exact)
+    exact = real_number(exact, "ulp_distance: exact")
+    rounded = to_float(exact)
+    if math.isinf(value) or math.isinf(rounded):
         return decimal.Decimal(0) if rounded == value else decimal.Decimal("Infinity")
-    ulp = _ulp_of(exact)
-    if ulp is None:
-        return decimal.Decimal("Infinity")
-    ctx = _context(60)
-    return _rounded(ctx.divide(ctx.abs(ctx.subtract(decimal.Decimal(value), exact)), ulp), 20)
+    exact = Fraction(exact)
+    return to_decimal(abs(Fraction(value) - exact) / _spacing(exact), _DISTANCE)

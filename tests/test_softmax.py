@@ -14,6 +14,7 @@ from reviews.softmax import (
     logsumexp_exact,
     softmax,
     softmax_exact,
+    MAX_DIGITS,
     softmax_naive,
     ulp_distance,
 )
@@ -39,6 +40,9 @@ def grid_vectors(seed=GRID_SEED, size=GRID_SIZE):
         lambda n: [rng.choice([-1, 1]) * 10 ** rng.uniform(-300, 308) for _ in range(n)],
         # subnormal probabilities
         lambda n: [0.0] + [rng.uniform(-745, -700) for _ in range(n - 1)],
+        # logsumexp near 0: max close to -log n
+        lambda n: [-math.log(n) + rng.choice([0, 0, 1e-12, -1e-9]) for _ in range(n)],
+        lambda n: [-3.15 + rng.uniform(-1e-3, 1e-3) for _ in range(27)],
         lambda n: [rng.choice([-1e308, 1e308, 0.0, -1.5, 3.0]) for _ in range(n)],
     ]
     for index in range(size):
@@ -47,13 +51,15 @@ def grid_vectors(seed=GRID_SEED, size=GRID_SIZE):
 
 
 def worst_distances(vectors):
-    """Worst ulp distance of softmax and log_softmax from the exact values."""
-    worst = {"softmax": decimal.Decimal(0), "log_softmax": decimal.Decimal(0)}
+    """Worst ulp distance of softmax, log_softmax and logsumexp from exact."""
+    worst = dict.fromkeys(("softmax", "log_softmax", "logsumexp"), decimal.Decimal(0))
     for z in vectors:
         for name, fast, exact in (("softmax", softmax, softmax_exact),
                                   ("log_softmax", log_softmax, log_softmax_exact)):
             for value, reference in zip(fast(z), exact(z)):
                 worst[name] = max(worst[name], ulp_distance(value, reference))
+        worst["logsumexp"] = max(worst["logsumexp"],
+                                 ulp_distance(logsumexp(z), logsumexp_exact(z)))
     return worst
 
 
@@ -88,6 +94,11 @@ class TestExactValues(unittest.TestCase):
     def test_logsumexp_of_two_zeros_is_log_2(self):
         self.assertEqual(logsumexp([0, 0]), math.log(2))
 
+    def test_logsumexp_near_zero_is_accurate_relative_to_its_value(self):
+        # Exact values 2.3190468138462996e-17 and -9.07129723500153e-17.
+        self.assertEqual(logsumexp([-math.log(2)] * 2), 2.3190468138462996e-17)
+        self.assertEqual(logsumexp([-math.log(3)] * 3), -9.07129723500153e-17)
+
     def test_logsumexp_at_the_top_of_the_float_range(self):
         self.assertEqual(logsumexp([1.7976931348623157e308, 0]), 1.7976931348623157e308)
 
@@ -121,6 +132,32 @@ class TestInputTypes(unittest.TestCase):
 
 
 class TestInfinitiesAndErrors(unittest.TestCase):
+
+    def test_unordered_and_non_numeric_containers_are_refused(self):
+        functions = (softmax, log_softmax, logsumexp, softmax_naive,
+                     softmax_exact, log_softmax_exact, logsumexp_exact)
+        for logits, kind in (({1.0, 2.0}, "set"), (frozenset([1]), "frozenset"),
+                             ({1: 2, 3: 4}, "dict"), (b"ab", "bytes"),
+                             (bytearray(b"a"), "bytearray"), ("12", "str")):
+            for function in functions:
+                with self.subTest(function=function.__name__, kind=kind):
+                    with self.assertRaisesRegex(TypeError, "ordered sequence of real numbers, not "
+                                                + kind):
+                        function(logits)
+
+    def test_a_huge_decimal_is_refused_at_once_by_every_function(self):
+        huge = decimal.Decimal("1e999999999")
+        functions = (softmax, log_softmax, logsumexp, softmax_naive,
+                     softmax_exact, log_softmax_exact, logsumexp_exact)
+        for function in functions:
+            for logits in ([huge, 0], [0, decimal.Decimal("-1e999999999")],
+                           [decimal.Decimal("1e-999999999")]):
+                with self.subTest(function=function.__name__, logits=logits):
+                    with self.assertRaisesRegex(InputError, "entry [01] .*past the size limit"):
+                        function(logits)
+        for exact in (huge, decimal.Decimal("-1e999999999"), decimal.Decimal("1e-999999999")):
+            with self.assertRaisesRegex(InputError, "ulp_distance: exact .*past the size limit"):
+                ulp_distance(1.0, exact)
 
     def test_minus_inf_is_a_masked_class(self):
         self.assertEqual(softmax([0, -INF, 0]), [0.5, 0.0, 0.5])
@@ -193,12 +230,37 @@ class TestExactReference(unittest.TestCase):
         self.assertEqual(log_softmax_exact([0, -INF])[1], decimal.Decimal("-Infinity"))
         self.assertEqual(logsumexp_exact([-INF]), decimal.Decimal("-Infinity"))
 
-    def test_digits_must_be_a_positive_integer(self):
-        with self.assertRaisesRegex(InputError, "digits must be a positive integer"):
-            softmax_exact([0], digits=0)
+    def test_digits_must_be_from_one_to_the_limit(self):
+        for function in (softmax_exact, log_softmax_exact, logsumexp_exact):
+            for digits in (0, MAX_DIGITS + 1, 10 ** 9):
+                with self.subTest(function=function.__name__, digits=digits):
+                    with self.assertRaisesRegex(InputError, "digits must be from 1 to 1000"):
+                        function([1, 2], digits=digits)
+            with self.assertRaisesRegex(TypeError, "digits must be an int, not float"):
+                function([1, 2], digits=40.0)
+
+    def test_logsumexp_exact_keeps_its_digits_through_cancellation(self):
+        # max = -log 2 rounded; the sum's log cancels it to 2.3e-17.
+        self.assertEqual(str(logsumexp_exact([-math.log(2)] * 2, digits=30)),
+                         "2.31904681384629961549485546388E-17")
 
 
 class TestUlpDistance(unittest.TestCase):
+
+    def test_fraction_and_int_are_taken_exactly(self):
+        self.assertEqual(ulp_distance(0.3333333333333333, Fraction(1, 3)),
+                         decimal.Decimal("0.33333333333333333333"))
+        self.assertEqual(ulp_distance(3.0, 3), 0)
+
+    def test_wrong_types_are_type_errors_that_say_what_is_expected(self):
+        with self.assertRaisesRegex(TypeError, "exact must be a Decimal, int, float or Fraction, not str"):
+            ulp_distance(1.0, "abc")
+        with self.assertRaisesRegex(TypeError, "value must be a float, not str"):
+            ulp_distance("x", 1)
+
+    def test_nan_is_an_input_error(self):
+        with self.assertRaisesRegex(InputError, "NaN"):
+            ulp_distance(1.0, decimal.Decimal("NaN"))
 
     def test_one_tenth(self):
         self.assertEqual(ulp_distance(0.1, decimal.Decimal("0.1")), decimal.Decimal("0.4"))
@@ -235,6 +297,7 @@ class TestAccuracyGrid(unittest.TestCase):
         worst = worst_distances(grid_vectors())
         self.assertLessEqual(worst["softmax"], ULP_BOUND)
         self.assertLessEqual(worst["log_softmax"], ULP_BOUND)
+        self.assertLessEqual(worst["logsumexp"], ULP_BOUND)
 
     def test_softmax_sums_to_one_within_length_ulps(self):
         for z in grid_vectors(size=300):
