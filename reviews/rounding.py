@@ -17,7 +17,8 @@ and CPython define exactly, so every platform gives the same bits.
     decimal_ln1p         ln(1 + x) in decimal, to the context's precision
 
 "Checked logits" are what ``reviews.softmax`` passes: a non-empty list of
-floats and Fractions, with no NaN, no +inf and at least one finite entry.
+floats and Fractions, with no NaN, no +inf and at least one finite entry;
+``floats=True`` says that they are all floats.
 
 The method is Ziv's.  A fast evaluation in double-double arithmetic gives
 an approximation y = H + L of each result v with a proven bound |y - v| <= B.
@@ -325,75 +326,120 @@ def _near_scaled(h, l, eps, k):
 
 # ---- the fast path -----------------------------------------------------------
 
+_GONE = -5000   # the exponent recorded for a masked or vanishing term
+
+
 class _Vector:
-    """Offsets and exp terms of a float vector, and the sums the results need."""
+    """A float vector's exact offsets z_i - a = h_i + l_i and exp terms.
+
+    exp(h_i + l_i) = (eh_i + el_i) 2**m_i within beta; m_i is _GONE for a
+    masked class and below e**-1500 (then eh_i = el_i = 0).
+    """
+
+    __slots__ = ("a", "top", "h", "l", "eh", "el", "m")
 
     def __init__(self, z):
         self.a = a = max(z)
         self.top = z.index(a)
-        n = len(z)
-        self.h = hs = [0.0] * n
-        self.l = ls = [0.0] * n
-        self.e = es = [None] * n
-        for i, x in enumerate(z):
-            h = x - a
-            if h < _VANISH:
-                hs[i] = h
+        self.h = hs = []
+        self.l = ls = []
+        self.eh = ehs = []
+        self.el = els = []
+        self.m = ms = []
+        inv, c1, c2, c3, magic, splitter = _INV_STEP, _C1, _C2, _C3, _MAGIC, _SPLITTER
+        table, lows, tops, bottoms = _TH, _TL, _TH1, _TH2
+        na = -a
+        for x in z:
+            h = x + na
+            if h < -1500.0:
+                hs.append(h)
                 if h == -_INF:
-                    continue
-                v = h - x
-                ls[i] = (x - (h - v)) + (-a - v)
+                    ls.append(0.0)
+                else:
+                    v = h - x
+                    ls.append((x - (h - v)) + (-a - v))
+                ehs.append(0.0)
+                els.append(0.0)
+                ms.append(_GONE)
                 continue
             v = h - x
-            l = (x - (h - v)) + (-a - v)
-            hs[i] = h
-            ls[i] = l
-            es[i] = _exp_parts(h, l)
+            l = (x - (h - v)) + (na - v)
+            hs.append(h)
+            ls.append(l)
+            # The exp kernel of the module docstring, inline for speed.
+            n = h * inv + magic - magic
+            a1 = h - n * c1
+            b = n * c2
+            rh = a1 - b
+            v = rh - a1
+            rl = ((a1 - (rh - v)) + (-b - v)) + (l - n * c3)
+            p1 = 1.0 + rh
+            q = rh * rh * (0.5 + rh * (0.16666666666666666 + rh * (0.041666666666666664
+                                                                + rh * 0.008333333333333333)))
+            ph = p1 + q
+            lo = ((rh - (p1 - 1.0)) + (q - (ph - p1))) + rl * ph
+            k = int(n)
+            j = k & 4095
+            th = table[j]
+            scaled = splitter * ph
+            top = scaled - (scaled - ph)
+            bottom = ph - top
+            t1 = tops[j]
+            t2 = bottoms[j]
+            eh = th * ph
+            ehs.append(eh)
+            els.append((((t1 * top - eh) + t1 * bottom + t2 * top) + t2 * bottom)
+                       + (th * lo + lows[j] * ph))
+            ms.append(k >> 12)
 
     def total(self):
         """S = sum of the exp terms, as (Sh, Sl)."""
-        parts = []
-        for term in self.e:
-            if term is not None and term[2] >= -1000:
-                scale = _DOWN[-term[2]]
-                parts.append(term[0] * scale)
-                parts.append(term[1] * scale)
+        down = _DOWN
+        parts = [eh * down[-m] for eh, m in zip(self.eh, self.m) if m >= -1000]
+        parts += [el * down[-m] for el, m in zip(self.el, self.m) if m >= -1000]
         return _fsum2(parts)
 
-    def rest(self):
-        """(M, sh, sl, largest offset) with the rest s = 2**M (sh + sl), or None."""
-        top, es, hs = self.top, self.e, self.h
-        big = max((k for k in range(len(es)) if k != top and es[k] is not None),
-                  key=hs.__getitem__, default=None)
-        if big is None:
-            return None
-        m = max(es[k][2] for k in range(len(es)) if k != top and es[k] is not None)
-        parts = []
-        for k, term in enumerate(es):
-            if k != top and term is not None and term[2] >= m - 1000:
-                scale = _DOWN[m - term[2]]
-                parts.append(term[0] * scale)
-                parts.append(term[1] * scale)
-        sh, sl = _fsum2(parts)
-        return m, sh, sl, hs[big]
+    def largest_rest(self):
+        """The largest exponent m_i of the terms other than the top's."""
+        ms = self.m
+        top = self.top
+        ms[top] = _GONE
+        largest = max(ms)
+        ms[top] = 0
+        return largest
+
+    def rest(self, largest):
+        """The rest S - 1 = 2**largest (sh + sl), as (sh, sl)."""
+        ms = self.m
+        top = self.top
+        ms[top] = _GONE
+        down = _DOWN
+        floor = largest - 1000
+        parts = [eh * down[largest - m] for eh, m in zip(self.eh, ms) if m >= floor]
+        parts += [el * down[largest - m] for el, m in zip(self.el, ms) if m >= floor]
+        ms[top] = 0
+        return _fsum2(parts)
 
 
-def _log_total(vector):
+def _log_total(vector, total=None):
     """ln S as (M, parts): ln S = 2**M * fsum(parts) within the relative bound.
 
-    None when the rest is too small to be represented reliably (every other
-    term vanishing), in which case ln S < 2**-2000.
+    None when every other term is below e**-1390 (or masked): then
+    ln S < n e**-1390 < 2**-1100.
     """
-    rest = vector.rest()
-    if rest is None:
+    largest = vector.largest_rest()
+    if largest < -2000:
         return None
-    m, sh, sl, largest = rest
-    if largest < _VANISH + 100.0:
-        return None
-    s = math.ldexp(sh, m) if m > -1000 else 0.0
+    if largest >= -21:
+        high, low = total or vector.total()
+        if high - 1.0 >= _TINY_REST:
+            return 0, _ln(high, low)
+    sh, sl = vector.rest(largest)
+    m = largest
+    s = math.ldexp(sh, m)
     if s >= _TINY_REST:
-        high, low = _fsum2([1.0, s, math.ldexp(sl, m)])
-        return 0, _ln(high, low)
+        # Many small terms: their sum is not small.
+        return 0, _ln(*_fsum2([1.0, s, math.ldexp(sl, m)]))
     # ln(1 + s) = s - s**2/2 + s**3 (1/3 - s/4 + s**2/5), in units of 2**m.
     sq, sqe = _two_product(sh, sh)
     half = math.ldexp(-0.5, m)
@@ -411,39 +457,57 @@ def _as_list(results, n):
     return [results[i] for i in range(n)]
 
 
-def rounded_softmax(z):
+def rounded_softmax(z, floats=None):
     """softmax of checked logits, correctly rounded.
 
     >>> rounded_softmax([0.0, -math.inf, 0.0])
     [0.5, 0.0, 0.5]
     """
-    finite = [x for x in z if x != -_INF]
-    if len(set(finite)) == 1:
-        share = 1.0 / len(finite)
+    a, low = max(z), min(z)
+    if low == a or (low == -_INF and len(set(x for x in z if x != -_INF)) == 1):
+        # All finite logits tied: 1/count, one correctly rounded division.
+        share = 1.0 / (len(z) - z.count(-_INF))
         return [0.0 if x == -_INF else share for x in z]
-    if not _all_floats(z):
+    if not (floats or _all_floats(z)):
         return _as_list(_slow(z, "softmax", range(len(z))), len(z))
     vector = _Vector(z)
     sh, sl = vector.total()
     ih = 1.0 / sh
     p, pe = _two_product(ih, sh)
     il = ((1.0 - p) - pe - ih * sl) * ih
-    i1, i2 = _split(ih)
+    scaled = _SPLITTER * ih
+    i1 = scaled - (scaled - ih)
+    i2 = ih - i1
+    down = _DOWN
+    # |L'| <= 2**-53 |r| (1 + 2**-52), so |L'| 2**-51 <= 2**-103.9 h.
+    eps_rate = _SOFTMAX_EPS + 2.0 ** -103
+    splitter = _SPLITTER
     result = []
     undecided = []
-    for i, term in enumerate(vector.e):
-        if term is None:
+    for i, (eh, el, m) in enumerate(zip(vector.eh, vector.el, vector.m)):
+        if m < -1100:
+            # Masked, or below e**-746 < 2**-1076: rounds to 0.
             result.append(0.0)
             continue
-        eh, el, m = term
         q = eh * ih
-        s1, s2 = _split(eh)
+        scaled = splitter * eh
+        s1 = scaled - (scaled - eh)
+        s2 = eh - s1
         ql = (((s1 * i1 - q) + s1 * i2 + s2 * i1) + s2 * i2) + (el * ih + eh * il)
-        h = q * _DOWN[-m] if m >= -900 else 0.0
-        if h >= _SMALL:
-            value = _near(h, ql * _DOWN[-m], h * _SOFTMAX_EPS)
+        if m >= -900 and q * down[-m] >= _SMALL:
+            # _near, inline.
+            scale = down[-m]
+            h = q * scale
+            l = ql * scale
+            r = h + l
+            lp = (h - r) + l
+            eps = h * eps_rate
+            if r + (lp + eps) == r and r + (lp - eps) == r:
+                result.append(r)
+                continue
+            value = None
         else:
-            value = _near_scaled(q, ql, q * (_SOFTMAX_EPS / 2), m)
+            value = _near_scaled(q, ql, q * (eps_rate / 2), m)
         if value is None:
             undecided.append(i)
         result.append(value)
@@ -453,19 +517,17 @@ def rounded_softmax(z):
     return result
 
 
-def rounded_log_softmax(z):
+def rounded_log_softmax(z, floats=None):
     """log_softmax of checked logits, correctly rounded.
 
     >>> rounded_log_softmax([0.0, -math.inf])
     [0.0, -inf]
     """
-    finite = [x for x in z if x != -_INF]
-    if len(finite) == 1:
+    if len(z) - z.count(-_INF) == 1:
         return [-_INF if x == -_INF else 0.0 for x in z]
-    if not _all_floats(z):
+    if not (floats or _all_floats(z)):
         return _as_list(_slow(z, "log_softmax", range(len(z))), len(z))
     vector = _Vector(z)
-    top = vector.top
     log = _log_total(vector)
     if log is None:
         # ln S < 2**-1100: the top class rounds to -0.0, the others to
@@ -485,17 +547,26 @@ def rounded_log_softmax(z):
     result = []
     undecided = []
     for i, (h, l) in enumerate(zip(vector.h, vector.l)):
-        if h == -_INF:
-            value = -_INF
-        elif h == 0.0:
+        if h == 0.0:
             value = top_value
+        elif h == -_INF:
+            result.append(h)
+            continue
         else:
+            # _near, inline: h + l - ln S.
             r = h - big
             v = r - h
-            low = ((h - (r - v)) + (-big - v)) + (l - small)
-            value = _near(r, low, eps_big + (abs(l) + small) * 2.0 ** -51)
-            if value is None and big < math.ulp(h) * 2.0 ** -58:
-                value = _beside_tiny(h, l)
+            lo = ((h - (r - v)) + (-big - v)) + (l - small)
+            x = r + lo
+            lp = (r - x) + lo
+            eps = eps_big + (abs(l) + small + abs(lp)) * 2.0 ** -51
+            if x + (lp + eps) == x and x + (lp - eps) == x and x - x == 0.0:
+                result.append(x)
+                continue
+            value = None
+            most = big + small + eps_big
+            if most < 0.25 * math.ulp(h):
+                value = _beside_tiny(h, l, most)
         if value is None:
             undecided.append(i)
         result.append(value)
@@ -505,29 +576,15 @@ def rounded_log_softmax(z):
     return result
 
 
-def _beside_tiny(h, l):
-    """The float nearest h + l - L for h < 0 and 0 < L < ulp(h) 2**-57.
-
-    h + l = z_i - max is exact and often a rounding midpoint itself (the
-    difference of floats of two binades needs 54 bits); then the tiny L
-    decides, and no error bound is small enough to show it.  The rounding
-    interval of h reaches ulp(h)/2 below it, and at least ulp(h)/4 above;
-    l lies in it (TwoSum), on its lower end only at a midpoint, and
-    otherwise at least 2**-53 of that half-gap inside it, more than L.
-    """
-    return math.nextafter(h, -_INF) if l == -0.5 * math.ulp(h) else h
-
-
-def rounded_logsumexp(z):
+def rounded_logsumexp(z, floats=None):
     """logsumexp of checked logits, correctly rounded.
 
     >>> rounded_logsumexp([0.0, 0.0])
     0.6931471805599453
     """
-    finite = [x for x in z if x != -_INF]
-    if len(finite) == 1:
-        return to_float(finite[0])
-    if not _all_floats(z):
+    if len(z) - z.count(-_INF) == 1:
+        return to_float(max(z))
+    if not (floats or _all_floats(z)):
         return _slow(z, "logsumexp", [0])[0]
     vector = _Vector(z)
     a = vector.a
@@ -557,6 +614,25 @@ def rounded_logsumexp(z):
     if value is None:
         value = _slow(z, "logsumexp", [0])[0]
     return value
+
+
+def _beside_tiny(h, l, most):
+    """The float nearest h + l - L for h < 0, 0 < L <= most < ulp(h)/4, or None.
+
+    h + l = z_i - max is exact and often a rounding midpoint itself (the
+    difference of floats of two binades needs 54 bits); then the small L
+    decides the rounding, however small it is, and no error bound on L can
+    show that.  The rounding interval of h reaches hb = ulp(h)/2 below it;
+    TwoSum puts l inside it, so h + l - L < h + (its upper half-gap), and
+    h + l - L rounds to h when L < l + hb, to the float below h when
+    l = -hb.  l + hb is rounded down (times 1 - 2**-52) to stay a bound.
+    """
+    hb = 0.5 * math.ulp(h)
+    if l == -hb:
+        return math.nextafter(h, -_INF)
+    if most < (l + hb) * (1.0 - 2.0 ** -52):
+        return h
+    return None
 
 
 def rounded_exp(x):

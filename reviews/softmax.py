@@ -94,7 +94,21 @@ def _as_exact(x, position):
     return as_float if as_float == value else value
 
 
+def _all_floats(items):
+    """True if every item is a float and none is NaN."""
+    if not all(type(x) is float for x in items):
+        return False
+    # A sum is NaN if an item is (or if +inf meets -inf: then look closer).
+    total = sum(items)
+    return total == total or not any(map(math.isnan, items))
+
+
 def _logits(values):
+    return _read(values)[0]
+
+
+def _read(values):
+    """(the logits as floats and Fractions, whether all are floats)."""
     if isinstance(values, _REFUSED):
         raise TypeError("logits must be an ordered sequence of real numbers, not %s%s"
                         % (type(values).__name__, _REFUSED_WHY.get(type(values), "")))
@@ -103,14 +117,15 @@ def _logits(values):
     except TypeError:
         raise InputError("logits must be an iterable of real numbers, not %s"
                          % type(values).__name__) from None
-    if all(type(x) is float for x in items) and not any(map(math.isnan, items)):
+    floats = _all_floats(items)
+    if floats:
         # The common case, a list of floats: nothing to convert.
         z = items
     else:
         z = [_as_exact(x, position) for position, x in enumerate(items)]
     if not z:
         raise InputError("logits are empty; softmax needs at least one class")
-    return z
+    return z, floats
 
 
 # ---- the float functions ------------------------------------------------
@@ -136,11 +151,11 @@ def softmax(logits):
     >>> softmax([0, float('-inf')])
     [1.0, 0.0]
     """
-    z = _logits(logits)
+    z, floats = _read(logits)
     limit = _special(z)
     if limit is not None:
         return limit
-    return rounded_softmax(z)
+    return rounded_softmax(z, floats)
 
 
 def log_softmax(logits):
@@ -154,11 +169,11 @@ def log_softmax(logits):
     >>> log_softmax([0, float('-inf')])
     [0.0, -inf]
     """
-    z = _logits(logits)
+    z, floats = _read(logits)
     limit = _special(z)
     if limit is not None:
         return [0.0 if p == 1.0 else -_INF for p in limit]
-    return rounded_log_softmax(z)
+    return rounded_log_softmax(z, floats)
 
 
 def logsumexp(logits):
@@ -171,12 +186,12 @@ def logsumexp(logits):
     >>> logsumexp([1e308, 1e308])
     1e+308
     """
-    z = _logits(logits)
+    z, floats = _read(logits)
     if any(v == _INF for v in z):
         return _INF
     if all(v == -_INF for v in z):
         return -_INF
-    return rounded_logsumexp(z)
+    return rounded_logsumexp(z, floats)
 
 
 def softmax_naive(logits):
