@@ -68,11 +68,12 @@ y*r_j is exact in two products (y split at 2**-38) and t = (y + yl) r_j - 1
 = th + tl to 2**-105, |t| <= 2**-9 (checked at import).  Then
 ln S = k ln 2 - ln r_j + ln(1 + t), with k ln 2 in three pieces (exact
 products), -ln r_j from a 60-digit table (2**-106), and
-ln(1 + t) = th - th**2/2 + th**3/3 + tl (1 - th + th**2) + th**4 P(th):
+ln(1 + t) = th - th**2/2 + th**3/3 + th**4 P(th) + tl/(1 + th), the last as
+tl (1 - th + th**2 - th**3 + th**4) (|tl| <= 2**-53, so the rest is below
+2**-89 of th):
 th**2 and th**3/3 as exact products (Dekker; 1/3 as two floats), P the
 series to t**10 (truncation below 2**-99), the th**4 P term (below
-2**-38) in floats (error below 2**-88), and the tl terms with error below
-2**-115.  Everything is summed exactly by ``math.fsum``.  For k = 0 and
+2**-38) in floats (error below 2**-88), and the tl terms in floats.  Everything is summed exactly by ``math.fsum``.  For k = 0 and
 r_j = 1 the errors scale with t, so the relative error alpha of ln S is
 below 2**-80 everywhere in its domain (the code uses 2**-78).
 
@@ -271,7 +272,7 @@ def _ln(sh, sl):
     tail = sq * sq * (-0.25 + th * (0.2 + th * (-0.16666666666666666 + th * (
         0.14285714285714285 + th * (-0.125 + th * (0.1111111111111111 - th * 0.1))))))
     return [k * _L2_1, k * _L2_2, k * _L2_3, _LRH[j], _LRL[j], th, -0.5 * sq, -0.5 * sqe,
-            c3, c3_low, tl * (1.0 - th + sq), tail]
+            c3, c3_low, tl * (1.0 - th * (1.0 - th * (1.0 - th * (1.0 - th)))), tail]
 
 
 def _fsum2(parts):
