@@ -83,7 +83,8 @@ the terms from s**3 on in floats (relative 2**-90).
 
 Sums: S = 1 + sum of the other exp terms, each scaled to a common power of
 two and added by ``math.fsum`` (exactly rounded, then its remainder,
-2**-105); terms below 2**-998 of the largest are dropped (n 2**-998).
+2**-105); terms below 2**-139 of the largest are dropped (n 2**-139, at
+most 2**-100 for any n that fits in memory, n < 2**39).
 Every term has relative error beta, so S does too, plus 2**-104, and
 ln(S) has relative error beta + alpha + 2**-100 (since ln(1 + s(1 + e)) -
 ln(1 + s) <= e s / (1 + s) <= e ln(1 + s)).  softmax_i = E_i / S has
@@ -129,6 +130,7 @@ _VANISH = -1500.0
 _SMALL = 2.0 ** -900
 _TINY_REST = 2.0 ** -20
 _SLOW = [0]
+_FLOAT_ONLY = {float}
 
 
 def slow_path_runs():
@@ -396,8 +398,9 @@ class _Vector:
     def total(self):
         """S = sum of the exp terms, as (Sh, Sl)."""
         down = _DOWN
-        parts = [eh * down[-m] for eh, m in zip(self.eh, self.m) if m >= -1000]
-        parts += [el * down[-m] for el, m in zip(self.el, self.m) if m >= -1000]
+        # S >= 1: the terms below 2**-139 add less than n 2**-139 <= 2**-100.
+        parts = [eh * down[-m] for eh, m in zip(self.eh, self.m) if m >= -140]
+        parts += [el * down[-m] for el, m in zip(self.el, self.m) if m >= -140]
         return _fsum2(parts)
 
     def largest_rest(self):
@@ -415,7 +418,7 @@ class _Vector:
         top = self.top
         ms[top] = _GONE
         down = _DOWN
-        floor = largest - 1000
+        floor = largest - 140
         parts = [eh * down[largest - m] for eh, m in zip(self.eh, ms) if m >= floor]
         parts += [el * down[largest - m] for el, m in zip(self.el, ms) if m >= floor]
         ms[top] = 0
@@ -451,7 +454,7 @@ def _log_total(vector, total=None):
 # ---- public functions --------------------------------------------------------
 
 def _all_floats(z):
-    return all(type(x) is float for x in z)
+    return set(map(type, z)) == _FLOAT_ONLY
 
 
 def _as_list(results, n):
@@ -461,14 +464,14 @@ def _as_list(results, n):
 def rounded_softmax(z, floats=None):
     """softmax of checked logits, correctly rounded.
 
+    Ties need no special case: their terms are exactly 1, and 1/count is
+    not a midpoint (it is a float when count is a power of two).
+
     >>> rounded_softmax([0.0, -math.inf, 0.0])
     [0.5, 0.0, 0.5]
     """
-    a, low = max(z), min(z)
-    if low == a or (low == -_INF and len(set(x for x in z if x != -_INF)) == 1):
-        # All finite logits tied: 1/count, one correctly rounded division.
-        share = 1.0 / (len(z) - z.count(-_INF))
-        return [0.0 if x == -_INF else share for x in z]
+    if len(z) - z.count(-_INF) == 1:
+        return [0.0 if x == -_INF else 1.0 for x in z]
     if not (floats or _all_floats(z)):
         return _as_list(_slow(z, "softmax", range(len(z))), len(z))
     vector = _Vector(z)
@@ -483,35 +486,39 @@ def rounded_softmax(z, floats=None):
     # |L'| <= 2**-53 |r| (1 + 2**-52), so |L'| 2**-51 <= 2**-103.9 h.
     eps_rate = _SOFTMAX_EPS + 2.0 ** -103
     splitter = _SPLITTER
+    small = _SMALL
     result = []
+    append = result.append
     undecided = []
-    for i, (eh, el, m) in enumerate(zip(vector.eh, vector.el, vector.m)):
-        if m < -1100:
-            # Masked, or below e**-746 < 2**-1076: rounds to 0.
-            result.append(0.0)
+    for eh, el, m in zip(vector.eh, vector.el, vector.m):
+        if m < -1076:
+            # Masked, or below 2 * 2**-1076: rounds to 0.
+            append(0.0)
             continue
         q = eh * ih
         scaled = splitter * eh
         s1 = scaled - (scaled - eh)
         s2 = eh - s1
         ql = (((s1 * i1 - q) + s1 * i2 + s2 * i1) + s2 * i2) + (el * ih + eh * il)
-        if m >= -900 and q * down[-m] >= _SMALL:
-            # _near, inline.
+        if m >= -900:
             scale = down[-m]
             h = q * scale
-            l = ql * scale
-            r = h + l
-            lp = (h - r) + l
-            eps = h * eps_rate
-            if r + (lp + eps) == r and r + (lp - eps) == r:
-                result.append(r)
+            if h >= small:
+                # _near, inline.
+                l = ql * scale
+                r = h + l
+                lp = (h - r) + l
+                eps = h * eps_rate
+                if r + (lp + eps) == r and r + (lp - eps) == r:
+                    append(r)
+                    continue
+                undecided.append(len(result))
+                append(None)
                 continue
-            value = None
-        else:
-            value = _near_scaled(q, ql, q * (eps_rate / 2), m)
+        value = _near_scaled(q, ql, q * (eps_rate / 2), m)
         if value is None:
-            undecided.append(i)
-        result.append(value)
+            undecided.append(len(result))
+        append(value)
     if undecided:
         for i, value in _slow(z, "softmax", undecided).items():
             result[i] = value
@@ -546,12 +553,13 @@ def rounded_log_softmax(z, floats=None):
         else:
             top_value = _near_scaled(-lh, -ll, lh * (_LOG_EPS / 2), m)
     result = []
+    append = result.append
     undecided = []
-    for i, (h, l) in enumerate(zip(vector.h, vector.l)):
+    for h, l in zip(vector.h, vector.l):
         if h == 0.0:
             value = top_value
         elif h == -_INF:
-            result.append(h)
+            append(h)
             continue
         else:
             # _near, inline: h + l - ln S.
@@ -560,17 +568,17 @@ def rounded_log_softmax(z, floats=None):
             lo = ((h - (r - v)) + (-big - v)) + (l - small)
             x = r + lo
             lp = (r - x) + lo
-            eps = eps_big + (abs(l) + small + abs(lp)) * 2.0 ** -51
+            eps = eps_big + (abs(l) + abs(small) + abs(lp)) * 2.0 ** -51
             if x + (lp + eps) == x and x + (lp - eps) == x and x - x == 0.0:
-                result.append(x)
+                append(x)
                 continue
             value = None
-            most = big + small + eps_big
+            most = big + abs(small) + eps_big
             if most < 0.25 * math.ulp(h):
                 value = _beside_tiny(h, l, most)
         if value is None:
-            undecided.append(i)
-        result.append(value)
+            undecided.append(len(result))
+        append(value)
     if undecided:
         for i, value in _slow(z, "log_softmax", undecided).items():
             result[i] = value

@@ -69,6 +69,7 @@ MAX_DIGITS = 1000
 
 _INF = math.inf
 _DISTANCE = decimal.Context(prec=20)
+_FLOAT_ONLY = {float}
 # The distance is computed at 60 digits; every power of two in the float
 # range is exact at 1,200.
 _WORK = decimal.Context(prec=60, Emax=10 ** 6, Emin=-10 ** 6)
@@ -96,7 +97,7 @@ def _as_exact(x, position):
 
 def _all_floats(items):
     """True if every item is a float and none is NaN."""
-    if not all(type(x) is float for x in items):
+    if set(map(type, items)) != _FLOAT_ONLY:
         return False
     # A sum is NaN if an item is (or if +inf meets -inf: then look closer).
     total = sum(items)
