@@ -318,12 +318,22 @@ def _ulp_of(exact):
     return _POWERS.power(2, max(exponent, -1022) - 52)
 
 
+def _far_outside(exact):
+    """True for a Decimal far outside the float range, of a modest size."""
+    if not isinstance(exact, decimal.Decimal) or not exact.is_finite() or not exact:
+        return False
+    sign, digits, exponent = exact.as_tuple()
+    return 400 < abs(exact.adjusted()) < 10 ** 8 and len(digits) <= MAX_DIGITS
+
+
 def ulp_distance(value, exact):
     """|value - exact| in units of the float spacing at ``exact``.
 
     ``value`` is a float.  ``exact`` is a Decimal, int, float or Fraction
     (within the size limit of ``reviews.exact``), or an infinity; a
-    Fraction is taken to 60 digits.  A float that is the correct rounding
+    Fraction is taken to 60 digits.  A Decimal of at most 1,000 digits far
+    outside the float range (beyond 1e+-400, such as e**-1e6) is accepted
+    without materializing it.  A float that is the correct rounding
     of an exact value beyond the float range (+-inf) is at distance 0.  The
     distance is a Decimal, computed to 60 digits and rounded to 20.
 
@@ -339,6 +349,14 @@ def ulp_distance(value, exact):
                         % type(exact).__name__)
     if math.isnan(value):
         raise InputError("ulp_distance is undefined for NaN")
+    if _far_outside(exact):
+        # Like e**-1e6 from softmax_exact: decided without materializing it.
+        if exact.adjusted() > 0:
+            rounded = math.copysign(_INF, exact)
+            return decimal.Decimal(0) if rounded == value else decimal.Decimal("Infinity")
+        ctx = _context(60)
+        difference = ctx.subtract(decimal.Decimal(value), exact).copy_abs()
+        return _DISTANCE.plus(ctx.divide(difference, _ulp_of(decimal.Decimal(0))))
     checked = real_number(exact, "ulp_distance: exact")
     rounded = to_float(checked)
     if math.isinf(value) or math.isinf(rounded):

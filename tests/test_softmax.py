@@ -321,6 +321,12 @@ class TestUlpDistance(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "value must be a float, not str"):
             ulp_distance("x", 1)
 
+    def test_decimal_far_below_the_float_range_needs_no_size_limit(self):
+        tiny = softmax_exact([1e6, 0], digits=20)[1]
+        self.assertEqual(str(ulp_distance(0.0, tiny)), "6.6728611993959571005E-433972")
+        self.assertEqual(ulp_distance(5e-324, decimal.Decimal("1e-90000")), 1)
+        self.assertEqual(ulp_distance(INF, decimal.Decimal("1e90000")), 0)
+
     def test_nan_is_an_input_error(self):
         with self.assertRaisesRegex(InputError, "NaN"):
             ulp_distance(1.0, decimal.Decimal("NaN"))
