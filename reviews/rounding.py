@@ -5,8 +5,9 @@ even: past the float range that is +-inf, in the subnormal range it is
 rounded at the subnormal spacing, and a negative value that rounds to zero
 is -0.0.  No result depends on the platform's ``math.exp``, ``log``,
 ``log1p``, ``expm1`` or ``pow``: the only float operations used are
-``+ - * /``, ``math.fsum``, ``math.frexp`` and ``math.ldexp``, which IEEE 754
-and CPython define exactly, so every platform gives the same bits.
+``+ - * /``, ``math.fsum``, ``frexp``, ``ldexp``, ``nextafter`` and
+``ulp``, which IEEE 754 and CPython define exactly, so every platform gives
+the same bits.
 
     rounded_softmax      softmax of checked logits
     rounded_log_softmax  log_softmax of checked logits
@@ -73,9 +74,10 @@ tl (1 - th + th**2 - th**3 + th**4) (|tl| <= 2**-53, so the rest is below
 2**-89 of th):
 th**2 and th**3/3 as exact products (Dekker; 1/3 as two floats), P the
 series to t**10 (truncation below 2**-99), the th**4 P term (below
-2**-38) in floats (error below 2**-88), and the tl terms in floats.  Everything is summed exactly by ``math.fsum``.  For k = 0 and
-r_j = 1 the errors scale with t, so the relative error alpha of ln S is
-below 2**-80 everywhere in its domain (the code uses 2**-78).
+2**-38) in floats (error below 2**-88), and the tl terms in floats.
+Everything is summed exactly by ``math.fsum``.  For k = 0 and r_j = 1 the
+errors scale with t, so the relative error alpha of ln S is below 2**-80
+everywhere in its domain (the code uses 2**-78; the tests measure 2**-81).
 
 For S < 1 + 2**-20 the log is ln(1 + s) = s - s**2/2 + s**3/3 - ... with
 the rest s = S - 1 kept as 2**M (sh + sl), the square exact (Dekker) and
@@ -92,10 +94,15 @@ relative error 2 beta + 2**-100 (a double-double division).
 
 The rounding test: with R = fl(H + L) and L' = (H - R) + L, the result is
 R when fl(R + (L' + eps)) == R == fl(R + (L' - eps)), where eps is twice
-the proven bound plus |L'| 2**-52 (for the rounding of L' itself).
+the proven bound plus |L'| 2**-51 (for the roundings of L' +- eps).
 Rounding is monotone and the midpoints next to R are representable, so
 this proves that every value within the bound rounds to R.  Results below
 2**-900 are tested in a scaled copy against the subnormal spacing.
+
+One case has a structure of its own: log_softmax_i = (z_i - max) - ln S
+where the exact offset is itself a rounding midpoint (z_i and max in two
+binades: 54 bits) and ln S is tiny.  Then the sign of ln S alone decides,
+and ``_beside_tiny`` proves it from the position of the offset's low part.
 
 >>> rounded_softmax([1.0, 0.0])
 [0.7310585786300049, 0.2689414213699951]

@@ -316,7 +316,8 @@ class TestUlpDistance(unittest.TestCase):
         self.assertEqual(ulp_distance(3.0, 3), 0)
 
     def test_wrong_types_are_type_errors_that_say_what_is_expected(self):
-        with self.assertRaisesRegex(TypeError, "exact must be a Decimal, int, float or Fraction, not str"):
+        with self.assertRaisesRegex(TypeError,
+                                    "exact must be a Decimal, int, float or Fraction, not str"):
             ulp_distance(1.0, "abc")
         with self.assertRaisesRegex(TypeError, "value must be a float, not str"):
             ulp_distance("x", 1)
