@@ -219,6 +219,7 @@ _L2_1 = _short(_LN2, 42)
 _L2_2 = _short(_LN2 - Fraction(_L2_1), 42)
 _L2_3 = float(_LN2 - Fraction(_L2_1) - Fraction(_L2_2))
 _THIRD_H, _THIRD_L = _two_floats(Fraction(1, 3))
+_THIRD_1, _THIRD_2 = _split(_THIRD_H)
 _SQRT_HALF = 0.7071067811865476   # rounded up: y = 2f >= 2**0.5 * (1 - u) at most
 
 
@@ -274,14 +275,32 @@ def _ln(sh, sl):
     th = a + b
     v = th - a
     tl = ((a - (th - v)) + (b - v)) + yl * r
-    sq, sqe = _two_product(th, th)
-    cube, cube_e = _two_product(sq, th)
-    c3, c3e = _two_product(cube, _THIRD_H)
+    # Dekker's products th*th, sq*th and cube*(1/3), inline for speed.
+    scaled = _SPLITTER * th
+    t1 = scaled - (scaled - th)
+    t2 = th - t1
+    sq = th * th
+    sqe = ((t1 * t1 - sq) + 2.0 * t1 * t2) + t2 * t2
+    scaled = _SPLITTER * sq
+    q1 = scaled - (scaled - sq)
+    q2 = sq - q1
+    cube = sq * th
+    cube_e = ((q1 * t1 - cube) + q1 * t2 + q2 * t1) + q2 * t2
+    scaled = _SPLITTER * cube
+    c1 = scaled - (scaled - cube)
+    c2 = cube - c1
+    c3 = cube * _THIRD_H
+    c3e = ((c1 * _THIRD_1 - c3) + c1 * _THIRD_2 + c2 * _THIRD_1) + c2 * _THIRD_2
     c3_low = c3e + cube * _THIRD_L + (cube_e + sqe * th) * _THIRD_H
     tail = sq * sq * (-0.25 + th * (0.2 + th * (-0.16666666666666666 + th * (
         0.14285714285714285 + th * (-0.125 + th * (0.1111111111111111 - th * 0.1))))))
-    return [k * _L2_1, k * _L2_2, k * _L2_3, _LRH[j], _LRL[j], th, -0.5 * sq, -0.5 * sqe,
-            c3, c3_low, tl * (1.0 - th * (1.0 - th * (1.0 - th * (1.0 - th)))), tail]
+    parts = [th, -0.5 * sq, -0.5 * sqe, c3, c3_low,
+             tl * (1.0 - th * (1.0 - th * (1.0 - th * (1.0 - th)))), tail]
+    if j != 512:
+        parts += [_LRH[j], _LRL[j]]
+    if k:
+        parts += [k * _L2_1, k * _L2_2, k * _L2_3]
+    return parts
 
 
 def _fsum2(parts):
@@ -552,7 +571,7 @@ def rounded_log_softmax(z, floats=None):
         top_value = -0.0
     else:
         m, parts = log
-        lh, ll = _fsum2(list(parts))
+        lh, ll = _fsum2(parts)
         big, small = math.ldexp(lh, m), math.ldexp(ll, m)
         eps_big = big * _LOG_EPS + 2.0 ** -1000
         if big >= _SMALL:
@@ -614,7 +633,7 @@ def rounded_logsumexp(z, floats=None):
             value = a
     else:
         m, parts = log
-        lh, ll = _fsum2(list(parts))
+        lh, ll = _fsum2(parts)
         big, small = math.ldexp(lh, m), math.ldexp(ll, m)
         if a == 0.0:
             if big >= _SMALL:

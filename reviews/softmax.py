@@ -110,7 +110,7 @@ def _logits(values):
 
 def _read(values):
     """(the logits as floats and Fractions, whether all are floats)."""
-    if isinstance(values, _REFUSED):
+    if type(values) is not list and isinstance(values, _REFUSED):
         raise TypeError("logits must be an ordered sequence of real numbers, not %s%s"
                         % (type(values).__name__, _REFUSED_WHY.get(type(values), "")))
     try:
@@ -133,13 +133,13 @@ def _read(values):
 
 def _special(z):
     """For +inf or all -inf input, the limit distribution; else None."""
-    plus = [k for k, v in enumerate(z) if v == _INF]
-    if len(plus) > 1:
-        raise InputError("more than one logit is +inf (entries %s); the limit is undefined"
-                         % ", ".join(map(str, plus)))
-    if plus:
+    if _INF in z:
+        plus = [k for k, v in enumerate(z) if v == _INF]
+        if len(plus) > 1:
+            raise InputError("more than one logit is +inf (entries %s); the limit is undefined"
+                             % ", ".join(map(str, plus)))
         return [1.0 if k == plus[0] else 0.0 for k in range(len(z))]
-    if all(v == -_INF for v in z):
+    if z.count(-_INF) == len(z):
         raise InputError("every logit is -inf; nothing is left to normalize")
     return None
 
