@@ -1,6 +1,6 @@
 """Time softmax and log_softmax beside the textbook formula in pure Python.
 
-    python benchmarks/softmax_speed.py [--quick] [--package-root DIR]
+    python benchmarks/softmax_speed.py [--quick] [--against FILE]
 
 Prints microseconds per element for n = 2, 10, 100, 1000 and 100000 logits
 of three kinds (Gaussian, wide, ties), the textbook formula's time on the
@@ -10,10 +10,15 @@ slow path.  The textbook formula is the usual shifted one:
     m = max(z); e = [exp(x - m) for x in z]; s = sum(e); [x / s for x in e]
     m + log(sum(exp(x - m) for x in z)), subtracted from each z_i
 
-``--package-root`` times the ``reviews`` package found in another folder
-(an export of an earlier release, say) with the same vectors and seed.
+``--against FILE`` also times another ``softmax.py`` (an earlier release's,
+say: ``git show 890a096:reviews/softmax.py > /tmp/old_softmax.py``),
+loaded under another name beside this one, so that both are timed in turn
+on the same vectors: on a busy machine only such interleaved minima
+compare.  The columns are then the textbook formula, this softmax, the
+other one, and the ratio of this one to the textbook formula.
 """
 
+import importlib.util
 import math
 import os
 import platform
@@ -64,41 +69,43 @@ def per_element(function, batch, repeats):
 
 def main(argv):
     quick = "--quick" in argv
-    if "--package-root" in argv:
-        root = argv[argv.index("--package-root") + 1]
-    else:
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    sys.path.insert(0, root)
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from reviews import softmax as module
-    try:
-        from reviews.rounding import slow_path_runs
-    except ImportError:
-        def slow_path_runs():
-            return 0
+    from reviews.rounding import slow_path_runs
+    other = None
+    if "--against" in argv:
+        spec = importlib.util.spec_from_file_location(
+            "earlier_softmax", argv[argv.index("--against") + 1])
+        other = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(other)
     elements = ELEMENTS // 10 if quick else ELEMENTS
-    repeats = 2 if quick else 5
-    print("Python %s, package from %s" % (platform.python_version(), root))
-    print("%7s %6s | %9s %9s %6s | %9s %9s %6s | %s"
-          % ("n", "kind", "textbook", "softmax", "ratio", "textbook", "log_sm", "ratio",
-             "slow path (vectors)"))
+    repeats = 3 if quick else 7
+    print("Python %s; microseconds per element, best of %d interleaved runs"
+          % (platform.python_version(), repeats))
+    print("%7s %6s | %8s %8s %8s %6s | %8s %8s %8s %6s | %s"
+          % ("n", "kind", "textbook", "softmax", "other", "ratio", "textbook", "log_sm",
+             "other", "ratio", "slow path (vectors)"))
     for n in SIZES:
         for kind in ("gauss", "wide", "ties"):
             rng = random.Random("%d %s %d" % (SEED, kind, n))
             count = max(1, elements // n)
             batch = vectors(kind, n, count, rng)
-            base = per_element(textbook_softmax, batch, repeats)
-            before = slow_path_runs()
-            fast = per_element(module.softmax, batch, 1)
-            slow_softmax = slow_path_runs() - before
-            fast = min(fast, per_element(module.softmax, batch, repeats - 1 or 1))
-            log_base = per_element(textbook_log_softmax, batch, repeats)
-            before = slow_path_runs()
-            log_fast = per_element(module.log_softmax, batch, 1)
-            slow_log = slow_path_runs() - before
-            log_fast = min(log_fast, per_element(module.log_softmax, batch, repeats - 1 or 1))
-            print("%7d %6s | %9.3f %9.3f %5.1fx | %9.3f %9.3f %5.1fx | %d + %d of %d"
-                  % (n, kind, base, fast, fast / base, log_base, log_fast, log_fast / log_base,
-                     slow_softmax, slow_log, count))
+            functions = [textbook_softmax, module.softmax, textbook_log_softmax,
+                         module.log_softmax]
+            if other is not None:
+                functions += [other.softmax, other.log_softmax]
+            best = [math.inf] * len(functions)
+            slow = [0, 0]
+            for run in range(repeats):
+                for k, function in enumerate(functions):
+                    mark = slow_path_runs()
+                    best[k] = min(best[k], per_element(function, batch, 1))
+                    if run == 0 and k in (1, 3):
+                        slow[k // 2] = slow_path_runs() - mark
+            mine = (best[4], best[5]) if other is not None else (math.nan, math.nan)
+            print("%7d %6s | %8.3f %8.3f %8.3f %5.1fx | %8.3f %8.3f %8.3f %5.1fx | %d + %d of %d"
+                  % (n, kind, best[0], best[1], mine[0], best[1] / best[0],
+                     best[2], best[3], mine[1], best[3] / best[2], slow[0], slow[1], count))
 
 
 if __name__ == "__main__":

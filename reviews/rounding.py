@@ -425,9 +425,11 @@ class _Vector:
         """S = sum of the exp terms, as (Sh, Sl)."""
         down = _DOWN
         # S >= 1: the terms below 2**-139 add less than n 2**-139 <= 2**-100.
-        parts = [eh * down[-m] for eh, m in zip(self.eh, self.m) if m >= -140]
-        parts += [el * down[-m] for el, m in zip(self.el, self.m) if m >= -140]
-        return _fsum2(parts)
+        parts = [part for eh, el, m in zip(self.eh, self.el, self.m) if m >= -140
+                 for part in (eh * down[-m], el * down[-m])]
+        high = math.fsum(parts)
+        parts.append(-high)
+        return high, math.fsum(parts)
 
     def largest_rest(self):
         """The largest exponent m_i of the terms other than the top's."""
@@ -575,7 +577,11 @@ def rounded_log_softmax(z, floats=None):
         big, small = math.ldexp(lh, m), math.ldexp(ll, m)
         eps_big = big * _LOG_EPS + 2.0 ** -1000
         if big >= _SMALL:
-            top_value = _near(-big, -small, big * _LOG_EPS)
+            # _near(-big, -small, big * _LOG_EPS), inline.
+            x = -big - small
+            lp = (-big - x) - small
+            eps = big * _LOG_EPS + abs(lp) * 2.0 ** -51
+            top_value = x if x + (lp + eps) == x and x + (lp - eps) == x else None
         else:
             top_value = _near_scaled(-lh, -ll, lh * (_LOG_EPS / 2), m)
     result = []
