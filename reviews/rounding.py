@@ -378,9 +378,10 @@ class _Vector:
         inv, c1, c2, c3, magic, splitter = _INV_STEP, _C1, _C2, _C3, _MAGIC, _SPLITTER
         table, lows, tops, bottoms = _TH, _TL, _TH1, _TH2
         na = -a
+        vanish = _VANISH
         for x in z:
             h = x + na
-            if h < -1500.0:
+            if h < vanish:
                 hs.append(h)
                 if h == -_INF:
                     ls.append(0.0)
