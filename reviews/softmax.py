@@ -1,17 +1,14 @@
-"""Accurate softmax in floats, and an exact reference to certify it.
+"""Correctly rounded softmax in floats, and an exact reference to certify it.
 
-The float functions follow Blanchard, Higham & Higham, "Accurately computing
-the log-sum-exp and softmax functions" (IMA J. Numer. Anal. 41(4), 2021):
-shift by the maximum ``a`` and use ``log1p`` for the rest.  Two further steps
-keep every coordinate within about one unit in the last place (ulp):
-
-* the shift ``z_i - a`` is carried exactly as a pair of floats ``h + l``
-  (TwoSum), so ``1e15 + 0.3`` minus ``1e15`` loses nothing, and
-  ``exp(h + l)`` is taken as ``exp(h) * (1 + l)``;
-* sums are exactly rounded (``math.fsum``) and kept as double-double pairs
-  through the final division and ``log1p``;
-* a term below e**-600 is scaled by 2**1024 (with ln 2 split as in fdlibm)
-  so that a subnormal result keeps every bit it can.
+``softmax``, ``log_softmax`` and ``logsumexp`` return, for every input, the
+exact value rounded to the nearest float, ties to even: the unique best
+float, so every platform gives the same bits.  They do not call the
+platform's ``math.exp`` or ``math.log`` (whose last bit differs between C
+libraries); ``reviews.rounding`` holds the kernels, their proven error
+bounds and the decimal fallback.  The shift ``z_i - a`` by the maximum is
+carried exactly (TwoSum), as Blanchard, Higham & Higham recommend
+("Accurately computing the log-sum-exp and softmax functions", IMA J.
+Numer. Anal. 41(4), 2021), so ``1e15 + 0.3`` minus ``1e15`` loses nothing.
 
 Float functions (a list of floats out, any iterable of real numbers in):
 
@@ -44,6 +41,14 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import real_number, to_decimal, to_float
+from reviews.rounding import (
+    decimal_context as _context,
+    decimal_ln1p as _ln1p,
+    rounded_exp,
+    rounded_log_softmax,
+    rounded_logsumexp,
+    rounded_softmax,
+)
 
 __all__ = [
     "softmax",
@@ -63,16 +68,12 @@ REFERENCE_DIGITS = 40
 MAX_DIGITS = 1000
 
 _INF = math.inf
-# Large enough for e**-1e6 and far smaller logits; portable to 32-bit builds.
-_EXPONENT_LIMIT = 425000000
-# ln 2 split as in fdlibm; _SCALE is a power of two, so both products are exact.
-_LN2_HIGH = 6.93147180369123816490e-01
-_LN2_LOW = 1.90821492927058770002e-10
-_SCALE = 1024
-_SCALE_FROM = -600.0
 _DISTANCE = decimal.Context(prec=20)
-# Veltkamp's constant 2**27 + 1 splits a double into two 26-bit halves.
-_SPLITTER = 134217729.0
+_FLOAT_ONLY = {float}
+# The distance is computed at 60 digits; every power of two in the float
+# range is exact at 1,200.
+_WORK = decimal.Context(prec=60, Emax=10 ** 6, Emin=-10 ** 6)
+_POWERS = decimal.Context(prec=1200, Emax=10 ** 6, Emin=-10 ** 6)
 
 
 # ---- input --------------------------------------------------------------
@@ -94,8 +95,22 @@ def _as_exact(x, position):
     return as_float if as_float == value else value
 
 
+def _all_floats(items):
+    """True if every item is a float and none is NaN."""
+    if set(map(type, items)) != _FLOAT_ONLY:
+        return False
+    # A sum is NaN if an item is (or if +inf meets -inf: then look closer).
+    total = sum(items)
+    return total == total or not any(map(math.isnan, items))
+
+
 def _logits(values):
-    if isinstance(values, _REFUSED):
+    return _read(values)[0]
+
+
+def _read(values):
+    """(the logits as floats and Fractions, whether all are floats)."""
+    if type(values) is not list and isinstance(values, _REFUSED):
         raise TypeError("logits must be an ordered sequence of real numbers, not %s%s"
                         % (type(values).__name__, _REFUSED_WHY.get(type(values), "")))
     try:
@@ -103,225 +118,101 @@ def _logits(values):
     except TypeError:
         raise InputError("logits must be an iterable of real numbers, not %s"
                          % type(values).__name__) from None
-    z = [_as_exact(x, position) for position, x in enumerate(items)]
+    floats = _all_floats(items)
+    if floats:
+        # The common case, a list of floats: nothing to convert.
+        z = items
+    else:
+        z = [_as_exact(x, position) for position, x in enumerate(items)]
     if not z:
         raise InputError("logits are empty; softmax needs at least one class")
-    return z
-
-
-def _exact_sum(parts):
-    """The sum of floats and Fractions, correctly rounded to a float."""
-    if all(isinstance(p, float) for p in parts):
-        try:
-            return math.fsum(parts)
-        except OverflowError:
-            return math.copysign(_INF, sum(parts))
-    return to_float(sum(Fraction(p) for p in parts))
-
-
-# ---- error-free transformations -----------------------------------------
-
-def _offset(x, a):
-    """x - a as (h, l): h the rounded difference, l its exact remainder."""
-    if isinstance(x, float) and isinstance(a, float):
-        h, l = _two_sum(x, -a)
-        if math.isinf(h):
-            return h, 0.0
-        if math.isfinite(l):
-            return h, l
-    exact = Fraction(x) - Fraction(a)
-    h = to_float(exact)
-    if math.isinf(h):
-        return h, 0.0
-    return h, to_float(exact - Fraction(h))
-
-
-def _two_sum(x, y):
-    """x + y as (s, e) with s the rounded sum and s + e exact (Knuth)."""
-    s = x + y
-    virtual = s - x
-    return s, (x - (s - virtual)) + (y - virtual)
-
-
-def _split(x):
-    scaled = _SPLITTER * x
-    high = scaled - (scaled - x)
-    return high, x - high
-
-
-def _two_product(x, y):
-    """x * y as (p, e) with p the rounded product and p + e exact."""
-    p = x * y
-    xh, xl = _split(x)
-    yh, yl = _split(y)
-    return p, ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
-
-
-def _double_double_sum(terms):
-    high = math.fsum(terms)
-    return high, math.fsum(terms + [-high])
+    return z, floats
 
 
 # ---- the float functions ------------------------------------------------
 
 def _special(z):
     """For +inf or all -inf input, the limit distribution; else None."""
-    plus = [k for k, v in enumerate(z) if v == _INF]
-    if len(plus) > 1:
-        raise InputError("more than one logit is +inf (entries %s); the limit is undefined"
-                         % ", ".join(map(str, plus)))
-    if plus:
+    if _INF in z:
+        plus = [k for k, v in enumerate(z) if v == _INF]
+        if len(plus) > 1:
+            raise InputError("more than one logit is +inf (entries %s); the limit is undefined"
+                             % ", ".join(map(str, plus)))
         return [1.0 if k == plus[0] else 0.0 for k in range(len(z))]
-    if all(v == -_INF for v in z):
+    if z.count(-_INF) == len(z):
         raise InputError("every logit is -inf; nothing is left to normalize")
     return None
 
 
-def _shifted(z):
-    """(index of the max, the max, exp terms, offsets (h, l) or None).
-
-    Each exp term is (e, e*l, k) with exp(z_i - max) = (e + e*l) * 2**-k: a
-    term below e**-600 is scaled up by 2**_SCALE so that it keeps all its
-    bits where the unscaled value would be subnormal.
-    """
-    top = max(range(len(z)), key=z.__getitem__)
-    a = z[top]
-    offsets = [None if v == -_INF else _offset(v, a) for v in z]
-    terms = []
-    for pair in offsets:
-        if pair is None or math.isinf(pair[0]):
-            terms.append((0.0, 0.0, 0))
-            continue
-        h, l = pair
-        k = 0
-        if h < _SCALE_FROM:
-            k = _SCALE
-            h, carry_high = _two_sum(h, _SCALE * _LN2_HIGH)
-            h, carry_low = _two_sum(h, _SCALE * _LN2_LOW)
-            l = (l + carry_high) + carry_low
-        e = math.exp(h)
-        terms.append((e, e * l, k))
-    return top, a, terms, offsets
-
-
-def _unscaled(terms):
-    return [math.ldexp(t, -k) for e, el, k in terms for t in (e, el)]
-
-
-def _log1p_rest(top, terms):
-    """log(1 + sum of the exp terms other than the max's), double-double."""
-    rest = [term for k, term in enumerate(terms) if k != top and term[0]]
-    if not rest:
-        return 0.0, 0.0
-    if all(k for _, _, k in rest):
-        # Tiny: log1p(s) == s to the last bit; sum scaled, round once.
-        s_high, s_low = _double_double_sum([t for e, el, _ in rest for t in (e, el)])
-        return math.ldexp(s_high, -_SCALE), math.ldexp(s_low, -_SCALE)
-    s_high, s_low = _double_double_sum(_unscaled(rest))
-    return math.log1p(s_high), s_low / (1.0 + s_high)
-
-
 def softmax(logits):
-    """Probabilities exp(z_i) / sum_j exp(z_j), each within about 1 ulp.
+    """Probabilities exp(z_i) / sum_j exp(z_j), correctly rounded.
 
     >>> softmax([50, 0])
     [1.0, 1.9287498479639178e-22]
     >>> softmax([0, float('-inf')])
     [1.0, 0.0]
     """
-    z = _logits(logits)
+    z, floats = _read(logits)
     limit = _special(z)
     if limit is not None:
         return limit
-    _, _, terms, _ = _shifted(z)
-    d_high, d_low = _double_double_sum(_unscaled(terms))
-    result = []
-    for n_high, n_low, k in terms:
-        q = n_high / d_high
-        p, p_err = _two_product(q, d_high)
-        remainder = (((n_high - p) - p_err) + n_low) - q * d_low
-        result.append(math.ldexp(q + remainder / d_high, -k))
-    return result
+    return rounded_softmax(z, floats)
 
 
 def log_softmax(logits):
-    """Log-probabilities (z_i - a) - log1p(sum_{j != max} exp(z_j - a)).
+    """Log-probabilities z_i - log(sum_j exp(z_j)), correctly rounded.
 
-    Finite wherever the exact value is, even where softmax underflows.
+    Finite wherever the exact value is, even where softmax underflows; a
+    negative value too small for a float is -0.0.
 
     >>> log_softmax([1000, 0])
-    [0.0, -1000.0]
+    [-0.0, -1000.0]
     >>> log_softmax([0, float('-inf')])
     [0.0, -inf]
     """
-    z = _logits(logits)
+    z, floats = _read(logits)
     limit = _special(z)
     if limit is not None:
         return [0.0 if p == 1.0 else -_INF for p in limit]
-    top, _, terms, offsets = _shifted(z)
-    l_high, l_low = _log1p_rest(top, terms)
-    result = []
-    for pair in offsets:
-        if pair is None or math.isinf(pair[0]):
-            result.append(-_INF)
-        else:
-            result.append(_exact_sum([pair[0], pair[1], -l_high, -l_low]))
-    return result
+    return rounded_log_softmax(z, floats)
 
 
 def logsumexp(logits):
-    """log(sum_j exp(z_j)) as max + log1p(rest).
+    """log(sum_j exp(z_j)), correctly rounded, also where it is near 0.
 
     +inf if any logit is +inf, -inf if all are -inf.
 
-    >>> logsumexp([0, 0]) == math.log(2)
-    True
+    >>> logsumexp([0, 0])
+    0.6931471805599453
     >>> logsumexp([1e308, 1e308])
     1e+308
     """
-    z = _logits(logits)
+    z, floats = _read(logits)
     if any(v == _INF for v in z):
         return _INF
     if all(v == -_INF for v in z):
         return -_INF
-    top, a, terms, _ = _shifted(z)
-    l_high, l_low = _log1p_rest(top, terms)
-    result = _exact_sum([a, l_high, l_low])
-    if a < 0 and abs(result) < 4 * l_high:
-        # a and log1p(rest) cancel: the float log1p's error, up to an ulp
-        # of l_high, would be many ulp of the result.
-        return to_float(Fraction(logsumexp_exact(z)))
-    return result
+    return rounded_logsumexp(z, floats)
 
 
 def softmax_naive(logits):
-    """exp(z_i) / sum_j exp(z_j) as IEEE arithmetic evaluates it (numpy, C).
+    """The textbook exp(z_i) / sum_j exp(z_j) in IEEE arithmetic.
 
-    Not for use: it shows what the textbook formula does.  exp overflows to
+    Not for use: it shows what the formula does in floats, as numpy or C
+    evaluate it, with each exp correctly rounded (as IEEE 754 recommends)
+    so that the result is the same on every platform.  exp overflows to
     inf above 709.78, and inf / inf is nan.
 
     >>> softmax_naive([710, 0])
     [nan, 0.0]
     """
     z = [v if isinstance(v, float) else to_float(v) for v in _logits(logits)]
-    exps = [_ieee_exp(v) for v in z]
+    exps = [rounded_exp(v) for v in z]
     total = sum(exps)
     return [e / total if total else math.nan for e in exps]
 
 
-def _ieee_exp(x):
-    try:
-        return math.exp(x)
-    except OverflowError:
-        return _INF
-
-
 # ---- the exact reference ------------------------------------------------
-
-def _context(digits):
-    return decimal.Context(prec=digits, Emax=_EXPONENT_LIMIT,
-                           Emin=-_EXPONENT_LIMIT)
-
 
 def _checked_digits(digits):
     if isinstance(digits, bool) or not isinstance(digits, int):
@@ -349,17 +240,6 @@ def _exact_parts(z, digits):
         if e is not None and k != top:
             rest = ctx.add(rest, e)
     return ctx, shifts, exps, ctx.add(1, rest), _ln1p(ctx, rest)
-
-
-def _ln1p(ctx, x):
-    """ln(1 + x) for x >= 0, to the context's relative precision."""
-    if x == 0:
-        return x
-    if x.adjusted() < -ctx.prec:
-        # x*x/2 is below the last digit of x: two series terms are exact.
-        return ctx.subtract(x, ctx.divide(ctx.multiply(x, x), 2))
-    wide = _context(ctx.prec - min(x.adjusted(), 0) + 5)
-    return ctx.plus(wide.ln(wide.add(1, x)))
 
 
 def _rounded(value, digits):
@@ -426,25 +306,36 @@ def logsumexp_exact(logits, digits=REFERENCE_DIGITS):
         extra = lost + 10
 
 
-def _spacing(exact):
-    """The spacing of binary64 floats at the exact value |exact|, a Fraction."""
-    magnitude = abs(exact)
+def _ulp_of(exact):
+    """The spacing of binary64 floats at the finite Decimal |exact|."""
+    magnitude = exact.copy_abs()
+    nearest = float(magnitude)
     exponent = -1022
-    if magnitude:
-        exponent = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
-        if magnitude < Fraction(2) ** exponent:
+    if nearest:
+        exponent = math.frexp(nearest)[1] - 1
+        if _POWERS.power(2, exponent) > magnitude:
             exponent -= 1
-    return Fraction(2) ** (max(exponent, -1022) - 52)
+    return _POWERS.power(2, max(exponent, -1022) - 52)
+
+
+def _far_outside(exact):
+    """True for a Decimal far outside the float range, of a modest size."""
+    if not isinstance(exact, decimal.Decimal) or not exact.is_finite() or not exact:
+        return False
+    sign, digits, exponent = exact.as_tuple()
+    return 400 < abs(exact.adjusted()) < 10 ** 8 and len(digits) <= MAX_DIGITS
 
 
 def ulp_distance(value, exact):
     """|value - exact| in units of the float spacing at ``exact``.
 
-    ``value`` is a float.  ``exact`` is a Decimal, int, float or Fraction,
-    taken at its exact value (within the size limit of ``reviews.exact``),
-    or an infinity.  A float that is the correct rounding of an exact value
-    beyond the float range (+-inf) is at distance 0.  The distance is a
-    Decimal rounded to 20 digits.
+    ``value`` is a float.  ``exact`` is a Decimal, int, float or Fraction
+    (within the size limit of ``reviews.exact``), or an infinity; a
+    Fraction is taken to 60 digits.  A Decimal of at most 1,000 digits far
+    outside the float range (beyond 1e+-400, such as e**-1e6) is accepted
+    without materializing it.  A float that is the correct rounding
+    of an exact value beyond the float range (+-inf) is at distance 0.  The
+    distance is a Decimal, computed to 60 digits and rounded to 20.
 
     >>> ulp_distance(0.1, decimal.Decimal(1) / 10)
     Decimal('0.4')
@@ -458,9 +349,19 @@ def ulp_distance(value, exact):
                         % type(exact).__name__)
     if math.isnan(value):
         raise InputError("ulp_distance is undefined for NaN")
-    exact = real_number(exact, "ulp_distance: exact")
-    rounded = to_float(exact)
+    if _far_outside(exact):
+        # Like e**-1e6 from softmax_exact: decided without materializing it.
+        if exact.adjusted() > 0:
+            rounded = math.copysign(_INF, exact)
+            return decimal.Decimal(0) if rounded == value else decimal.Decimal("Infinity")
+        ctx = _context(60)
+        difference = ctx.subtract(decimal.Decimal(value), exact).copy_abs()
+        return _DISTANCE.plus(ctx.divide(difference, _ulp_of(decimal.Decimal(0))))
+    checked = real_number(exact, "ulp_distance: exact")
+    rounded = to_float(checked)
     if math.isinf(value) or math.isinf(rounded):
         return decimal.Decimal(0) if rounded == value else decimal.Decimal("Infinity")
-    exact = Fraction(exact)
-    return to_decimal(abs(Fraction(value) - exact) / _spacing(exact), _DISTANCE)
+    if not isinstance(exact, decimal.Decimal):
+        exact = to_decimal(checked, _WORK)
+    difference = _WORK.subtract(decimal.Decimal(value), exact).copy_abs()
+    return _DISTANCE.plus(_WORK.divide(difference, _ulp_of(exact)))

@@ -194,14 +194,15 @@ def _check_underflow():
 
 
 # Where the float exp overflows (ln of the largest float) and where
-# e**-g drops below half the smallest subnormal (1075 ln 2).
-EXP_OVERFLOW = math.log(sys.float_info.max)
-P2_UNDERFLOW = 1075 * math.log(2)
+# e**-g drops below half the smallest subnormal (1075 ln 2); from decimal,
+# so that the figure does not depend on the platform's math.log.
+EXP_OVERFLOW = float(_WORK.ln(decimal.Decimal(sys.float_info.max)))
+P2_UNDERFLOW = float(_WORK.multiply(1075, _WORK.ln(2)))
 _FIGURE_GAPS = sorted(set(range(0, 1001, 5)) | {EXP_OVERFLOW, P2_UNDERFLOW})
 
 
 def _log10(p):
-    return math.log10(p) if p > 0 and math.isfinite(p) else None
+    return float(_WORK.log10(decimal.Decimal(p))) if p > 0 and math.isfinite(p) else None
 
 
 def draw_positivity():

@@ -1,0 +1,842 @@
+"""Correctly rounded softmax, log_softmax, logsumexp and exp, without libm.
+
+Each function returns the exact value rounded to the nearest float, ties to
+even: past the float range that is +-inf, in the subnormal range it is
+rounded at the subnormal spacing, and a negative value that rounds to zero
+is -0.0.  No result depends on the platform's ``math.exp``, ``log``,
+``log1p``, ``expm1`` or ``pow``: the only float operations used are
+``+ - * /``, ``math.fsum``, ``frexp``, ``ldexp``, ``nextafter`` and
+``ulp``, which IEEE 754 and CPython define exactly, so every platform gives
+the same bits.
+
+    rounded_softmax      softmax of checked logits
+    rounded_log_softmax  log_softmax of checked logits
+    rounded_logsumexp    logsumexp of checked logits
+    rounded_exp          exp of a float (for the textbook formula)
+    slow_path_runs       how many times the decimal fallback has run
+    decimal_context      a decimal context with a wide exponent range
+    decimal_ln1p         ln(1 + x) in decimal, to the context's precision
+
+"Checked logits" are what ``reviews.softmax`` passes: a non-empty list of
+floats and Fractions, with no NaN, no +inf and at least one finite entry;
+``floats=True`` says that they are all floats.
+
+The method is Ziv's.  A fast evaluation in double-double arithmetic gives
+an approximation y = H + L of each result v with a proven bound |y - v| <= B.
+If every number within 2B of y rounds to the same float, that float is
+the correctly rounded v.  Otherwise (about once in 2**23 results) the
+result is recomputed in ``decimal`` at rising precision, where an
+enclosure [lo, hi] of v is computed from decimal's correctly rounded
+``exp`` and ``ln``, until lo and hi round alike.  That loop ends because
+every result that is not computed exactly up front (a masked class, one
+finite logit, all logits tied) is transcendental for rational logits
+(Lindemann-Weierstrass), so it is not a rounding midpoint.
+
+Notation: u = 2**-53; x = h + l is an exact offset z_i - max(z) (TwoSum).
+
+The exp kernel, exp(x) = 2**m * T_j * exp(r) for -1500 <= x <= 710.  With
+N = round(x * 4096 / ln 2), m = N // 4096, j = N % 4096 and
+r = x - N ln2/4096, |r| <= ln2/8192 * (1 + 2**-28) < 2**-13.5:
+
+1. r = rh + rl.  ln2/4096 = C1 + C2 + C3 where C1 and C2 have 29 bits and
+   C3 is rounded (error below 2**-125 relative); |N| < 2**24, so N*C1 and
+   N*C2 are exact, h - N*C1 is exact (Sterbenz), and TwoSum makes
+   (h - N*C1) - N*C2 = rh + re exactly.  rl = re + (l - N*C3) rounds three
+   times terms below 2**-42, and N*C3's error and C's truncation are below
+   2**-100: |r - (rh + rl)| <= 2**-94, a relative error below 2**-93.9
+   of exp(r).  |rl| < 2**-42.9.
+2. exp(rh) = 1 + rh + q with q = rh**2 (1/2 + rh/6 + rh**2/24 + rh**3/120)
+   + R, |R| <= (2**-13.5)**6 / 720 < 2**-90.5.  q <= 2**-28 is computed in
+   floats with three roundings and coefficient errors, so its error is at
+   most 3.1 u q < 2**-79.4.
+3. 1 + rh = p1 + e1 and p1 + q = ph + e2 (Fast2Sum, exact).  exp(r) =
+   exp(rh)(1 + rl + rl**2/2 + ...): lo = (e1 + e2) + rl*ph adds terms below
+   2**-42.5 with four roundings (2**-93.9); using ph for exp(rh) in rl*ph
+   costs below 2**-95.9 and dropping rl**2/2 below 2**-86.8.  So
+   |ph + lo - exp(r)| < 2**-79.3.
+4. T_j = 2**(j/4096) = Th + Tl from a 60-digit decimal power (error below
+   2**-105 after rounding to two floats).  Th * ph = eh + pe exactly
+   (Dekker's product, Th split at import), el = pe + (Th*lo + Tl*ph) with
+   roundings and the dropped Tl*lo below 2**-92.
+
+So eh + el = exp(x) 2**-m (1 + theta) with |theta| <= beta = 2**-79 (the
+code uses 2**-78).  exp(0) is exactly (1.0, 0.0, 0).
+
+The log kernel, ln(S) for S = Sh + Sl >= 1 + 2**-21 (double-double):
+S = 2**k (y + yl) with y in [2**-0.5, 2**0.5); r_j is a 14-bit reciprocal
+of the 1/512-wide bin of y (r_j = 1 for the bin [1, 1 + 1/512)), so that
+y*r_j is exact in two products (y split at 2**-38) and t = (y + yl) r_j - 1
+= th + tl to 2**-105, |t| <= 2**-9 (checked at import).  Then
+ln S = k ln 2 - ln r_j + ln(1 + t), with k ln 2 in three pieces (exact
+products), -ln r_j from a 60-digit table (2**-106), and
+ln(1 + t) = th - th**2/2 + th**3/3 + th**4 P(th) + tl/(1 + th), the last as
+tl (1 - th + th**2 - th**3 + th**4) (|tl| <= 2**-53, so the rest is below
+2**-89 of th):
+th**2 and th**3/3 as exact products (Dekker; 1/3 as two floats), P the
+series to t**10 (truncation below 2**-99), the th**4 P term (below
+2**-38) in floats (error below 2**-88), and the tl terms in floats.
+Everything is summed exactly by ``math.fsum``.  For k = 0 and r_j = 1 the
+errors scale with t, so the relative error alpha of ln S is below 2**-80
+everywhere in its domain (the code uses 2**-78; the tests measure 2**-81).
+
+For S < 1 + 2**-20 the log is ln(1 + s) = s - s**2/2 + s**3/3 - ... with
+the rest s = S - 1 kept as 2**M (sh + sl), the square exact (Dekker) and
+the terms from s**3 on in floats (relative 2**-90).
+
+Sums: S = 1 + sum of the other exp terms, each scaled to a common power of
+two and added by ``math.fsum`` (exactly rounded, then its remainder,
+2**-105); terms below 2**-139 of the largest are dropped (n 2**-139, at
+most 2**-100 for any n that fits in memory, n < 2**39).
+Every term has relative error beta, so S does too, plus 2**-104, and
+ln(S) has relative error beta + alpha + 2**-100 (since ln(1 + s(1 + e)) -
+ln(1 + s) <= e s / (1 + s) <= e ln(1 + s)).  softmax_i = E_i / S has
+relative error 2 beta + 2**-100 (a double-double division).
+
+The rounding test: with R = fl(H + L) and L' = (H - R) + L, the result is
+R when fl(R + (L' + eps)) == R == fl(R + (L' - eps)), where eps is twice
+the proven bound plus |L'| 2**-51 (for the roundings of L' +- eps).
+Rounding is monotone and the midpoints next to R are representable, so
+this proves that every value within the bound rounds to R.  Results below
+2**-900 are tested in a scaled copy against the subnormal spacing.
+
+One case has a structure of its own: log_softmax_i = (z_i - max) - ln S
+where the exact offset is itself a rounding midpoint (z_i and max in two
+binades: 54 bits) and ln S is tiny.  Then the sign of ln S alone decides,
+and ``_beside_tiny`` proves it from the position of the offset's low part.
+
+>>> rounded_softmax([1.0, 0.0])
+[0.7310585786300049, 0.2689414213699951]
+>>> rounded_exp(1.0)
+2.718281828459045
+"""
+
+import decimal
+import math
+from fractions import Fraction
+
+from reviews.exact import to_decimal, to_float
+
+__all__ = ["rounded_softmax", "rounded_log_softmax", "rounded_logsumexp",
+           "rounded_exp", "slow_path_runs", "decimal_context", "decimal_ln1p"]
+
+_INF = math.inf
+_SPLITTER = 134217729.0          # 2**27 + 1: Veltkamp's splitting constant
+_MAGIC = 6755399441055744.0      # 1.5 * 2**52: x + _MAGIC - _MAGIC rounds x to an integer
+_TABLE = decimal.Context(prec=60)
+# 40 digits: below 2**-129 relative, and faster for the 363 logs.
+_LOGS = decimal.Context(prec=40)
+_LN2 = Fraction(_TABLE.ln(2))
+# Bounds of the analysis above, with margin.
+_BETA = 2.0 ** -78
+_ALPHA = 2.0 ** -78
+# Twice the relative bounds: softmax 2 beta + 2**-100, ln S beta + alpha + 2**-100.
+_SOFTMAX_EPS = 2 * (2 * _BETA + 2.0 ** -100)
+_LOG_EPS = 2 * (_BETA + _ALPHA + 2.0 ** -100)
+# Offsets below this are "vanishing": e**-1500 < 2**-2164.
+_VANISH = -1500.0
+_SMALL = 2.0 ** -900
+_TINY_REST = 2.0 ** -20
+_SLOW = [0]
+_FLOAT_ONLY = {float}
+
+
+def slow_path_runs():
+    """How many times the decimal fallback has run in this process."""
+    return _SLOW[0]
+
+
+# ---- tables, built once from decimal -------------------------------------
+
+def _two_floats(value):
+    """A Decimal (or a rational) as high + low, each rounded to nearest.
+
+    A double in [2**-60, 2) has at most 60 significant digits, so the
+    difference is exact at _TABLE's precision.
+    """
+    if isinstance(value, Fraction):
+        high = float(value)
+        return high, float(value - Fraction(high))
+    high = float(value)
+    return high, float(_TABLE.subtract(value, decimal.Decimal(high)))
+
+
+def _split(x):
+    scaled = _SPLITTER * x
+    high = scaled - (scaled - x)
+    return high, x - high
+
+
+def _short(value, bits):
+    """A positive rational rounded to a float of at most ``bits`` bits."""
+    exponent = value.numerator.bit_length() - value.denominator.bit_length()
+    scale = Fraction(2) ** (bits - exponent)
+    return float(round(value * scale) / scale)
+
+
+def _exp_table():
+    step = _TABLE.exp(to_decimal(_LN2 / 4096, _TABLE))
+    value = decimal.Decimal(1)
+    highs, lows, tops, bottoms = [], [], [], []
+    for _ in range(4096):
+        high, low = _two_floats(value)
+        top, bottom = _split(high)
+        highs.append(high)
+        lows.append(low)
+        tops.append(top)
+        bottoms.append(bottom)
+        value = _TABLE.multiply(value, step)
+    return highs, lows, tops, bottoms
+
+
+_TH, _TL, _TH1, _TH2 = _exp_table()
+_STEP = _LN2 / 4096
+_C1 = _short(_STEP, 29)
+_C2 = _short(_STEP - Fraction(_C1), 29)
+_C3 = float(_STEP - Fraction(_C1) - Fraction(_C2))
+_INV_STEP = float(1 / _STEP)
+# Powers 2**-k for 0 <= k <= 1100, exact.
+_DOWN = [2.0 ** -k for k in range(1101)]
+
+
+def _log_table():
+    reciprocals, highs, lows = {}, {}, {}
+    for j in range(362, 725):
+        if j == 512:
+            r = 1.0
+        else:
+            r = float(round(Fraction(2 ** 13 * 1024, 2 * j + 1)) / 2 ** 13)
+        low_end, high_end = Fraction(j, 512), Fraction(j + 1, 512)
+        worst = max(abs(low_end * Fraction(r) - 1), abs(high_end * Fraction(r) - 1))
+        if worst > Fraction(1, 512):
+            raise RuntimeError("log table: |t| bound fails at bin %d" % j)
+        reciprocals[j] = r
+        highs[j], lows[j] = _two_floats(-_LOGS.ln(decimal.Decimal(r)))
+    return reciprocals, highs, lows
+
+
+_R, _LRH, _LRL = _log_table()
+_L2_1 = _short(_LN2, 42)
+_L2_2 = _short(_LN2 - Fraction(_L2_1), 42)
+_L2_3 = float(_LN2 - Fraction(_L2_1) - Fraction(_L2_2))
+_THIRD_H, _THIRD_L = _two_floats(Fraction(1, 3))
+_THIRD_1, _THIRD_2 = _split(_THIRD_H)
+_SQRT_HALF = 0.7071067811865476   # rounded up: y = 2f >= 2**0.5 * (1 - u) at most
+
+
+# ---- kernels ---------------------------------------------------------------
+
+def _exp_parts(h, l):
+    """exp(h + l) = (eh + el) * 2**m (1 + theta), |theta| <= beta."""
+    n = h * _INV_STEP + _MAGIC - _MAGIC
+    a1 = h - n * _C1
+    b = n * _C2
+    rh = a1 - b
+    v = rh - a1
+    rl = ((a1 - (rh - v)) + (-b - v)) + (l - n * _C3)
+    p1 = 1.0 + rh
+    e1 = rh - (p1 - 1.0)
+    q = rh * rh * (0.5 + rh * (0.16666666666666666 + rh * (0.041666666666666664
+                                                        + rh * 0.008333333333333333)))
+    ph = p1 + q
+    lo = (e1 + (q - (ph - p1))) + rl * ph
+    k = int(n)
+    j = k & 4095
+    th = _TH[j]
+    scaled = _SPLITTER * ph
+    top = scaled - (scaled - ph)
+    bottom = ph - top
+    t1 = _TH1[j]
+    t2 = _TH2[j]
+    eh = th * ph
+    el = (((t1 * top - eh) + t1 * bottom + t2 * top) + t2 * bottom) + (th * lo + _TL[j] * ph)
+    return eh, el, k >> 12
+
+
+def _two_product(x, y):
+    p = x * y
+    xh, xl = _split(x)
+    yh, yl = _split(y)
+    return p, ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+
+
+def _ln(sh, sl):
+    """ln(sh + sl) as parts summing to it within alpha (sh + sl >= 1 + 2**-21)."""
+    f, k = math.frexp(sh)
+    if f < _SQRT_HALF:
+        f *= 2.0
+        k -= 1
+    y = f
+    yl = math.ldexp(sl, -k)
+    j = int(y * 512.0)
+    r = _R[j]
+    y1 = (y + 24576.0) - 24576.0
+    a = y1 * r - 1.0
+    b = (y - y1) * r
+    th = a + b
+    v = th - a
+    tl = ((a - (th - v)) + (b - v)) + yl * r
+    # Dekker's products th*th, sq*th and cube*(1/3), inline for speed.
+    scaled = _SPLITTER * th
+    t1 = scaled - (scaled - th)
+    t2 = th - t1
+    sq = th * th
+    sqe = ((t1 * t1 - sq) + 2.0 * t1 * t2) + t2 * t2
+    scaled = _SPLITTER * sq
+    q1 = scaled - (scaled - sq)
+    q2 = sq - q1
+    cube = sq * th
+    cube_e = ((q1 * t1 - cube) + q1 * t2 + q2 * t1) + q2 * t2
+    scaled = _SPLITTER * cube
+    c1 = scaled - (scaled - cube)
+    c2 = cube - c1
+    c3 = cube * _THIRD_H
+    c3e = ((c1 * _THIRD_1 - c3) + c1 * _THIRD_2 + c2 * _THIRD_1) + c2 * _THIRD_2
+    c3_low = c3e + cube * _THIRD_L + (cube_e + sqe * th) * _THIRD_H
+    tail = sq * sq * (-0.25 + th * (0.2 + th * (-0.16666666666666666 + th * (
+        0.14285714285714285 + th * (-0.125 + th * (0.1111111111111111 - th * 0.1))))))
+    parts = [th, -0.5 * sq, -0.5 * sqe, c3, c3_low,
+             tl * (1.0 - th * (1.0 - th * (1.0 - th * (1.0 - th)))), tail]
+    if j != 512:
+        parts += [_LRH[j], _LRL[j]]
+    if k:
+        parts += [k * _L2_1, k * _L2_2, k * _L2_3]
+    return parts
+
+
+def _fsum2(parts):
+    high = math.fsum(parts)
+    parts.append(-high)
+    return high, math.fsum(parts)
+
+
+def _near(h, l, eps):
+    """The float nearest h + l if all of (h + l) +- eps round alike, else None.
+
+    Needs |h| >= 2**-900 and |l| < |h|; eps, twice the error bound of
+    h + l, is widened by |L'| 2**-51 for the roundings of L' +- eps.
+    """
+    r = h + l
+    lp = (h - r) + l
+    eps += abs(lp) * 2.0 ** -51
+    if r + (lp + eps) == r and r + (lp - eps) == r and r - r == 0.0:
+        return r
+    return None
+
+
+def _near_scaled(h, l, eps, k):
+    """The float nearest (h + l) 2**k, for a result below 2**-900, or None.
+
+    eps bounds the error of h + l (it is doubled here).  After h + l is
+    renormalized (Fast2Sum, exact), r, h 2**k rounded,
+    moves to a neighbour if l carries h + l past a midpoint; then r is
+    decided when the offset of h + l from it, +- 2 eps, stays within half
+    the spacing on either side, all measured in the scaled copy (where
+    h - r 2**-k is exact by Sterbenz's lemma, or r is 0).
+    """
+    high = h + l
+    l -= high - h
+    h = high
+    r = math.ldexp(h, k)
+    off = (h - math.ldexp(r, -k)) + l
+    for _ in range(2):
+        below, above = math.nextafter(r, -_INF), math.nextafter(r, _INF)
+        half_down, half_up = math.ldexp(r - below, -1 - k), math.ldexp(above - r, -1 - k)
+        if off > half_up:
+            r, off = above, off - 2.0 * half_up
+        elif off < -half_down:
+            r, off = below, off + 2.0 * half_down
+        else:
+            slack = 2.0 * eps + abs(off) * 2.0 ** -51
+            if off + slack < half_up and off - slack > -half_down:
+                return r
+            return None
+    return None
+
+
+# ---- the fast path -----------------------------------------------------------
+
+_GONE = -5000   # the exponent recorded for a masked or vanishing term
+
+
+class _Vector:
+    """A float vector's exact offsets z_i - a = h_i + l_i and exp terms.
+
+    exp(h_i + l_i) = (eh_i + el_i) 2**m_i within beta; m_i is _GONE for a
+    masked class and below e**-1500 (then eh_i = el_i = 0).
+    """
+
+    __slots__ = ("a", "top", "h", "l", "eh", "el", "m")
+
+    def __init__(self, z):
+        self.a = a = max(z)
+        self.top = z.index(a)
+        self.h = hs = []
+        self.l = ls = []
+        self.eh = ehs = []
+        self.el = els = []
+        self.m = ms = []
+        inv, c1, c2, c3, magic, splitter = _INV_STEP, _C1, _C2, _C3, _MAGIC, _SPLITTER
+        table, lows, tops, bottoms = _TH, _TL, _TH1, _TH2
+        na = -a
+        vanish = _VANISH
+        for x in z:
+            h = x + na
+            if h < vanish:
+                hs.append(h)
+                if h == -_INF:
+                    ls.append(0.0)
+                else:
+                    v = h - x
+                    ls.append((x - (h - v)) + (-a - v))
+                ehs.append(0.0)
+                els.append(0.0)
+                ms.append(_GONE)
+                continue
+            v = h - x
+            l = (x - (h - v)) + (na - v)
+            hs.append(h)
+            ls.append(l)
+            # The exp kernel of the module docstring, inline for speed.
+            n = h * inv + magic - magic
+            a1 = h - n * c1
+            b = n * c2
+            rh = a1 - b
+            v = rh - a1
+            rl = ((a1 - (rh - v)) + (-b - v)) + (l - n * c3)
+            p1 = 1.0 + rh
+            q = rh * rh * (0.5 + rh * (0.16666666666666666 + rh * (0.041666666666666664
+                                                                + rh * 0.008333333333333333)))
+            ph = p1 + q
+            lo = ((rh - (p1 - 1.0)) + (q - (ph - p1))) + rl * ph
+            k = int(n)
+            j = k & 4095
+            th = table[j]
+            scaled = splitter * ph
+            top = scaled - (scaled - ph)
+            bottom = ph - top
+            t1 = tops[j]
+            t2 = bottoms[j]
+            eh = th * ph
+            ehs.append(eh)
+            els.append((((t1 * top - eh) + t1 * bottom + t2 * top) + t2 * bottom)
+                       + (th * lo + lows[j] * ph))
+            ms.append(k >> 12)
+
+    def total(self):
+        """S = sum of the exp terms, as (Sh, Sl)."""
+        down = _DOWN
+        # S >= 1: the terms below 2**-139 add less than n 2**-139 <= 2**-100.
+        parts = [part for eh, el, m in zip(self.eh, self.el, self.m) if m >= -140
+                 for part in (eh * down[-m], el * down[-m])]
+        high = math.fsum(parts)
+        parts.append(-high)
+        return high, math.fsum(parts)
+
+    def largest_rest(self):
+        """The largest exponent m_i of the terms other than the top's."""
+        ms = self.m
+        top = self.top
+        ms[top] = _GONE
+        largest = max(ms)
+        ms[top] = 0
+        return largest
+
+    def rest(self, largest):
+        """The rest S - 1 = 2**largest (sh + sl), as (sh, sl)."""
+        ms = self.m
+        top = self.top
+        ms[top] = _GONE
+        down = _DOWN
+        floor = largest - 140
+        parts = [eh * down[largest - m] for eh, m in zip(self.eh, ms) if m >= floor]
+        parts += [el * down[largest - m] for el, m in zip(self.el, ms) if m >= floor]
+        ms[top] = 0
+        return _fsum2(parts)
+
+
+def _log_total(vector, total=None):
+    """ln S as (M, parts): ln S = 2**M * fsum(parts) within the relative bound.
+
+    None when every other term is below e**-1390 (or masked): then
+    ln S < n e**-1390 < 2**-1100.
+    """
+    largest = vector.largest_rest()
+    if largest < -2000:
+        return None
+    if largest >= -21:
+        high, low = total or vector.total()
+        if high - 1.0 >= _TINY_REST:
+            return 0, _ln(high, low)
+    sh, sl = vector.rest(largest)
+    m = largest
+    s = math.ldexp(sh, m)
+    if s >= _TINY_REST:
+        # Many small terms: their sum is not small.
+        return 0, _ln(*_fsum2([1.0, s, math.ldexp(sl, m)]))
+    # ln(1 + s) = s - s**2/2 + s**3 (1/3 - s/4 + s**2/5), in units of 2**m.
+    sq, sqe = _two_product(sh, sh)
+    half = math.ldexp(-0.5, m)
+    return m, [sh, sl, sq * half, sqe * half, 2.0 * sh * sl * half,
+               sh * s * s * (0.3333333333333333 - 0.25 * s + 0.2 * s * s)]
+
+
+# ---- public functions --------------------------------------------------------
+
+def _all_floats(z):
+    return set(map(type, z)) == _FLOAT_ONLY
+
+
+def _as_list(results, n):
+    return [results[i] for i in range(n)]
+
+
+def rounded_softmax(z, floats=None):
+    """softmax of checked logits, correctly rounded.
+
+    Ties need no special case: their terms are exactly 1, and 1/count is
+    not a midpoint (it is a float when count is a power of two).
+
+    >>> rounded_softmax([0.0, -math.inf, 0.0])
+    [0.5, 0.0, 0.5]
+    """
+    if len(z) - z.count(-_INF) == 1:
+        return [0.0 if x == -_INF else 1.0 for x in z]
+    if not (floats or _all_floats(z)):
+        return _as_list(_slow(z, "softmax", range(len(z))), len(z))
+    vector = _Vector(z)
+    sh, sl = vector.total()
+    ih = 1.0 / sh
+    p, pe = _two_product(ih, sh)
+    il = ((1.0 - p) - pe - ih * sl) * ih
+    scaled = _SPLITTER * ih
+    i1 = scaled - (scaled - ih)
+    i2 = ih - i1
+    down = _DOWN
+    # |L'| <= 2**-53 |r| (1 + 2**-52), so |L'| 2**-51 <= 2**-103.9 h.
+    eps_rate = _SOFTMAX_EPS + 2.0 ** -103
+    splitter = _SPLITTER
+    small = _SMALL
+    result = []
+    append = result.append
+    undecided = []
+    for eh, el, m in zip(vector.eh, vector.el, vector.m):
+        if m < -1076:
+            # Masked, or below 2 * 2**-1076: rounds to 0.
+            append(0.0)
+            continue
+        q = eh * ih
+        scaled = splitter * eh
+        s1 = scaled - (scaled - eh)
+        s2 = eh - s1
+        ql = (((s1 * i1 - q) + s1 * i2 + s2 * i1) + s2 * i2) + (el * ih + eh * il)
+        if m >= -900:
+            scale = down[-m]
+            h = q * scale
+            if h >= small:
+                # _near, inline.
+                l = ql * scale
+                r = h + l
+                lp = (h - r) + l
+                eps = h * eps_rate
+                if r + (lp + eps) == r and r + (lp - eps) == r:
+                    append(r)
+                    continue
+                undecided.append(len(result))
+                append(None)
+                continue
+        value = _near_scaled(q, ql, q * (eps_rate / 2), m)
+        if value is None:
+            undecided.append(len(result))
+        append(value)
+    if undecided:
+        for i, value in _slow(z, "softmax", undecided).items():
+            result[i] = value
+    return result
+
+
+def rounded_log_softmax(z, floats=None):
+    """log_softmax of checked logits, correctly rounded.
+
+    >>> rounded_log_softmax([0.0, -math.inf])
+    [0.0, -inf]
+    """
+    if len(z) - z.count(-_INF) == 1:
+        return [-_INF if x == -_INF else 0.0 for x in z]
+    if not (floats or _all_floats(z)):
+        return _as_list(_slow(z, "log_softmax", range(len(z))), len(z))
+    vector = _Vector(z)
+    log = _log_total(vector)
+    if log is None:
+        # ln S < 2**-1100: the top class rounds to -0.0, the others to
+        # h + l unless that is a midpoint.
+        big = small = 0.0
+        eps_big = 2.0 ** -1000
+        top_value = -0.0
+    else:
+        m, parts = log
+        lh, ll = _fsum2(parts)
+        big, small = math.ldexp(lh, m), math.ldexp(ll, m)
+        eps_big = big * _LOG_EPS + 2.0 ** -1000
+        if big >= _SMALL:
+            # _near(-big, -small, big * _LOG_EPS), inline.
+            x = -big - small
+            lp = (-big - x) - small
+            eps = big * _LOG_EPS + abs(lp) * 2.0 ** -51
+            top_value = x if x + (lp + eps) == x and x + (lp - eps) == x else None
+        else:
+            top_value = _near_scaled(-lh, -ll, lh * (_LOG_EPS / 2), m)
+    result = []
+    append = result.append
+    undecided = []
+    for h, l in zip(vector.h, vector.l):
+        if h == 0.0:
+            value = top_value
+        elif h == -_INF:
+            append(h)
+            continue
+        else:
+            # _near, inline: h + l - ln S.
+            r = h - big
+            v = r - h
+            lo = ((h - (r - v)) + (-big - v)) + (l - small)
+            x = r + lo
+            lp = (r - x) + lo
+            eps = eps_big + (abs(l) + abs(small) + abs(lp)) * 2.0 ** -51
+            if x + (lp + eps) == x and x + (lp - eps) == x and x - x == 0.0:
+                append(x)
+                continue
+            value = None
+            most = big + abs(small) + eps_big
+            if most < 0.25 * math.ulp(h):
+                value = _beside_tiny(h, l, most)
+        if value is None:
+            undecided.append(len(result))
+        append(value)
+    if undecided:
+        for i, value in _slow(z, "log_softmax", undecided).items():
+            result[i] = value
+    return result
+
+
+def rounded_logsumexp(z, floats=None):
+    """logsumexp of checked logits, correctly rounded.
+
+    >>> rounded_logsumexp([0.0, 0.0])
+    0.6931471805599453
+    """
+    if len(z) - z.count(-_INF) == 1:
+        return to_float(max(z))
+    if not (floats or _all_floats(z)):
+        return _slow(z, "logsumexp", [0])[0]
+    vector = _Vector(z)
+    a = vector.a
+    log = _log_total(vector)
+    value = None
+    if log is None:
+        # ln S < 2**-1100, below half an ulp of any a but a tiny one.
+        if a == 0.0:
+            value = 0.0
+        elif abs(a) >= 2.0 ** -1000:
+            value = a
+    else:
+        m, parts = log
+        lh, ll = _fsum2(parts)
+        big, small = math.ldexp(lh, m), math.ldexp(ll, m)
+        if a == 0.0:
+            if big >= _SMALL:
+                value = _near(big, small, big * _LOG_EPS)
+            else:
+                value = _near_scaled(lh, ll, lh * (_LOG_EPS / 2), m)
+        else:
+            r = a + big
+            v = r - a
+            low = ((a - (r - v)) + (big - v)) + small
+            if abs(r) >= _SMALL:
+                value = _near(r, low, big * _LOG_EPS + 2.0 ** -1000)
+    if value is None:
+        value = _slow(z, "logsumexp", [0])[0]
+    return value
+
+
+def _beside_tiny(h, l, most):
+    """The float nearest h + l - L for h < 0, 0 < L <= most < ulp(h)/4, or None.
+
+    h + l = z_i - max is exact and often a rounding midpoint itself (the
+    difference of floats of two binades needs 54 bits); then the small L
+    decides the rounding, however small it is, and no error bound on L can
+    show that.  The rounding interval of h reaches hb = ulp(h)/2 below it;
+    TwoSum puts l inside it, so h + l - L < h + (its upper half-gap), and
+    h + l - L rounds to h when L < l + hb, to the float below h when
+    l = -hb.  l + hb is rounded down (times 1 - 2**-52) to stay a bound.
+    """
+    hb = 0.5 * math.ulp(h)
+    if l == -hb:
+        return math.nextafter(h, -_INF)
+    if most < (l + hb) * (1.0 - 2.0 ** -52):
+        return h
+    return None
+
+
+def rounded_exp(x):
+    """exp of a float, correctly rounded (+inf past the float range).
+
+    >>> rounded_exp(-745.2), rounded_exp(709.79), rounded_exp(0.0)
+    (0.0, inf, 1.0)
+    """
+    if x != x:
+        return x
+    if x > 709.79:
+        return _INF
+    if x < -745.2:
+        return 0.0
+    eh, el, m = _exp_parts(x, 0.0)
+    value = None
+    if -900 <= m < 1023:
+        h = math.ldexp(eh, m)
+        value = _near(h, math.ldexp(el, m), h * 2.0 ** -76)
+    elif m < -900:
+        value = _near_scaled(eh, el, eh * 2.0 ** -77, m)
+    if value is None:
+        value = _slow_exp(x)
+    return value
+
+
+# ---- the slow path: decimal at rising precision ---------------------------
+
+# Large enough for e**-1e6 and far smaller; portable to 32-bit builds.
+_EXPONENT_LIMIT = 425000000
+
+
+def decimal_context(digits):
+    """A decimal context of ``digits`` digits reaching e**-1e8 and beyond.
+
+    >>> decimal_context(5).exp(-1000000)
+    Decimal('3.2968E-434295')
+    """
+    return decimal.Context(prec=digits, Emax=_EXPONENT_LIMIT, Emin=-_EXPONENT_LIMIT)
+
+
+def decimal_ln1p(ctx, x):
+    """ln(1 + x) for a Decimal x >= 0, to ``ctx``'s relative precision.
+
+    >>> decimal_ln1p(decimal_context(5), decimal.Decimal("1e-30"))
+    Decimal('1.0000E-30')
+    """
+    if x == 0:
+        return x
+    if x.adjusted() < -ctx.prec:
+        # x*x/2 is below the last digit of x: two series terms are exact.
+        return ctx.subtract(x, ctx.divide(ctx.multiply(x, x), 2))
+    wide = decimal_context(ctx.prec - min(x.adjusted(), 0) + 5)
+    return ctx.plus(wide.ln(wide.add(1, x)))
+
+
+def _slow_exp(x):
+    """exp(x) for a float x, correctly rounded, from decimal."""
+    _SLOW[0] += 1
+    digits = 40
+    while True:
+        value = decimal_context(digits).exp(decimal.Decimal(x))
+        result = _rounded(value, value.copy_abs() * decimal.Decimal(10) ** (1 - digits))
+        if result is not None:
+            return result
+        digits *= 2
+
+
+def _slow(z, kind, indices):
+    """{index: correctly rounded value} for ``kind`` at ``indices``, in decimal.
+
+    kind is "softmax", "log_softmax" or "logsumexp" (whose one index is 0).
+    """
+    _SLOW[0] += 1
+    exact = [None if x == -_INF else Fraction(x) for x in z]
+    a = max(x for x in exact if x is not None)
+    top = exact.index(a)
+    d = [None if x is None else x - a for x in exact]
+    rest = [k for k, x in enumerate(d) if x is not None and k != top]
+    largest = max(d[k] for k in rest)
+    results = {}
+    pending = []
+    for i in indices:
+        if kind == "logsumexp":
+            pending.append(i)
+        elif d[i] is None:
+            results[i] = 0.0 if kind == "softmax" else -_INF
+        elif kind == "softmax" and d[i] < -746:
+            # e**-746 < 2**-1076, below half the smallest subnormal.
+            results[i] = 0.0
+        else:
+            pending.append(i)
+    if kind != "softmax" and largest < -200000:
+        # ln S < n e**-200000 < 2**-140000, while a value that is not itself
+        # a rounding midpoint is at least 2**-132147 from one (its
+        # denominator has at most 131,072 bits; a midpoint's 1075).
+        below = Fraction(1, 2 ** 140000)
+        for i in pending:
+            if kind == "logsumexp":
+                results[i] = to_float(a + below)
+            else:
+                results[i] = -0.0 if i == top else to_float(d[i] - below)
+        return results
+    digits = 40
+    while pending:
+        decided = _attempt(kind, d, top, rest, largest, a, pending, digits)
+        results.update(decided)
+        pending = [i for i in pending if i not in decided]
+        digits *= 2
+    return results
+
+
+def _attempt(kind, d, top, rest, largest, a, pending, digits):
+    """The pending results that ``digits`` digits decide, as {index: float}.
+
+    Every decimal operation here is correctly rounded, so its relative
+    error is at most unit / 2; the bounds below add them up generously.
+    """
+    ctx = decimal_context(digits)
+    wide = decimal_context(digits + 25)
+    unit = decimal.Decimal(10) ** (1 - digits)
+    # Terms far below the largest of the rest add less than
+    # 10**-digits e**-20 of it together.
+    cut = largest - Fraction(digits * 231 // 100 + 20 + len(d).bit_length())
+    rest_sum = decimal.Decimal(0)
+    for k in rest:
+        if d[k] >= cut:
+            rest_sum = ctx.add(rest_sum, ctx.exp(to_decimal(d[k], wide)))
+    # The relative error of rest_sum, and of the total 1 + rest_sum.
+    rho = unit * (len(d) + 2)
+    decided = {}
+    if kind == "softmax":
+        total = ctx.add(1, rest_sum)
+        for i in pending:
+            e = decimal.Decimal(1) if i == top else ctx.exp(to_decimal(d[i], wide))
+            value = ctx.divide(e, total)
+            _decide(decided, i, value, value.copy_abs() * (rho + 3 * unit) * 2)
+        return decided
+    log = decimal_ln1p(ctx, rest_sum)
+    log_error = log * (rho + 2 * unit) * 2
+    for i in pending:
+        if kind == "logsumexp":
+            base = to_decimal(a, wide)
+            value = ctx.add(base, log)
+        else:
+            base = to_decimal(d[i], wide)
+            value = ctx.subtract(base, log)
+        error = log_error + value.copy_abs() * unit + base.copy_abs() * unit / 10 ** 20
+        _decide(decided, i, value, error)
+    return decided
+
+
+def _decide(decided, i, value, error):
+    result = _rounded(value, error)
+    if result is not None:
+        decided[i] = result
+
+
+def _rounded(value, error):
+    """The float nearest every number in value +- error, or None."""
+    exact, width = Fraction(value), Fraction(error)
+    low, high = to_float(exact - width), to_float(exact + width)
+    if low == high and math.copysign(1.0, low) == math.copysign(1.0, high):
+        return low
+    return None
