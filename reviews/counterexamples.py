@@ -48,6 +48,7 @@ from reviews.argmaxable import check_layer, verify
 from reviews.claims import all_claims, run, select
 from reviews.errors import InputError
 from reviews.formats.source import STDIN
+from reviews.formats.text import decimal_from_text
 from reviews.layer_files import read_layer
 from reviews.regions import region_count
 from reviews.report import FORMATS, LAYER_FORMATS, Suite, all_match
@@ -248,9 +249,20 @@ def _layer_parser(out):
                         help="the bias's array, in the --bias file if given, else in FILE")
     parser.add_argument("--transpose", action="store_true",
                         help="the weights are stored as (d, C): one column per class")
+    parser.add_argument("--box", metavar="R", type=_box,
+                        help="only inputs with |x_k| <= R for every k, the question the"
+                             " paper's detector answers (it uses R = 100)")
     parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
                         help="report format (default: text)")
     return parser
+
+
+def _box(text):
+    """--box R: a positive number, read as strictly as a number in a layer file."""
+    value = decimal_from_text(text)
+    if isinstance(value, str) or value <= 0:
+        raise argparse.ArgumentTypeError("expected a positive number, got %r" % text[:60])
+    return value
 
 
 def _progress(err):
@@ -290,7 +302,7 @@ def _check_layer_command(argv, out, err):
                                note=_note(err))
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
     try:
-        results = check_layer(weights, bias, progress=_progress(err))
+        results = check_layer(weights, bias, progress=_progress(err), box=arguments.box)
     except InputError as error:
         # check_layer's messages about the bias start with "bias".
         about_bias = arguments.bias is not None and str(error).startswith("bias")

@@ -173,13 +173,25 @@ def _classes(count):
     return "%d class%s" % (count, "" if count == 1 else "es")
 
 
+def _box(results):
+    """The bound R the results were decided for, or None for all of R^d."""
+    return results[0].box if results else None
+
+
 def _header(results, dim, has_bias):
-    return "%s, d = %d, %s; %s" % (_classes(len(results)), dim,
-                                   "with bias" if has_bias else "no bias", _NUMBERING)
+    box = _box(results)
+    inputs = "" if box is None else "; inputs boxed to |x_k| <= %s" % _approximation(box)
+    return "%s, d = %d, %s%s; %s" % (_classes(len(results)), dim,
+                                     "with bias" if has_bias else "no bias", inputs, _NUMBERING)
 
 
-def _meaning(has_bias):
+def _meaning(has_bias, box=None):
     """What the listed combinations prove, in one sentence."""
+    if box is not None:
+        return ("Unargmaxable in the box: for each, a weighted mean of other classes'"
+                " logits l[j] (weights lam_j >= 0, summing to 1) is at least its logit"
+                " l[i] at every input in the box, because sum_j lam_j (b[j] - b[i]) >="
+                " R * |sum_j lam_j (w[j] - w[i])|_1.")
     if has_bias:
         return ("Unargmaxable classes: each one's weights w[i] are a convex combination of"
                 " other classes' weights and its bias b[i] is at most the same combination"
@@ -191,10 +203,16 @@ def _meaning(has_bias):
 
 
 def _combination(result):
-    """ "w[i] = a*w[j] + ...": the nonzero terms, a weight of exactly 1 as w[j]."""
-    terms = ["w[%d]" % j if weight == 1 else "%s*w[%d]" % (_approximation(weight), j)
+    """ "w[i] = a*w[j] + ...": the nonzero terms, a weight of exactly 1 as w[j].
+
+    In a box the certificate is an inequality of logits, "l[i] <= a*l[j] + ...".
+    """
+    symbol = "w" if result.box is None else "l"
+    terms = ["%s[%d]" % (symbol, j) if weight == 1
+             else "%s*%s[%d]" % (_approximation(weight), symbol, j)
              for j, weight in result.terms]
-    return "w[%d] = %s" % (result.index, " + ".join(terms))
+    relation = "=" if result.box is None else "<="
+    return "%s[%d] %s %s" % (symbol, result.index, relation, " + ".join(terms))
 
 
 def _count(results, unargmaxable):
@@ -227,7 +245,7 @@ def layer_text(name, results, dim, has_bias):
     unargmaxable = [r for r in results if not r.argmaxable]
     lines = ["%s: %s" % (name, _header(results, dim, has_bias))]
     if unargmaxable:
-        lines += textwrap.wrap(_meaning(has_bias), 78)
+        lines += textwrap.wrap(_meaning(has_bias, _box(results)), 78)
         lines += ["  class %d: %s" % (r.index, _combination(r)) for r in unargmaxable]
         lines.append(_count(results, unargmaxable))
         lines.append("Coefficients to %d significant digits. %s"
@@ -272,7 +290,7 @@ def layer_markdown(name, results, dim, has_bias):
     lines = ["### check-layer %s" % _code(name), "",
              "%s." % _header(results, dim, has_bias), ""]
     if unargmaxable:
-        lines += [_meaning(has_bias), "",
+        lines += [_meaning(has_bias, _box(results)), "",
                   "| Class | Combination (coefficients to %d significant digits) |" % _DIGITS,
                   "| ---: | --- |"]
         lines += ["| %d | `%s` |" % (r.index, _combination(r)) for r in unargmaxable]
@@ -286,7 +304,9 @@ def layer_json(name, results, dim, has_bias):
     """One JSON object; rationals exact as "p/q" or "p", each beside its
     approximation to 6 significant digits.
 
-    Keys: "file", "classes", "dim", "bias" (true or false), "numbered_from"
+    Keys: "file", "classes", "dim", "bias" (true or false), "box" (the
+    bound R as exact text when inputs were limited to |x_k| <= R, else
+    null; terms then prove sum_j lam_j l[j] >= l[i] in the box), "numbered_from"
     (0: classes are numbered as in Python), "unargmaxable" (their indices),
     "results": one line per class, in order.  An argmaxable class has its
     "witness", the input x that makes it the strict argmax, as d pairs
@@ -304,6 +324,7 @@ def layer_json(name, results, dim, has_bias):
       "classes": 2,
       "dim": 1,
       "bias": true,
+      "box": null,
       "numbered_from": 0,
       "unargmaxable": [1],
       "results": [
@@ -312,8 +333,9 @@ def layer_json(name, results, dim, has_bias):
       ]
     }
     """
+    box = _box(results)
     header = [("file", name), ("classes", len(results)), ("dim", dim), ("bias", has_bias),
-              ("numbered_from", 0),
+              ("box", None if box is None else rational_text(box)), ("numbered_from", 0),
               ("unargmaxable", [r.index for r in results if not r.argmaxable])]
     lines = ["{"] + ["  %s: %s," % (json.dumps(key), json.dumps(value)) for key, value in header]
     lines.append('  "results": [')

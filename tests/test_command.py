@@ -200,10 +200,11 @@ class TestCheckLayer(FileTestCase):
         status, out, _ = in_process("check-layer", path, "--format", "json")
         document = json.loads(out)
         self.assertEqual(status, 0)
-        self.assertEqual(list(document), ["file", "classes", "dim", "bias", "numbered_from",
-                                          "unargmaxable", "results"])
+        self.assertEqual(list(document), ["file", "classes", "dim", "bias", "box",
+                                          "numbered_from", "unargmaxable", "results"])
         self.assertEqual((document["file"], document["classes"], document["dim"],
-                          document["bias"], document["numbered_from"]), (path, 4, 2, False, 0))
+                          document["bias"], document["box"], document["numbered_from"]),
+                         (path, 4, 2, False, None, 0))
         self.assertEqual(document["unargmaxable"], [3])
         self.assertEqual(document["results"][2],
                          {"index": 2, "argmaxable": True,
@@ -218,11 +219,11 @@ class TestCheckLayer(FileTestCase):
         path = self.write("twice.csv", "0\n0\n1\n")
         _, out, _ = in_process("check-layer", path, "--format", "json")
         lines = out.splitlines()
-        self.assertEqual((lines[7], lines[11:]), ('  "results": [', ["  ]", "}"]))
-        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[8:10]],
+        self.assertEqual((lines[8], lines[12:]), ('  "results": [', ["  ]", "}"]))
+        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[9:11]],
                          [{"index": 0, "argmaxable": False, "terms": [[1, "1", "1"]]},
                           {"index": 1, "argmaxable": False, "terms": [[0, "1", "1"]]}])
-        self.assertEqual(list(json.loads(lines[10])), ["index", "argmaxable", "witness"])
+        self.assertEqual(list(json.loads(lines[11])), ["index", "argmaxable", "witness"])
 
     def test_a_weight_of_exactly_1_is_shown_without_a_coefficient(self):
         path = self.write("twice.csv", "0\n0\n1\n")
@@ -309,7 +310,7 @@ class TestCheckLayer(FileTestCase):
             def isatty(self):
                 return True
 
-        def interrupted(weights, bias, progress):
+        def interrupted(weights, bias, progress, box):
             progress(1, 4)
             raise KeyboardInterrupt
         path = self.write("fig1.json", FIGURE_1_JSON)
@@ -325,6 +326,42 @@ def figure_1_npz_members(*extra):
     """A .npz member of Figure 1's weights as float64, then ``extra`` members."""
     flat = [v for row in FIGURE_1_ROWS for v in row]
     return [("lm_head.npy", npy_bytes(flat, (4, 2)))] + list(extra)
+
+
+class TestBox(FileTestCase):
+    # Class 1 wins only where x > 5: everywhere it can, outside the box |x| <= 1.
+    LAYER = '{"weights": [[0], [1]], "bias": [0, -5]}'
+
+    def test_a_class_that_wins_only_outside_the_box_is_unargmaxable_in_it(self):
+        path = self.write("layer.json", self.LAYER)
+        status, out, err = in_process("check-layer", path, "--box", "1")
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(out.splitlines()[0], "%s: 2 classes, d = 1, with bias; inputs boxed"
+                         " to |x_k| <= 1; classes numbered from 0" % path)
+        self.assertIn("\n  class 1: l[1] <= l[0]\n", out)
+        self.assertIn("\n1 of 2 classes unargmaxable, 1 argmaxable.\n", out)
+
+    def test_without_the_box_both_classes_win(self):
+        path = self.write("layer.json", self.LAYER)
+        _, out, _ = in_process("check-layer", path, "--format", "json")
+        self.assertEqual((json.loads(out)["box"], json.loads(out)["unargmaxable"]), (None, []))
+
+    def test_json_names_the_box_exactly(self):
+        path = self.write("layer.json", self.LAYER)
+        _, out, _ = in_process("check-layer", path, "--box", "2.5", "--format", "json")
+        document = json.loads(out)
+        self.assertEqual((document["box"], document["unargmaxable"]), ("5/2", [1]))
+        self.assertEqual(document["results"][1]["terms"], [[0, "1", "1"]])
+        self.assertEqual(document["results"][0]["witness"], [["0", "0"]])
+
+    def test_a_box_that_is_not_a_positive_number_is_a_usage_error(self):
+        path = self.write("layer.json", self.LAYER)
+        for text in ("0", "-1", "1_0", "inf", "x", "1e999999999"):
+            with self.subTest(box=text):
+                status, out, err = in_process("check-layer", path, "--box", text)
+                self.assertEqual((status, out), (2, ""))
+                self.assertEqual(err, "counterexamples: error: argument --box: expected a"
+                                 " positive number, got %r\n" % text)
 
 
 class TestModelFiles(FileTestCase):
