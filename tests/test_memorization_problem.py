@@ -3,7 +3,12 @@
 import unittest
 
 from reviews.claims import FAIL, PASS
-from reviews.papers.memorization_problem import CLAIMS, PAPER, draw_positivity, table_line
+import decimal
+from fractions import Fraction
+
+from reviews.papers.memorization_problem import (
+    CLAIMS, PAPER, approximating_logits, draw_positivity, table_line,
+)
 
 OUTCOMES = {claim.id: claim.check() for claim in CLAIMS}
 
@@ -46,6 +51,7 @@ class TestVerdicts(unittest.TestCase):
             "memorization.boundary-limits": PASS,
             "memorization.masking": PASS,
             "memorization.underflow": PASS,
+            "memorization.repaired": PASS,
         }
         self.assertEqual({key: o.verdict for key, o in OUTCOMES.items()}, expected)
         self.assertEqual({c.id: c.expected for c in CLAIMS}, expected)
@@ -81,8 +87,32 @@ class TestEvidence(unittest.TestCase):
                          ["0.0 (exact 2.4536338507196473037E-324; 0.50 ulp)"])
 
 
-if __name__ == "__main__":
-    unittest.main()
+class TestRepaired(unittest.TestCase):
+
+    def test_logits_are_finite_integers_at_the_zeros(self):
+        z = approximating_logits((Fraction(7, 10), Fraction(3, 10), Fraction(0), Fraction(0)),
+                                 300)
+        self.assertEqual(z[0], 0)
+        self.assertEqual(z[2:], (-693, -693))
+        self.assertTrue(all(zi.is_finite() for zi in z))
+
+    def test_the_softmax_of_the_logits_is_within_eps_checked_in_decimal(self):
+        ctx = decimal.Context(prec=350)
+        z = approximating_logits((Fraction(1), Fraction(0), Fraction(0)), 300)
+        p2 = ctx.divide(ctx.exp(z[1]), ctx.add(1, ctx.multiply(2, ctx.exp(z[1]))))
+        self.assertLess(p2, decimal.Decimal("1e-300"))
+        self.assertGreater(p2, decimal.Decimal("1e-301"))
+
+    def test_rows_give_the_logits_and_the_bound(self):
+        self.assertEqual(values("memorization.repaired", "p = (1, 0), eps = 1e-300"),
+                         ["z = (0, -692): max |softmax(z) - p| <= 2.94e-301"])
+        self.assertEqual(values("memorization.repaired", "p = (1/2, 1/2, 0), eps = 1e-1"),
+                         ["z = (0, 0, -3): max |softmax(z) - p| <= 2.43e-2"])
+
+    def test_the_interior_refers_to_its_claim(self):
+        self.assertEqual(values("memorization.repaired", "interior"),
+                         ["memorization.interior: softmax(log p) == p within 0.40 ulp for 7"
+                          " interior p"])
 
 
 class TestPositivityFigure(unittest.TestCase):
@@ -122,3 +152,7 @@ class TestPositivityFigure(unittest.TestCase):
 
     def test_two_draws_give_identical_bytes(self):
         self.assertEqual(self.svg, draw_positivity())
+
+
+if __name__ == "__main__":
+    unittest.main()

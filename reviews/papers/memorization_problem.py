@@ -26,7 +26,8 @@ from reviews.softmax import (
     ulp_distance,
 )
 
-__all__ = ["PAPER", "CLAIMS", "TABLE_GAPS", "table_line", "draw_positivity"]
+__all__ = ["PAPER", "CLAIMS", "TABLE_GAPS", "table_line", "draw_positivity",
+           "approximating_logits"]
 
 PAPER = Paper(
     title="The Memorization Problem",
@@ -45,6 +46,7 @@ UNDERFLOW_EDGE = (745.13, 745.14)
 _WORK = decimal.Context(prec=60)
 _HALF_ULP_BELOW_ONE = 2.0 ** -54
 _SHOWN = decimal.Context(prec=20)
+_SHOWN_SHORT = decimal.Context(prec=3)
 
 
 def table_line(gap):
@@ -193,6 +195,93 @@ def _check_underflow():
                    " naive nan at 710", tuple(rows))
 
 
+# Boundary targets: each has a zero coordinate, so no finite logits give
+# it exactly; within any eps > 0 explicit finite logits do.
+_BOUNDARY = (
+    (Fraction(1), Fraction(0)),
+    (Fraction(1), Fraction(0), Fraction(0)),
+    (Fraction(1, 2), Fraction(1, 2), Fraction(0)),
+    (Fraction(7, 10), Fraction(3, 10), Fraction(0), Fraction(0)),
+)
+_REPAIR_POWERS = (1, 2, 5, 10, 20, 50, 100, 200, 300)
+# Digits carried beyond eps's exponent: the rounding of the logits and of the
+# check both stay below 1e-(power + 20), far under eps.
+_GUARD_DIGITS = 25
+
+
+def approximating_logits(p, power):
+    """Finite logits z, exact decimals, with max_i |softmax(z)_i - p_i| < 10**-power.
+
+    The support keeps z_i = ln(p_i / max p) to power + 25 digits; each zero
+    of p gets the integer -L with L = ceil(ln(2 m 10**power)), m zeros, so
+    the mass they take, at most m e**-L, is at most half of eps.
+
+    >>> approximating_logits((Fraction(1), Fraction(0)), 1)
+    (Decimal('0'), Decimal('-3'))
+    """
+    ctx = decimal.Context(prec=power + _GUARD_DIGITS)
+    top = max(p)
+    zeros = sum(1 for q in p if q == 0)
+    cut = -ctx.ln(ctx.multiply(2 * zeros, decimal.Decimal(10) ** power)).to_integral_value(
+        rounding=decimal.ROUND_CEILING)
+    return tuple(cut if q == 0 else ctx.ln(to_decimal(q / top, ctx)) for q in p)
+
+
+def _approximation_error(z, p, power):
+    """An upper bound on max_i |softmax(z)_i - p_i|, from decimal at
+    power + 25 digits plus a bound on that computation's rounding."""
+    ctx = decimal.Context(prec=power + _GUARD_DIGITS, Emin=decimal.MIN_EMIN,
+                          Emax=decimal.MAX_EMAX)
+    terms = [ctx.exp(zi) for zi in z]
+    total = terms[0]
+    for term in terms[1:]:
+        total = ctx.add(total, term)
+    error = max(abs(ctx.subtract(ctx.divide(term, total), to_decimal(q, ctx)))
+                for term, q in zip(terms, p))
+    # Every z_i <= 0, so each term is at most 1 and the quotients too: the
+    # roundings of exp, of the sum, of the division, of p_i and of the
+    # difference are each half an ulp, relative, together under 1e-(prec - 2).
+    return ctx.add(error, decimal.Decimal(10) ** -(ctx.prec - 2))
+
+
+def _shown_logit(value):
+    text = str(value)
+    return text if len(text) <= 12 else "%s...(%d digits)" % (
+        _SHOWN.plus(value), len(value.as_tuple().digits))
+
+
+def _check_repaired():
+    rows = []
+    holds = True
+    worst_margin = None
+    for p in _BOUNDARY:
+        for power in _REPAIR_POWERS:
+            z = approximating_logits(p, power)
+            bound = _approximation_error(z, p, power)
+            eps = decimal.Decimal(10) ** -power
+            holds = holds and all(zi.is_finite() for zi in z) and bound <= eps
+            if power in (1, 10, 300):
+                rows.append(Row("p = (%s), eps = 1e-%d" % (", ".join(map(str, p)), power),
+                                "z = (%s): max |softmax(z) - p| <= %s"
+                                % (", ".join(map(_shown_logit, z)),
+                                   format(_SHOWN_SHORT.plus(bound), "e"))))
+    interior = _check_interior()
+    holds = holds and interior.verdict == PASS
+    rows += [
+        Row("every eps", "1e-%s for each p: the bound <= eps every time"
+            % ", 1e-".join(map(str, _REPAIR_POWERS))),
+        Row("logits", "support: ln(p_i / max p) to (digits of eps) + %d digits;"
+            " zeros: -ceil(ln(2 m / eps)), m the number of zeros" % _GUARD_DIGITS),
+        Row("check", "softmax(z) - p in decimal at (digits of eps) + %d digits, plus a"
+            " bound on its rounding" % _GUARD_DIGITS),
+        Row("interior", "memorization.interior: %s" % interior.summary),
+    ]
+    verdict = PASS if holds else FAIL
+    return Outcome(verdict, "finite logits within every eps down to 1e-300 for %d boundary"
+                   " targets; the interior by z_i = ln p_i (memorization.interior)"
+                   % len(_BOUNDARY), tuple(rows))
+
+
 # Where the float exp overflows (ln of the largest float) and where
 # e**-g drops below half the smallest subnormal (1075 ln 2).
 EXP_OVERFLOW = math.log(sys.float_info.max)
@@ -255,4 +344,7 @@ CLAIMS = (
     Claim("memorization.underflow", PAPER, WHERE,
           "Float underflow is not reachability.",
           PASS, _check_underflow),
+    Claim("memorization.repaired", PAPER, WHERE,
+          "Restricted to the interior, or stated as an approximation, the C.3 extension"
+          " holds.", PASS, _check_repaired),
 )
