@@ -11,13 +11,13 @@ shown beside them, with their distance in ulp.
 
 import decimal
 import math
-import sys
 from fractions import Fraction
 
 from reviews.claims import FAIL, PASS, Claim, Figure, Outcome, Paper, Row, float_row
 from reviews.exact import to_decimal
-from reviews.figures import Axis, Mark, Rule, Series, line_chart
+from reviews.figures import Axis, Mark, Rule, Series, Strip, line_chart
 from reviews.softmax import (
+    REFERENCE_DIGITS,
     log_softmax,
     log_softmax_exact,
     softmax,
@@ -27,7 +27,7 @@ from reviews.softmax import (
 )
 
 __all__ = ["PAPER", "CLAIMS", "TABLE_GAPS", "table_line", "draw_positivity",
-           "approximating_logits"]
+           "approximating_logits", "threshold_rows"]
 
 PAPER = Paper(
     title="The Memorization Problem",
@@ -47,6 +47,7 @@ _WORK = decimal.Context(prec=60)
 _HALF_ULP_BELOW_ONE = 2.0 ** -54
 _SHOWN = decimal.Context(prec=20)
 _SHOWN_SHORT = decimal.Context(prec=3)
+_SHOWN_EDGE = decimal.Context(prec=30)
 
 
 def table_line(gap):
@@ -190,6 +191,7 @@ def _check_underflow():
         Row("naive at [%r, 0]" % above, repr(naive_above)),
         float_row("stable at [%r, 0], p2" % above, stable[1], softmax_exact([above, 0])[1]),
     ]
+    rows += threshold_rows()
     verdict = PASS if holds else FAIL
     return Outcome(verdict, "float p2 = 0.0 from gap 745.14 on, exact p2 > 0, log p2 = -gap;"
                    " naive nan at 710", tuple(rows))
@@ -282,49 +284,99 @@ def _check_repaired():
                    % len(_BOUNDARY), tuple(rows))
 
 
-# Where the float exp overflows (ln of the largest float) and where
-# e**-g drops below half the smallest subnormal (1075 ln 2).
-EXP_OVERFLOW = math.log(sys.float_info.max)
-P2_UNDERFLOW = 1075 * math.log(2)
-_FIGURE_GAPS = sorted(set(range(0, 1001, 5)) | {EXP_OVERFLOW, P2_UNDERFLOW})
+# Where float exp(g) overflows: from ln(2**1024 - 2**970), where e**g
+# rounds to inf.  Where the float p2 = 1/(1 + e**g) is 0.0: from 1075 ln 2,
+# where it drops below 2**-1075, half the smallest subnormal.
+EXP_OVERFLOW_EXACT = _WORK.ln(2 ** 1024 - 2 ** 970)
+P2_UNDERFLOW_EXACT = _WORK.multiply(1075, _WORK.ln(2))
+EXP_OVERFLOW = float(EXP_OVERFLOW_EXACT)
+P2_UNDERFLOW = float(P2_UNDERFLOW_EXACT)
+_ULP_CAP = 2
+
+
+def _below(threshold):
+    """The largest float below the exact ``threshold``."""
+    nearest = float(threshold)
+    return math.nextafter(nearest, 0) if nearest >= threshold else nearest
+
+
+# The curves end exactly where floats give out: the last float gap below each edge.
+_FIGURE_GAPS = sorted(set(range(0, 1001, 5))
+                      | {_below(EXP_OVERFLOW_EXACT), _below(P2_UNDERFLOW_EXACT)})
 
 
 def _log10(p):
     return math.log10(p) if p > 0 and math.isfinite(p) else None
 
 
+def threshold_rows():
+    """Evidence rows: both float edges, exact, and the floats on either side.
+
+    >>> threshold_rows()[0].value[:50]
+    'ln(2**1024 - 2**970) = 709.78271289338399678773454'
+    """
+    below, above = _below(EXP_OVERFLOW_EXACT), math.nextafter(_below(EXP_OVERFLOW_EXACT), 800)
+    low, high = _below(P2_UNDERFLOW_EXACT), math.nextafter(_below(P2_UNDERFLOW_EXACT), 800)
+    return (
+        Row("exp(g) overflows for g >", "ln(2**1024 - 2**970) = %s; naive at [%r, 0]: %r,"
+            " at [%r, 0]: %r" % (_SHOWN_EDGE.plus(EXP_OVERFLOW_EXACT), below,
+                                 softmax_naive([below, 0]), above, softmax_naive([above, 0]))),
+        Row("float p2 = 0.0 for g >", "1075 ln 2 = %s; softmax([%r, 0])[1] = %r,"
+            " softmax([%r, 0])[1] = %r" % (_SHOWN_EDGE.plus(P2_UNDERFLOW_EXACT), low,
+                                           softmax([low, 0])[1], high, softmax([high, 0])[1])),
+    )
+
+
 POSITIVITY_DESCRIPTION = (
-    "log10 of p2 = softmax([g, 0])[1] for logit gaps g from 0 to 1000: the exact value"
-    " falls as -g / ln 10 and never reaches 0; the float p2 of this suite reaches 0.0 past"
-    " g = 1075 ln 2 = 745.133, and the naive formula gives nan past g = 709.783, where"
+    "log10 of p2 = softmax([g, 0])[1] for logit gaps g from 0 to 1000, exact and in floats,"
+    " and below it each float's error in ulp: the exact p2 falls as -g / ln 10 and never"
+    " reaches 0; this suite's float p2 stays within 1 ulp and is 0.0 only past"
+    " g = 1075 ln 2 = 745.1332; the naive formula's p1 is nan past g = 709.7827, where"
     " exp(g) overflows.")
 
 
 def draw_positivity():
-    """positivity.svg: log10 softmax([g, 0])[1] for g = 0..1000, exact and in floats."""
+    """positivity.svg: log10 softmax([g, 0])[1] for g = 0..1000, exact and in
+    floats; below, each float series' distance from the exact value in ulp."""
     ln10 = _WORK.ln(10)
-    exact = [(g, float(_WORK.divide(log_softmax_exact([g, 0], digits=30)[1], ln10)))
+    exact_p2 = {g: softmax_exact([g, 0])[1] for g in _FIGURE_GAPS}
+    exact = [(g, float(_WORK.divide(log_softmax_exact([g, 0])[1], ln10)))
              for g in _FIGURE_GAPS]
-    suite = [(g, _log10(softmax([g, 0])[1])) for g in _FIGURE_GAPS]
-    naive = [(g, _log10(softmax_naive([g, 0])[1])) for g in _FIGURE_GAPS]
+    suite = {g: softmax([g, 0]) for g in _FIGURE_GAPS}
+    naive = {g: softmax_naive([g, 0]) for g in _FIGURE_GAPS}
+
+    def curve(floats):
+        return [(g, _log10(floats[g][1])) if _log10(floats[g][1]) is not None else None
+                for g in _FIGURE_GAPS]
+
+    def errors(floats):
+        return [(g, min(_ULP_CAP, float(ulp_distance(floats[g][1], exact_p2[g]))))
+                if not any(map(math.isnan, floats[g])) else None for g in _FIGURE_GAPS]
+
+    labels = ("exact (decimal, %d digits)" % REFERENCE_DIGITS, "this suite, float64",
+              "naive exp(z)/sum(exp(z)), float64")
     marks = [Mark(g, float(_WORK.divide(log_softmax_exact([g, 0])[1], ln10)),
                   "g = %d: p2 = %.2e" % (g, softmax([g, 0])[1])) for g in TABLE_GAPS]
-    rules = [Rule(EXP_OVERFLOW, "g = %.2f" % EXP_OVERFLOW),
-             Rule(P2_UNDERFLOW, "g = %.2f" % P2_UNDERFLOW)]
-    notes = ["g = %.2f: exp(g) overflows; the naive p1 = inf/inf = nan, its p2 = 0"
+    rules = [Rule(EXP_OVERFLOW, "g > %.4f: exp(g) overflows" % EXP_OVERFLOW),
+             Rule(P2_UNDERFLOW, "g > %.4f: float p2 = 0.0" % P2_UNDERFLOW)]
+    notes = ["g > %.4f = ln(2**1024 - 2**970): exp(g) overflows; naive p1 = inf/inf = nan"
              % EXP_OVERFLOW,
-             "g = %.2f: the float p2 rounds to 0.0; the exact p2 stays > 0" % P2_UNDERFLOW,
+             "g > %.4f = 1075 ln 2: p2 < 2**-1075, so the float p2 is 0.0; exact p2 > 0"
+             % P2_UNDERFLOW,
              "log_softmax stays finite (-g) at every gap"]
+    strip = Strip(Axis("error (ulp)", 0, _ULP_CAP, 1),
+                  [Series(labels[1], errors(suite), "8 5", "square"),
+                   Series(labels[2], errors(naive), "2 4", "triangle")],
+                  "Lower panel: |float p2 - exact p2| in ulp (capped at %d), while p1 is"
+                  " not nan" % _ULP_CAP)
     return line_chart(
         "Softmax positivity: p2 = softmax([g, 0])[1] > 0 for every finite g",
         Axis("logit gap g = z1 - z2 (nats)", 0, 1000, 100),
         Axis("log10 p2 (decades)", -450, 0, 50),
-        [Series("exact (decimal, 30 digits)", exact, ""),
-         Series("this suite, float64", [(g, y) if y is not None else None for g, y in suite],
-                "8 5"),
-         Series("naive exp(z)/sum(exp(z)), float64",
-                [(g, y) if y is not None else None for g, y in naive], "2 4")],
-        marks, rules, notes)
+        [Series(labels[0], exact, "", "circle"),
+         Series(labels[1], curve(suite), "8 5", "square"),
+         Series(labels[2], curve(naive), "2 4", "triangle")],
+        marks, rules, notes, strip)
 
 
 CLAIMS = (
