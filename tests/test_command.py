@@ -36,6 +36,14 @@ def command(*arguments, cwd=None):
                           universal_newlines=True)
 
 
+def _flatten(suite):
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from _flatten(item)
+        else:
+            yield item
+
+
 def in_process(*arguments):
     out, err = io.StringIO(), io.StringIO()
     status = counterexamples.main(list(arguments), out, err)
@@ -59,6 +67,15 @@ class TestScript(unittest.TestCase):
         self.assertEqual(first, second)
         with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:
             self.assertEqual(json.loads(first)["claims"], json.load(handle))
+
+    def test_unittest_from_the_root_runs_the_suite(self):
+        # "python -m unittest" with no arguments discovers from the root with
+        # the pattern test*.py: it must find the test modules (one is enough
+        # to show it, and cheap to load), not "Ran 0 tests ... OK".
+        found = unittest.TestLoader().discover(ROOT, pattern="test_claims.py",
+                                               top_level_dir=ROOT)
+        ids = [test.id() for test in _flatten(found)]
+        self.assertIn("tests.test_claims.TestRegistry.test_select_keeps_registry_order", ids)
 
     def test_runs_as_a_module_too(self):
         done = subprocess.run([sys.executable, "-m", "reviews.counterexamples", "--version"],
@@ -147,6 +164,10 @@ class TestMain(unittest.TestCase):
         for claim_id, line in zip(ids, out.splitlines()):
             self.assertEqual(line[:column].rstrip(), claim_id)
             self.assertNotEqual(line[column], " ")
+
+    def test_one_claim_is_counted_as_one_claim(self):
+        _, out, _ = in_process(*FAST)
+        self.assertTrue(out.endswith("\n1 claim: 1 as the review states, 0 MISMATCH\n"), out)
 
     def test_list_as_json(self):
         status, out, _ = in_process("--list", "--format", "json")
