@@ -111,7 +111,7 @@ def _section(result, drawn, number):
         caption = _e(alt_text(claim, figure))
         if figure.path is not None:
             caption += " (file <code>%s</code>)" % _e(figure.path)
-        lines += ['<figure role="img" aria-label="%s">' % _e(alt_text(claim, figure)),
+        lines += ['<figure aria-label="%s">' % _e(alt_text(claim, figure)),
                   _inline_svg(figure.svg, "figure%d-%d" % (number, k + 1)),
                   "<figcaption>%s</figcaption>" % caption, "</figure>"]
     lines.append("</section>")
