@@ -289,13 +289,13 @@ def _overlap(a, b):
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _label_box(x, y, lines, segments, avoid, area):
+def _label_box(x, y, lines, segments, avoid, area, origin):
     """A box next to the point (x, y) for ``lines`` of (text, size) that no
     segment crosses and that overlaps nothing in ``avoid``, inside ``area``;
-    tried outward from the origin first, then turning, then further out."""
+    tried away from ``origin`` first, then turning, then further out."""
     width = max(len(text) * size * 0.68 for text, size in lines) + 4
     height = sum(size + 3 for _, size in lines) + 2
-    cx, cy = area[4], area[5]
+    cx, cy = origin
     outward = math.atan2(y - cy, x - cx) if (x, y) != (cx, cy) else 0.0
     turns = sorted(range(16), key=lambda k: min(k, 16 - k))
     for distance in (8, 16, 28, 44, 64, 90):
@@ -352,7 +352,7 @@ def region_map(title, x_axis, y_axis, regions, arrows, hull, caption,
     segments = [(origin, tip) for tip in tips]
     segments += [(corners[k - 1], corners[k]) for k in range(len(corners))] if hull else []
     taken = [(x - 7, y - 7, x + 7, y + 7) for x, y in tips]
-    area = (frame.left, frame.top, frame.left + side, frame.top + side) + origin
+    area = (frame.left, frame.top, frame.left + side, frame.top + side)
     for k, (arrow, (x1, y1)) in enumerate(zip(arrows, tips)):
         colour = PALETTE[k % len(PALETTE)]
         group = ET.SubElement(root, "g", {"class": "arrow"})
@@ -364,7 +364,7 @@ def region_map(title, x_axis, y_axis, regions, arrows, hull, caption,
         if arrow.note:
             ET.SubElement(group, "path", {"d": "M%s %sl10 10m0 -10l-10 10" % (
                 _n(x1 - 5), _n(y1 - 5)), "stroke": _INK, "stroke-width": "2.5"})
-            note = _label_box(x1, y1, [(arrow.note, 12)], segments, taken, area)
+            note = _label_box(x1, y1, [(arrow.note, 12)], segments, taken, area, origin)
             taken.append(note)
             _text(group, note[0] + 2, note[1] + 13, arrow.note, size=12, weight="bold",
                   kind="note")
@@ -376,7 +376,7 @@ def region_map(title, x_axis, y_axis, regions, arrows, hull, caption,
                                               "x2": _n(nearest[0]), "y2": _n(nearest[1]),
                                               "stroke": _GREY, "stroke-width": "1"})
                 crossing = segments + [((x1, y1), nearest)]
-        box = _label_box(x1, y1, [(arrow.label, 13)], crossing, taken, area)
+        box = _label_box(x1, y1, [(arrow.label, 13)], crossing, taken, area, origin)
         taken.append(box)
         _text(group, box[0] + 2, box[1] + 14, arrow.label, size=13, weight="bold",
               kind="class-label flagged" if arrow.note else "class-label")
