@@ -15,11 +15,14 @@ Public names:
     PASS, FAIL, NOT_CHECKED                       the verdicts
     all_claims, select, run                       the registry and the runner
     float_row                                     a float beside its exact value
+    command_name                                  how the user runs this suite
 """
 
 import decimal
 import importlib
+import os
 import pkgutil
+import sys
 from collections import namedtuple
 
 from reviews.errors import InputError
@@ -28,7 +31,7 @@ from reviews.softmax import ulp_distance
 __all__ = [
     "Paper", "Claim", "Outcome", "Row", "Result", "Figure",
     "PASS", "FAIL", "NOT_CHECKED", "VERDICTS",
-    "all_claims", "select", "run", "float_row",
+    "all_claims", "select", "run", "float_row", "command_name",
 ]
 
 _SHOWN_DIGITS = 20
@@ -47,8 +50,6 @@ Row.__doc__ = "One line of evidence: a label and its value, both text."
 Outcome = namedtuple("Outcome", "verdict summary evidence")
 Outcome.__doc__ = "What a check found: verdict, a one-line summary, evidence rows."
 
-
-
 class Result(namedtuple("Result", "claim outcome")):
     """A claim with the outcome of its check."""
 
@@ -60,8 +61,9 @@ class Result(namedtuple("Result", "claim outcome")):
         return self.outcome.verdict == self.claim.expected
 
 
-Figure = namedtuple("Figure", "name draw")
-Figure.__doc__ = "A figure of a claim: its file name and draw(), which returns SVG text."
+Figure = namedtuple("Figure", "name draw description", defaults=(None,))
+Figure.__doc__ = """A figure of a claim: its file name, draw() (which returns SVG text),
+and a sentence saying what it shows (a report's alt text and caption)."""
 
 
 class Claim(namedtuple("Claim", "id paper where statement expected check figures")):
@@ -119,3 +121,19 @@ def float_row(label, value, exact):
     shown = decimal.Context(prec=_SHOWN_DIGITS).plus(decimal.Decimal(exact))
     return Row(label, "%r (exact %s; %.2f ulp)"
                % (value, shown, ulp_distance(value, exact)))
+
+
+_INSTALLED = "counterexamples"
+
+
+def command_name():
+    """The command as the user runs it: the installed ``counterexamples``
+    when that is what started this process, else the script.
+
+    >>> command_name() in ("counterexamples", "python reviews/counterexamples.py")
+    True
+    """
+    program = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if os.path.splitext(program)[0] == _INSTALLED and not program.endswith(".py"):
+        return _INSTALLED
+    return "python reviews/counterexamples.py"

@@ -1,14 +1,19 @@
 """The command: run the reviewed claims and print one verdict per claim.
 
-    python reviews/counterexamples.py [--format text|markdown|json]
+    python reviews/counterexamples.py [--format text|markdown|json|html]
                                       [--claim ID ...] [--figures DIR]
-                                      [--list] [--version]
+                                      [--output FILE] [--list] [--version]
     python reviews/counterexamples.py check-layer FILE [--bias FILE]
                                       [--tensor NAME] [--bias-tensor NAME]
-                                      [--transpose]
+                                      [--transpose] [--output FILE]
                                       [--format text|markdown|json]
 
-``--figures DIR`` also writes each run claim's SVG figures into DIR.
+``--figures DIR`` also writes each run claim's SVG figures into DIR; the
+report cites them by paths relative to the report's folder (FILE's with
+``--output FILE``, else the current one).  ``--format html`` is one
+self-contained page with every figure inline.  ``--output FILE`` writes
+the report to FILE instead of standard output.  ``--list`` prints the
+claims' ids and statements (``--format json``: a list of objects).
 ``check-layer`` reads FILE as .json, .csv, .tsv, .txt, .npy, .npz or
 .safetensors (see reviews.layer_files), or JSON or CSV text from standard
 input for ``-``; notes from the reader (a header row skipped, a layer that
@@ -41,6 +46,7 @@ if __name__ == "__main__" and not __package__:
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 import argparse
+import json
 import platform
 
 from reviews import __version__
@@ -49,9 +55,10 @@ from reviews.claims import all_claims, run, select
 from reviews.errors import InputError
 from reviews.formats.source import STDIN
 from reviews.formats.text import decimal_from_text
+from reviews.html_report import html
 from reviews.layer_files import read_layer
 from reviews.regions import region_count
-from reviews.report import FORMATS, LAYER_FORMATS, Suite, all_match
+from reviews.report import FORMATS, LAYER_FORMATS, Drawn, Suite, all_match
 from reviews.softmax import (
     log_softmax,
     log_softmax_exact,
@@ -72,6 +79,7 @@ SUITE_NAME = "review-counterexamples"
 _PROGRAM = "counterexamples"
 _INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
 _CLEAR_LINE = "\r%s\r" % (" " * 40)   # wipes the progress line on a terminal
+_REPORTS = dict(FORMATS, html=html)
 
 
 class _UsageError(Exception):
@@ -179,31 +187,62 @@ command:
 def _main_parser(out):
     parser = _Parser(out, prog=_PROGRAM, description="Check the claims of reviewed papers.",
                      epilog=_COMMANDS, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--format", choices=sorted(FORMATS), default="text",
-                        help="report format (default: text)")
+    parser.add_argument("--format", choices=sorted(_REPORTS), default="text",
+                        help="report format (default: text); html is one self-contained"
+                             " page with the figures inline")
     parser.add_argument("--claim", action="append", default=[], metavar="ID",
                         type=_not_empty("a claim id (see --list)"),
                         help="run only this claim (repeatable)")
     parser.add_argument("--figures", metavar="DIR", type=_not_empty("a folder name"),
                         help="also write the claims' SVG figures into DIR (created if missing)")
+    _add_output(parser)
     parser.add_argument("--list", action="store_true", help="list claim ids and statements")
     parser.add_argument("--version", action="store_true", help="print the suite's version")
     return parser
 
 
+def _add_output(parser):
+    parser.add_argument("--output", metavar="FILE", type=_not_empty("a file name"),
+                        help="write the report to FILE, not to standard output")
+
+
+def _listing(claims, form):
+    """The claims' ids and statements: aligned columns, or JSON for --format json."""
+    if form == "json":
+        return json.dumps([{"id": claim.id, "statement": claim.statement}
+                           for claim in claims], indent=2) + "\n"
+    width = max((len(claim.id) for claim in claims), default=0)
+    return "".join("%-*s  %s\n" % (width, claim.id, claim.statement) for claim in claims)
+
+
 def _run_claims(arguments, out):
     claims = all_claims()
     if arguments.list:
-        out.write("".join("%s  %s\n" % (claim.id, claim.statement) for claim in claims))
+        _deliver(_listing(claims, arguments.format), arguments.output, out)
         return 0
     claims = select(claims, arguments.claim) if arguments.claim else claims
     if arguments.figures:
         _make_folder(arguments.figures)
     results = run(claims)
-    figures = _write_figures(arguments.figures, results) if arguments.figures else {}
+    figures = {}
+    if arguments.figures or arguments.format == "html":
+        figures = _draw_figures(results, arguments.figures, arguments.output)
     suite = Suite(SUITE_NAME, __version__, platform.python_version())
-    out.write(FORMATS[arguments.format](suite, results, figures))
+    _deliver(_REPORTS[arguments.format](suite, results, figures), arguments.output, out)
     return 0 if all_match(results) else 1
+
+
+def _deliver(report, output, out):
+    """Write the report to the file ``output``, or to ``out`` when None."""
+    if output is None:
+        out.write(report)
+        return
+    try:
+        with open(output, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(report)
+    except OSError as error:
+        raise InputError("cannot write the report to %s: %s"
+                         % (output, error.strerror or error)) from None
 
 
 def _make_folder(folder):
@@ -218,20 +257,37 @@ def _make_folder(folder):
                          % (folder, error.strerror or error)) from None
 
 
-def _write_figures(folder, results):
-    """Write every figure of the results' claims; {claim id: [paths]}."""
-    written = {}
+def _draw_figures(results, folder, output):
+    """Draw every figure of the results' claims, writing each into ``folder``
+    unless it is None; {claim id: [Drawn]}, each written one cited by its
+    path relative to the report's folder."""
+    drawn = {}
     try:
         for result in results:
             for figure in result.claim.figures:
-                path = os.path.join(folder, figure.name)
-                with open(path, "w", encoding="utf-8", newline="\n") as handle:
-                    handle.write(figure.draw())
-                written.setdefault(result.claim.id, []).append(path)
+                svg, path = figure.draw(), None
+                if folder is not None:
+                    written = os.path.join(folder, figure.name)
+                    with open(written, "w", encoding="utf-8", newline="\n") as handle:
+                        handle.write(svg)
+                    path = _relative(written, output)
+                drawn.setdefault(result.claim.id, []).append(
+                    Drawn(figure.name, figure.description, svg, path))
     except OSError as error:
         raise InputError("cannot write figures to %s: %s"
                          % (folder, error.strerror or error)) from None
-    return written
+    return drawn
+
+
+def _relative(path, output):
+    """``path`` relative to the folder of the report ``output`` (the current
+    folder for standard output), with "/" between names, as a link needs."""
+    base = os.path.dirname(os.path.abspath(output)) if output else os.getcwd()
+    try:
+        path = os.path.relpath(os.path.abspath(path), base)
+    except ValueError:   # Windows: another drive, no relative path exists
+        path = os.path.abspath(path)
+    return path.replace(os.sep, "/")
 
 
 def _layer_parser(out):
@@ -254,6 +310,7 @@ def _layer_parser(out):
                              " paper's detector answers (it uses R = 100)")
     parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
                         help="report format (default: text)")
+    _add_output(parser)
     return parser
 
 
@@ -308,7 +365,7 @@ def _check_layer_command(argv, out, err):
         about_bias = arguments.bias is not None and str(error).startswith("bias")
         raise InputError("%s: %s" % (bias_name if about_bias else name, error)) from None
     render = LAYER_FORMATS[arguments.format]
-    out.write(render(name, results, len(weights[0]), bias is not None))
+    _deliver(render(name, results, len(weights[0]), bias is not None), arguments.output, out)
     return 0
 
 

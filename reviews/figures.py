@@ -6,17 +6,19 @@ sans-serif text of at least 11 units, the Okabe-Ito colour-blind-safe
 palette, and no scripts, external fonts or links.  The same numbers give the
 same bytes.  Nothing here knows about any paper.
 
-    line_chart      series of (x, y) points, marked points, vertical rules
+    line_chart      series of (x, y) points, marked points, vertical rules,
+                    and a second panel below sharing the x axis
     region_map      filled polygons, labelled arrows and a dashed hull
     shaded_table    tables of integers, shaded by a fraction, some outlined
-    Series, Mark, Rule, Axis, Arrow, Panel    what they draw
+    Series, Mark, Rule, Axis, Arrow, Panel, Strip    what they draw
 """
 
+import math
 import xml.etree.ElementTree as ET
 from collections import namedtuple
 
 __all__ = ["line_chart", "region_map", "shaded_table", "Series", "Mark", "Rule",
-           "Axis", "Arrow", "Panel", "PALETTE", "SVG_NAMESPACE"]
+           "Axis", "Arrow", "Panel", "Strip", "MARKERS", "PALETTE", "SVG_NAMESPACE"]
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 # Okabe & Ito (2008), distinguishable with every common colour-vision deficiency.
@@ -24,11 +26,18 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#F
 _INK = "#000000"
 _GREY = "#666666"
 WIDTH = 600
+_DIGIT_WIDTH = 7.1   # a digit at 11 units in DejaVu Sans or Arial, rounded up
 
 Axis = namedtuple("Axis", "label low high step")
 Axis.__doc__ = "An axis: its label (with units), range and tick spacing."
-Series = namedtuple("Series", "label points dash")
-Series.__doc__ = "A curve: legend label, (x, y) points (None breaks it), SVG dash pattern or ''."
+Series = namedtuple("Series", "label points dash marker", defaults=("",))
+Series.__doc__ = """A curve: legend label, (x, y) points (None breaks it), SVG dash
+pattern or '', and a marker shape (one of MARKERS, or '') drawn at the end of
+each piece and at a few points between, where curves may lie on each other."""
+Strip = namedtuple("Strip", "y_axis series note")
+Strip.__doc__ = """A second panel under a line chart, sharing its x axis and rules:
+its y axis, its series (styled as the main series of the same label), a note."""
+MARKERS = ("circle", "square", "triangle", "diamond")
 Mark = namedtuple("Mark", "x y label")
 Mark.__doc__ = "A marked point with its label."
 Rule = namedtuple("Rule", "x label")
@@ -94,7 +103,7 @@ class _Frame:
         a = self.y_axis
         return self.top + (a.high - value) / (a.high - a.low) * self.height
 
-    def draw(self, root):
+    def draw(self, root, x_label=True):
         axes = ET.SubElement(root, "g", {"class": "axes", "stroke": _INK, "fill": "none"})
         ET.SubElement(axes, "rect", {"x": _n(self.left), "y": _n(self.top),
                                      "width": _n(self.width), "height": _n(self.height)})
@@ -110,8 +119,9 @@ class _Frame:
             ET.SubElement(ticks, "line", {"x1": _n(self.left - 5), "y1": _n(y),
                                           "x2": _n(self.left), "y2": _n(y), "stroke": _INK})
             _text(ticks, self.left - 8, y + 4, _n(value), size=11, anchor="end")
-        _text(root, self.left + self.width / 2, self.top + self.height + 40,
-              self.x_axis.label, anchor="middle", kind="x-label")
+        if x_label:
+            _text(root, self.left + self.width / 2, self.top + self.height + 40,
+                  self.x_axis.label, anchor="middle", kind="x-label")
         _text(root, self.left - 48, self.top + self.height / 2, self.y_axis.label,
               anchor="middle", kind="y-label", rotate=-90)
 
@@ -122,43 +132,86 @@ def _ticks(axis):
 
 
 def _legend(root, x, y, entries):
-    """entries: (label, attributes of a short sample line)."""
+    """entries: (label, attributes of a short sample line[, marker shape])."""
     legend = ET.SubElement(root, "g", {"class": "legend"})
     box_height = 8 + 18 * len(entries)
-    box_width = 16 + 36 + 7 * max(len(label) for label, _ in entries)
+    box_width = 16 + 36 + 7 * max(len(entry[0]) for entry in entries)
     ET.SubElement(legend, "rect", {"x": _n(x), "y": _n(y), "width": _n(box_width),
                                    "height": _n(box_height), "fill": "#FFFFFF",
                                    "stroke": _GREY})
-    for k, (label, sample) in enumerate(entries):
+    for k, entry in enumerate(entries):
+        label, sample = entry[:2]
         row = y + 16 + 18 * k
-        entry = ET.SubElement(legend, "g", {"class": "legend-entry"})
-        ET.SubElement(entry, "line", dict({"x1": _n(x + 8), "y1": _n(row - 4),
+        group = ET.SubElement(legend, "g", {"class": "legend-entry"})
+        ET.SubElement(group, "line", dict({"x1": _n(x + 8), "y1": _n(row - 4),
                                            "x2": _n(x + 40), "y2": _n(row - 4)}, **sample))
-        _text(entry, x + 46, row, label, size=11)
+        if len(entry) > 2 and entry[2]:
+            _marker(group, entry[2], x + 24, row - 4, sample["stroke"])
+        _text(group, x + 46, row, label, size=11)
 
 
-def line_chart(title, x_axis, y_axis, series, marks=(), rules=(), notes=()):
-    """A line chart: curves, labelled points, labelled vertical rules.
+def _marker(parent, shape, x, y, colour):
+    """A filled marker centred on (x, y), outlined in white to stand out on a line."""
+    r = 4.5
+    outline = {"fill": colour, "stroke": "#FFFFFF", "stroke-width": "1",
+               "class": "marker " + shape}
+    if shape == "circle":
+        ET.SubElement(parent, "circle", dict(outline, cx=_n(x), cy=_n(y), r=_n(r)))
+        return
+    corners = {
+        "square": ((-r, -r), (r, -r), (r, r), (-r, r)),
+        "triangle": ((0, -r * 1.2), (r * 1.1, r * 0.8), (-r * 1.1, r * 0.8)),
+        "diamond": ((0, -r * 1.3), (r * 1.1, 0), (0, r * 1.3), (-r * 1.1, 0)),
+    }[shape]
+    ET.SubElement(parent, "polygon", dict(outline, points=" ".join(
+        "%s,%s" % (_n(x + dx), _n(y + dy)) for dx, dy in corners)))
+
+
+def _curve(root, frame, curve, style, order, count):
+    """One series: its polylines, then its markers (see Series)."""
+    group = ET.SubElement(root, "g", dict({"class": "series"}, **style))
+    pieces = list(_pieces(curve.points))
+    for piece in pieces:
+        ET.SubElement(group, "polyline", {"points": " ".join(
+            "%s,%s" % (_n(frame.x(x)), _n(frame.y(y))) for x, y in piece)})
+    if not curve.marker:
+        return
+    markers = ET.SubElement(root, "g", {"class": "markers"})
+    # A few markers along the curve, shifted for each series so that curves
+    # lying on each other still show every marker; one where each piece ends.
+    total = sum(len(piece) for piece in pieces)
+    step = max(1, total // 6)
+    shift = step * order // max(1, count) + step // (2 * max(1, count))
+    index = 0
+    for piece in pieces:
+        for k, (x, y) in enumerate(piece):
+            if (index + k) % step == shift or k == len(piece) - 1:
+                _marker(markers, curve.marker, frame.x(x), frame.y(y), style["stroke"])
+        index += len(piece)
+
+
+def line_chart(title, x_axis, y_axis, series, marks=(), rules=(), notes=(), strip=None):
+    """A line chart: curves, labelled points, labelled vertical rules, and
+    optionally a ``Strip``: a second panel below sharing the x axis.
 
     The legend and the notes go below the plot, where they hide nothing.
     """
-    plot_height = 300
+    plot_height, strip_height, gap = 300, 130 if strip else 0, 34 if strip else 0
+    notes = list(notes) + ([strip.note] if strip and strip.note else [])
     below = 62 + 18 * len(series) + (12 + 16 * len(notes) if notes else 0)
-    height = 46 + plot_height + below
+    height = 46 + plot_height + gap + strip_height + below
     root = _document(height, title)
     frame = _Frame(x_axis, y_axis, 78, 46, WIDTH - 78 - 18, plot_height)
-    frame.draw(root)
-    entries = []
+    frame.draw(root, x_label=strip is None)
+    entries, styles = [], {}
     for k, curve in enumerate(series):
         colour = PALETTE[k % len(PALETTE)]
         style = {"stroke": colour, "stroke-width": "2", "fill": "none"}
         if curve.dash:
             style["stroke-dasharray"] = curve.dash
-        group = ET.SubElement(root, "g", dict({"class": "series"}, **style))
-        for piece in _pieces(curve.points):
-            ET.SubElement(group, "polyline", {"points": " ".join(
-                "%s,%s" % (_n(frame.x(x)), _n(frame.y(y))) for x, y in piece)})
-        entries.append((curve.label, style))
+        _curve(root, frame, curve, style, k, len(series))
+        styles[curve.label] = (k, style)
+        entries.append((curve.label, style, curve.marker))
     for rule in rules:
         x = frame.x(rule.x)
         group = ET.SubElement(root, "g", {"class": "rule"})
@@ -175,7 +228,21 @@ def line_chart(title, x_axis, y_axis, series, marks=(), rules=(), notes=()):
             _text(group, x - 10, y + 4, mark.label, size=11, anchor="end")
         else:
             _text(group, x + 8, y - 6, mark.label, size=11)
-    legend_top = frame.top + frame.height + 52
+    bottom = frame
+    if strip:
+        bottom = _Frame(x_axis, strip.y_axis, frame.left, frame.top + plot_height + gap,
+                        frame.width, strip_height)
+        bottom.draw(root)
+        for rule in rules:
+            x = bottom.x(rule.x)
+            ET.SubElement(root, "line", {"class": "rule", "x1": _n(x), "y1": _n(bottom.top),
+                                         "x2": _n(x), "y2": _n(bottom.top + strip_height),
+                                         "stroke": _GREY, "stroke-dasharray": "3 3"})
+        for k, curve in enumerate(strip.series):
+            order, style = styles.get(curve.label, (k, {
+                "stroke": PALETTE[k % len(PALETTE)], "stroke-width": "2", "fill": "none"}))
+            _curve(root, bottom, curve, style, order, len(series))
+    legend_top = bottom.top + bottom.height + 52
     _legend(root, frame.left, legend_top, entries)
     if notes:
         group = ET.SubElement(root, "g", {"class": "notes"})
@@ -196,11 +263,67 @@ def _pieces(points):
             piece.append(point)
 
 
-def region_map(title, x_axis, y_axis, regions, arrows, hull, caption):
-    """Filled polygons (one per label) in a square box, arrows from the origin, a hull."""
+def _crosses(segment, box):
+    """Whether a line segment meets the rectangle box = (left, top, right, bottom)."""
+    (x1, y1), (x2, y2) = segment
+    left, top, right, bottom = box
+    # Clip the segment's parameter range to the box (Liang-Barsky).
+    low, high = 0.0, 1.0
+    for p, q in ((x1 - x2, x1 - left), (x2 - x1, right - x1),
+                 (y1 - y2, y1 - top), (y2 - y1, bottom - y1)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
+
+
+def _overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _label_box(x, y, lines, segments, avoid, area, origin):
+    """A box next to the point (x, y) for ``lines`` of (text, size) that no
+    segment crosses and that overlaps nothing in ``avoid``, inside ``area``;
+    tried away from ``origin`` first, then turning, then further out."""
+    width = max(len(text) * size * 0.68 for text, size in lines) + 4
+    height = sum(size + 3 for _, size in lines) + 2
+    cx, cy = origin
+    outward = math.atan2(y - cy, x - cx) if (x, y) != (cx, cy) else 0.0
+    turns = sorted(range(16), key=lambda k: min(k, 16 - k))
+    for distance in (8, 16, 28, 44, 64, 90):
+        for k in turns:
+            angle = outward + k * math.pi / 8
+            dx, dy = math.cos(angle), math.sin(angle)
+            left = x + dx * (distance + width / 2) - width / 2
+            top = y + dy * (distance + height / 2) - height / 2
+            box = (left, top, left + width, top + height)
+            if (box[0] < area[0] or box[1] < area[1] or box[2] > area[2] or box[3] > area[3]
+                    or any(_crosses(s, box) for s in segments)
+                    or any(_overlap(box, other) for other in avoid)):
+                continue
+            return box
+    left = x + 8
+    return (left, y - height, left + width, y)
+
+
+def region_map(title, x_axis, y_axis, regions, arrows, hull, caption,
+               arrow_legend="line from the origin to each point",
+               hull_legend="convex hull of the points"):
+    """Filled polygons (one per label) in a square box, arrows from the origin, a hull.
+
+    Each point's label (and note) goes where no arrow or hull edge crosses it.
+    """
     side = 470
     legend_top = 46 + side + 48
-    height = legend_top + 8 + 18 * (len(regions) + 1) + 34
+    height = legend_top + 8 + 18 * (len(regions) + 2) + 34
     root = _document(height, title)
     frame = _Frame(x_axis, y_axis, 86, 46, side, side)
     clip = ET.SubElement(ET.SubElement(root, "defs"), "clipPath", {"id": "plot"})
@@ -217,27 +340,46 @@ def region_map(title, x_axis, y_axis, regions, arrows, hull, caption):
                                    for x, y in polygon)})
         entries.append((label, {"stroke": colour, "stroke-width": "8", "stroke-opacity": "0.5"}))
     frame.draw(root)
+    corners = [(frame.x(x), frame.y(y)) for x, y in hull]
     if hull:
         ET.SubElement(root, "polygon", {
             "class": "hull", "fill": "none", "stroke": _INK, "stroke-dasharray": "6 4",
-            "points": " ".join("%s,%s" % (_n(frame.x(x)), _n(frame.y(y))) for x, y in hull)})
-    entries.append(("convex hull of the weights", {"stroke": _INK, "stroke-dasharray": "6 4"}))
-    for k, arrow in enumerate(arrows):
+            "points": " ".join("%s,%s" % (_n(x), _n(y)) for x, y in corners)})
+    entries.append((hull_legend, {"stroke": _INK, "stroke-dasharray": "6 4"}))
+    entries.append((arrow_legend, {"stroke": _INK, "stroke-width": "1.5"}))
+    origin = (frame.x(0), frame.y(0))
+    tips = [(frame.x(arrow.tip[0]), frame.y(arrow.tip[1])) for arrow in arrows]
+    segments = [(origin, tip) for tip in tips]
+    segments += [(corners[k - 1], corners[k]) for k in range(len(corners))] if hull else []
+    taken = [(x - 7, y - 7, x + 7, y + 7) for x, y in tips]
+    area = (frame.left, frame.top, frame.left + side, frame.top + side)
+    for k, (arrow, (x1, y1)) in enumerate(zip(arrows, tips)):
         colour = PALETTE[k % len(PALETTE)]
         group = ET.SubElement(root, "g", {"class": "arrow"})
-        x0, y0 = frame.x(0), frame.y(0)
-        x1, y1 = frame.x(arrow.tip[0]), frame.y(arrow.tip[1])
-        ET.SubElement(group, "line", {"x1": _n(x0), "y1": _n(y0), "x2": _n(x1), "y2": _n(y1),
-                                      "stroke": _INK, "stroke-width": "1.5"})
+        ET.SubElement(group, "line", {"x1": _n(origin[0]), "y1": _n(origin[1]), "x2": _n(x1),
+                                      "y2": _n(y1), "stroke": _INK, "stroke-width": "1.5"})
         ET.SubElement(group, "circle", {"cx": _n(x1), "cy": _n(y1), "r": "5", "fill": colour,
                                         "stroke": _INK})
-        label = _text(group, x1 + 8, y1 - 8, arrow.label, size=13, weight="bold",
-                      kind="class-label")
+        crossing = segments
         if arrow.note:
-            label.set("class", "class-label flagged")
             ET.SubElement(group, "path", {"d": "M%s %sl10 10m0 -10l-10 10" % (
                 _n(x1 - 5), _n(y1 - 5)), "stroke": _INK, "stroke-width": "2.5"})
-            _text(group, x1 + 8, y1 + 16, arrow.note, size=12, weight="bold", kind="note")
+            note = _label_box(x1, y1, [(arrow.note, 12)], segments, taken, area, origin)
+            taken.append(note)
+            _text(group, note[0] + 2, note[1] + 13, arrow.note, size=12, weight="bold",
+                  kind="note")
+            # A note set apart from its point gets a leader back to it, which
+            # the point's own label then keeps clear of.
+            nearest = (min(max(x1, note[0]), note[2]), min(max(y1, note[1]), note[3]))
+            if math.hypot(nearest[0] - x1, nearest[1] - y1) > 20:
+                ET.SubElement(group, "line", {"class": "leader", "x1": _n(x1), "y1": _n(y1),
+                                              "x2": _n(nearest[0]), "y2": _n(nearest[1]),
+                                              "stroke": _GREY, "stroke-width": "1"})
+                crossing = segments + [((x1, y1), nearest)]
+        box = _label_box(x1, y1, [(arrow.label, 13)], crossing, taken, area, origin)
+        taken.append(box)
+        _text(group, box[0] + 2, box[1] + 14, arrow.label, size=13, weight="bold",
+              kind="class-label flagged" if arrow.note else "class-label")
     _legend(root, frame.left, legend_top, entries)
     _text(root, WIDTH / 2, height - 12, caption, size=11, anchor="middle", kind="caption")
     return _serialize(root)
@@ -249,30 +391,44 @@ def _blend(fraction):
     return "#%02X%02X%02X" % tuple(round(255 + (c - 255) * fraction) for c in target)
 
 
-def shaded_table(title, panels, note):
-    """Tables of integers with shaded cells; outlined cells are marked."""
-    cell_width, cell_height, label_width = 54, 22, 38
-    panel_height = 44 + cell_height * (1 + max(len(p.rows) for p in panels))
-    height = 54 + panel_height * len(panels) + 30
+def shaded_table(title, panels, note, scale="shade"):
+    """Tables of integers with shaded cells; outlined cells are marked.
+
+    Under the tables, a colour scale from 0 to 1 (labelled ``scale``: what
+    the shade measures), then the note.  Each column is as wide as its
+    longest number needs, the spare width shared out, so that numbers keep
+    a margin in their cells.
+    """
+    cell_height, label_width, margin = 22, 34, 4
+    columns = max(len(p.columns) for p in panels)
+    needed = [max(_DIGIT_WIDTH * max(len(str(row[c])) for p in panels for row in p.cells
+                                     if c < len(row)) + 12, 40) for c in range(columns)]
+    stretch = min(1.25, (WIDTH - 2 * margin - label_width) / sum(needed))
+    widths = [w * stretch for w in needed]
+    starts = [sum(widths[:c]) for c in range(columns + 1)]
+    rows = max(len(p.rows) for p in panels)
+    panel_height = 6 + cell_height * (rows + 1) + 34
+    last_bottom = 58 + panel_height * (len(panels) - 1) + 6 + cell_height * (rows + 1)
+    height = last_bottom + 92
     root = _document(height, title)
     for index, panel in enumerate(panels):
         top = 58 + panel_height * index
-        left = (WIDTH - label_width - cell_width * len(panel.columns)) / 2
+        left = (WIDTH - label_width - starts[len(panel.columns)]) / 2
         group = ET.SubElement(root, "g", {"class": "table"})
         _text(group, left, top, panel.caption, size=13, weight="bold", kind="caption")
-        _text(group, left + label_width - 6, top + 18, "%s \\ %s"
+        _text(group, left + label_width - 4, top + 18, "%s \\ %s"
               % (panel.row_name, panel.column_name), size=11, anchor="end")
         for c, label in enumerate(panel.columns):
-            _text(group, left + label_width + cell_width * (c + 0.5), top + 18, str(label),
+            _text(group, left + label_width + starts[c] + widths[c] / 2, top + 18, str(label),
                   size=11, anchor="middle", weight="bold")
         for r, label in enumerate(panel.rows):
             y = top + 6 + cell_height * (r + 1)
             _text(group, left + label_width - 6, y + 15, str(label), size=11, anchor="end",
                   weight="bold")
             for c, value in enumerate(panel.cells[r]):
-                x = left + label_width + cell_width * c
+                x, cell_width = left + label_width + starts[c], widths[c]
                 shade = panel.shades[r][c]
-                attributes = {"x": _n(x), "y": _n(y), "width": str(cell_width),
+                attributes = {"x": _n(x), "y": _n(y), "width": _n(cell_width),
                               "height": str(cell_height), "fill": _blend(shade),
                               "stroke": "#FFFFFF"}
                 if panel.outlined[r][c]:
@@ -283,5 +439,24 @@ def shaded_table(title, panels, note):
                 ET.SubElement(group, "rect", attributes)
                 _text(group, x + cell_width / 2, y + 15, str(value), size=11, anchor="middle",
                       colour="#FFFFFF" if shade > 0.55 else _INK)
-    _text(root, WIDTH / 2, height - 14, note, size=11, anchor="middle", kind="note")
+    _scale(root, last_bottom + 22, scale)
+    _text(root, WIDTH / 2, last_bottom + 80, note, size=11, anchor="middle", kind="note")
     return _serialize(root)
+
+
+def _scale(root, top, label):
+    """A colour scale: ten steps of the shade from 0 to 1, ticked at 0, 0.5, 1."""
+    steps, step_width = 10, 26
+    left = (WIDTH - steps * step_width) / 2 + 40
+    group = ET.SubElement(root, "g", {"class": "scale"})
+    _text(group, left - 10, top + 11, label, size=11, anchor="end", kind="scale-label")
+    for k in range(steps):
+        ET.SubElement(group, "rect", {"class": "step", "x": _n(left + step_width * k),
+                                      "y": _n(top), "width": str(step_width), "height": "14",
+                                      "fill": _blend((k + 0.5) / steps), "stroke": "none"})
+    ET.SubElement(group, "rect", {"x": _n(left), "y": _n(top), "fill": "none",
+                                  "width": str(steps * step_width), "height": "14",
+                                  "stroke": _GREY})
+    for value in (0, 0.5, 1):
+        _text(group, left + steps * step_width * value, top + 28, _n(value), size=11,
+              anchor="middle")

@@ -1,14 +1,18 @@
 """Renderers: checked claims as text, markdown or JSON.
 
-A renderer takes the suite's header (``Suite``) and a list of
-``reviews.claims.Result`` and returns one string.  It knows nothing about any
-paper: everything it prints comes from the claims and their outcomes.
+A renderer takes the suite's header (``Suite``), a list of
+``reviews.claims.Result`` and the figures drawn for them (``Drawn``), and
+returns one string.  It knows nothing about any paper: everything it prints
+comes from the claims, their outcomes and their figures.  (The HTML page is
+reviews.html_report.)
 
     Suite       name, version and Python version of the run
+    Drawn       a claim's figure as drawn for a report
     text        the terminal report
     markdown    a table to paste into a review, then the evidence
     as_json     stable keys: suite, python, ok, claims
     FORMATS     the renderers by name
+    version_line, citation, tally, alt_text    lines every format shares
     layer_text, layer_markdown, layer_json, LAYER_FORMATS
                 a checked layer (reviews.argmaxable results)
 
@@ -23,18 +27,23 @@ product), so that any terminal shows it as is.
 
 import decimal
 import json
-import os
 import re
 import textwrap
 from collections import namedtuple
 
 from reviews.exact import rational_text, to_decimal
 
-__all__ = ["Suite", "text", "markdown", "as_json", "FORMATS", "all_match",
+__all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
+           "version_line", "citation", "tally", "alt_text",
            "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS"]
 
 Suite = namedtuple("Suite", "name version python")
 Suite.__doc__ = "The header of a run: suite name, suite version, Python version."
+
+Drawn = namedtuple("Drawn", "name description svg path")
+Drawn.__doc__ = """A claim's figure as drawn for a report: its file name, what it shows
+(or None), its SVG text, and the path the report cites it by (None when no
+file was written)."""
 
 
 def all_match(results):
@@ -42,30 +51,53 @@ def all_match(results):
     return all(result.matches for result in results)
 
 
-def _citation(claim):
+def version_line(suite):
+    """The line a reviewer cites: "name version (Python x.y.z)"."""
+    return "%s %s (Python %s)" % (suite.name, suite.version, suite.python)
+
+
+def citation(claim):
+    """Paper, authors, year, arXiv id and where in the paper."""
     paper = claim.paper
     return "%s (%s %d), arXiv:%s, %s" % (
         paper.title, ", ".join(paper.authors), paper.year, paper.arxiv, claim.where)
 
 
-def _tally(results):
+def tally(results):
+    """ "N claims: M as the review states, K MISMATCH".
+
+    >>> tally([])
+    '0 claims: 0 as the review states, 0 MISMATCH'
+    """
     mismatches = sum(not result.matches for result in results)
-    return "%d claims: %d as the review states, %d MISMATCH" % (
-        len(results), len(results) - mismatches, mismatches)
+    return "%d claim%s: %d as the review states, %d MISMATCH" % (
+        len(results), "" if len(results) == 1 else "s", len(results) - mismatches, mismatches)
+
+
+def alt_text(claim, drawn):
+    """What a figure shows, in one line: its description, else its name."""
+    return " ".join((drawn.description or "Figure %s of claim %s" % (
+        drawn.name, claim.id)).split())
+
+
+def _cited(figures, claim):
+    """The paths a report cites for the claim's figures (those written)."""
+    return [drawn.path for drawn in figures.get(claim.id, ()) if drawn.path is not None]
 
 
 def text(suite, results, figures=None):
     """The terminal report: one block per claim, a tally at the end.
 
-    ``figures`` maps a claim id to the paths of the figures written for it.
+    ``figures`` maps a claim id to the figures drawn for it (``Drawn``);
+    those written to a file are named under their claim.
     """
     figures = figures or {}
-    lines = ["%s %s (Python %s)" % (suite.name, suite.version, suite.python), ""]
+    lines = [version_line(suite), ""]
     for result in results:
         claim, outcome = result
         lines += [
             "%-11s %s" % (outcome.verdict, claim.id),
-            "    %s" % _citation(claim),
+            "    %s" % citation(claim),
             "    Claim: %s" % claim.statement,
             "    Review states: %s" % claim.expected,
             "    Found: %s" % outcome.summary,
@@ -76,9 +108,9 @@ def text(suite, results, figures=None):
         width = max((len(row.label) for row in outcome.evidence), default=0)
         lines += ["      %-*s  %s" % (width, row.label, row.value)
                   for row in outcome.evidence]
-        lines += ["    Figure: %s" % path for path in figures.get(claim.id, ())]
+        lines += ["    Figure: %s" % path for path in _cited(figures, claim)]
         lines.append("")
-    lines.append(_tally(results))
+    lines.append(tally(results))
     return "\n".join(lines) + "\n"
 
 
@@ -86,11 +118,17 @@ def _cell(value):
     return str(value).replace("|", "\\|")
 
 
+def _link_target(path):
+    """A path as a markdown link target: in <...> when it has spaces or brackets."""
+    return "<%s>" % path if any(c in path for c in " ()<>") else path
+
+
 def markdown(suite, results, figures=None):
-    """A markdown table of the claims, then each claim's evidence and figures."""
+    """The version line, a table of the claims, then each claim's evidence
+    and its written figures (alt text: what the figure shows)."""
     figures = figures or {}
     lines = [
-        "## %s %s" % (suite.name, suite.version),
+        "## %s" % version_line(suite),
         "",
         "| Claim | Where | Statement | Review | Verdict | Key numbers |",
         "| --- | --- | --- | --- | --- | --- |",
@@ -101,17 +139,20 @@ def markdown(suite, results, figures=None):
         lines.append("| `%s` | arXiv:%s %s | %s | %s | %s | %s |" % (
             claim.id, claim.paper.arxiv, _cell(claim.where), _cell(claim.statement),
             claim.expected, verdict, _cell(outcome.summary)))
-    lines += ["", _tally(results), ""]
+    lines += ["", tally(results), ""]
     for result in results:
         claim, outcome = result
         lines += ["### `%s`: %s" % (claim.id, outcome.verdict), "",
-                  "%s." % _citation(claim), "", "> %s" % claim.statement, ""]
-        lines += ["- %s: `%s`" % (row.label, row.value) for row in outcome.evidence]
-        for path in figures.get(claim.id, ()):
-            lines += ["", "Figure `%s`:" % path, "",
-                      "![%s](%s)" % (os.path.basename(path), path)]
+                  "%s." % citation(claim), "", "> %s" % claim.statement, ""]
+        lines += ["- %s: %s" % (row.label, _code(row.value)) for row in outcome.evidence]
+        for drawn in figures.get(claim.id, ()):
+            if drawn.path is None:
+                continue
+            alt = alt_text(claim, drawn)
+            lines += ["", "Figure %s: %s" % (_code(drawn.path), alt), "",
+                      "![%s](%s)" % (alt.replace("[", "\\[").replace("]", "\\]"),
+                                     _link_target(drawn.path))]
         lines.append("")
-    lines.append("Python %s." % suite.python)
     return "\n".join(lines) + "\n"
 
 
@@ -132,7 +173,7 @@ def _claim_json(result, figures):
         "matches": result.matches,
         "summary": outcome.summary,
         "evidence": [{"label": row.label, "value": row.value} for row in outcome.evidence],
-        "figures": list(figures.get(claim.id, ())),
+        "figures": _cited(figures, claim),
     }
 
 

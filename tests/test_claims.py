@@ -2,9 +2,11 @@
 
 import decimal
 import unittest
+from unittest import mock
 
 from reviews.claims import (
-    FAIL, NOT_CHECKED, PASS, Claim, Outcome, Paper, Row, all_claims, float_row, run, select,
+    FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper, Row, all_claims, command_name,
+    float_row, run, select,
 )
 from reviews.errors import InputError
 
@@ -54,6 +56,27 @@ class TestFloatRow(unittest.TestCase):
         exact = decimal.Context(prec=40).divide(1, 3)
         self.assertEqual(float_row("third", 1 / 3, exact),
                          Row("third", "0.3333333333333333 (exact 0.33333333333333333333; 0.33 ulp)"))
+
+
+class TestCommandName(unittest.TestCase):
+
+    def test_the_installed_command_names_itself(self):
+        for program in ("/usr/local/bin/counterexamples", "counterexamples"):
+            with mock.patch("sys.argv", [program]):
+                self.assertEqual(command_name(), "counterexamples")
+
+    def test_the_script_or_anything_else_names_the_script(self):
+        for program in ("reviews/counterexamples.py", "/x/reviews/counterexamples.py",
+                        "-c", "python -m unittest", ""):
+            with mock.patch("sys.argv", [program]):
+                self.assertEqual(command_name(), "python reviews/counterexamples.py")
+
+
+class TestFigure(unittest.TestCase):
+
+    def test_a_description_is_optional(self):
+        self.assertIsNone(Figure("a.svg", str).description)
+        self.assertEqual(Figure("a.svg", str, "A line.").description, "A line.")
 
 
 if __name__ == "__main__":

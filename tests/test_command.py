@@ -15,10 +15,18 @@ from reviews.errors import InputError
 from tests.support import FileTestCase
 from tests.test_layer_files import npy_bytes
 from tests.test_model_files import npz_bytes, raw, safetensors_bytes
+from tests.test_report import _Page
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "reviews", "counterexamples.py")
 FAST = ["--claim", "memorization.masking"]
+FIGURE_CLAIMS = ["--claim", "low-rank.unargmaxable-exists",
+                 "--claim", "memorization.every-distribution"]
+
+
+def relative(path):
+    """How a report on standard output cites ``path``: from the current folder."""
+    return os.path.relpath(path).replace(os.sep, "/")
 
 
 def command(*arguments, cwd=None):
@@ -26,6 +34,14 @@ def command(*arguments, cwd=None):
     return subprocess.run([sys.executable, SCRIPT] + list(arguments), cwd=cwd or os.sep,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True)
+
+
+def _flatten(suite):
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from _flatten(item)
+        else:
+            yield item
 
 
 def in_process(*arguments):
@@ -51,6 +67,15 @@ class TestScript(unittest.TestCase):
         self.assertEqual(first, second)
         with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:
             self.assertEqual(json.loads(first)["claims"], json.load(handle))
+
+    def test_unittest_from_the_root_runs_the_suite(self):
+        # "python -m unittest" with no arguments discovers from the root with
+        # the pattern test*.py: it must find the test modules (one is enough
+        # to show it, and cheap to load), not "Ran 0 tests ... OK".
+        found = unittest.TestLoader().discover(ROOT, pattern="test_claims.py",
+                                               top_level_dir=ROOT)
+        ids = [test.id() for test in _flatten(found)]
+        self.assertIn("tests.test_claims.TestRegistry.test_select_keeps_registry_order", ids)
 
     def test_runs_as_a_module_too(self):
         done = subprocess.run([sys.executable, "-m", "reviews.counterexamples", "--version"],
@@ -129,8 +154,29 @@ class TestMain(unittest.TestCase):
     def test_list_shows_ids_and_statements(self):
         status, out, _ = in_process("--list")
         self.assertEqual(status, 0)
-        self.assertIn("memorization.interior  Interior distributions are realized by "
-                      "z_i = log p_i.\n", out)
+        self.assertIn("\nmemorization.interior            Interior distributions are realized"
+                      " by z_i = log p_i.\n", out)
+
+    def test_list_columns_are_aligned(self):
+        _, out, _ = in_process("--list")
+        ids = [claim.id for claim in counterexamples.all_claims()]
+        column = max(map(len, ids)) + 2
+        for claim_id, line in zip(ids, out.splitlines()):
+            self.assertEqual(line[:column].rstrip(), claim_id)
+            self.assertNotEqual(line[column], " ")
+
+    def test_one_claim_is_counted_as_one_claim(self):
+        _, out, _ = in_process(*FAST)
+        self.assertTrue(out.endswith("\n1 claim: 1 as the review states, 0 MISMATCH\n"), out)
+
+    def test_list_as_json(self):
+        status, out, _ = in_process("--list", "--format", "json")
+        listed = json.loads(out)
+        self.assertEqual(status, 0)
+        self.assertEqual(listed[0], {"id": "low-rank.unargmaxable-exists",
+                                     "statement": "A low-rank softmax can have unargmaxable"
+                                                  " classes."})
+        self.assertEqual(len(listed), len(counterexamples.all_claims()))
 
     def test_version(self):
         self.assertEqual(in_process("--version"), (0, "review-counterexamples %s\n" % __version__, ""))
@@ -528,7 +574,7 @@ class TestFigureFolder(FileTestCase):
                                ("regions.svg", "low-rank.region-counts")):
             section = out[out.index("### `%s`" % claim_id):]
             section = section[:section.find("### ", 4) if "### " in section[4:] else None]
-            self.assertIn("![%s](%s)" % (name, os.path.join(folder, name)), section)
+            self.assertIn("](%s)" % relative(os.path.join(folder, name)), section)
 
     def test_figures_are_byte_identical_across_runs(self):
         contents = []
@@ -545,11 +591,63 @@ class TestFigureFolder(FileTestCase):
                                "--claim", "memorization.masking",
                                "--claim", "low-rank.unargmaxable-exists")
         claims = json.loads(out)["claims"]
+        cited = relative(os.path.join(folder, "figure1.svg"))
         self.assertEqual({c["id"]: c["figures"] for c in claims},
                          {"memorization.masking": [],
-                          "low-rank.unargmaxable-exists": [os.path.join(folder, "figure1.svg")]})
+                          "low-rank.unargmaxable-exists": [cited]})
         _, text_out, _ = in_process("--figures", folder, "--claim", "low-rank.unargmaxable-exists")
-        self.assertIn("    Figure: %s\n" % os.path.join(folder, "figure1.svg"), text_out)
+        self.assertIn("    Figure: %s\n" % cited, text_out)
+
+    def test_markdown_to_a_file_cites_figures_relative_to_its_folder(self):
+        output = os.path.join(self.folder.name, "out", "review.md")
+        os.mkdir(os.path.dirname(output))
+        status, out, err = in_process("--format", "markdown", "--output", output, "--figures",
+                                      os.path.join(self.folder.name, "figs"), *FIGURE_CLAIMS)
+        self.assertEqual((status, out, err), (0, "", ""))
+        with open(output) as handle:
+            report = handle.read()
+        self.assertIn("](../figs/figure1.svg)\n", report)
+        self.assertIn("](../figs/positivity.svg)\n", report)
+        self.assertNotIn(self.folder.name, report)
+
+    def test_to_standard_output_figures_are_relative_to_the_current_folder(self):
+        done = command("--format", "markdown", "--figures", "figs", *FIGURE_CLAIMS,
+                       cwd=self.folder.name)
+        self.assertEqual((done.returncode, done.stderr), (0, ""))
+        self.assertIn("](figs/figure1.svg)\n", done.stdout)
+        self.assertTrue(os.path.exists(os.path.join(self.folder.name, "figs", "figure1.svg")))
+
+    def test_markdown_alt_text_says_what_the_figure_shows(self):
+        _, out, _ = in_process("--format", "markdown", "--figures", self.folder.name,
+                               "--claim", "memorization.every-distribution")
+        alt = out[out.index("![") + 2:out.index("](")]
+        self.assertTrue(alt.startswith("log10 of p2 = softmax(\\[g, 0\\])\\[1\\] for logit"
+                                       " gaps g from 0 to 1000"), alt)
+
+    def test_html_page_inlines_every_figure_and_cites_the_files(self):
+        output = os.path.join(self.folder.name, "page.html")
+        status, out, err = in_process("--format", "html", "--output", output, "--figures",
+                                      os.path.join(self.folder.name, "figs"), *FIGURE_CLAIMS)
+        self.assertEqual((status, out, err), (0, "", ""))
+        with open(output) as handle:
+            report = handle.read()
+        page = _Page(report)
+        self.assertEqual(page.errors, [])
+        self.assertEqual(page.tags.count("svg"), 2)
+        self.assertIn("figs/figure1.svg", page.data)
+        self.assertIn("figs/positivity.svg", page.data)
+        for tag in ("script", "link", "iframe", "img"):
+            self.assertNotIn(tag, page.tags)
+        self.assertNotIn("://", report)
+        self.assertNotIn(self.folder.name, report)
+
+    def test_html_without_figure_folder_still_inlines_the_figures(self):
+        status, out, _ = in_process("--format", "html", *FIGURE_CLAIMS)
+        page = _Page(out)
+        self.assertEqual((status, page.errors, page.tags.count("svg")), (0, [], 2))
+        self.assertEqual([v for v in page.values("id") if v.startswith("claim-")],
+                         ["claim-low-rank.unargmaxable-exists",
+                          "claim-memorization.every-distribution"])
 
     def test_an_unwritable_folder_is_one_line_and_exit_2(self):
         blocker = self.write("file", "x")
@@ -567,6 +665,42 @@ class TestFigureFolder(FileTestCase):
     def test_an_empty_folder_name_is_a_usage_error(self):
         self.assertEqual(in_process("--figures", "", *FAST),
                          (2, "", "counterexamples: error: argument --figures: expected a folder"
+                          " name, got an empty string\n"))
+
+
+class TestOutputFile(FileTestCase):
+
+    def test_every_format_goes_to_the_file_and_nothing_to_stdout(self):
+        for form in ("text", "markdown", "json", "html"):
+            with self.subTest(form=form):
+                output = os.path.join(self.folder.name, "report." + form)
+                self.assertEqual(in_process("--format", form, "--output", output, *FAST),
+                                 (0, "", ""))
+                _, expected, _ = in_process("--format", form, *FAST)
+                with open(output) as handle:
+                    self.assertEqual(handle.read(), expected)
+
+    def test_list_and_check_layer_write_to_the_file_too(self):
+        output = os.path.join(self.folder.name, "list.txt")
+        self.assertEqual(in_process("--list", "--output", output), (0, "", ""))
+        with open(output) as handle:
+            self.assertEqual(handle.read(), in_process("--list")[1])
+        layer = self.write("fig1.json", FIGURE_1_JSON)
+        output = os.path.join(self.folder.name, "layer.txt")
+        self.assertEqual(in_process("check-layer", layer, "--output", output), (0, "", ""))
+        with open(output) as handle:
+            self.assertIn(FIGURE_1_CERTIFICATE, handle.read())
+
+    def test_an_unwritable_output_is_one_line_and_exit_2(self):
+        output = os.path.join(self.write("file", "x"), "report.txt")
+        status, out, err = in_process("--output", output, *FAST)
+        self.assertEqual((status, out), (2, ""))
+        self.assertRegex(err, "^counterexamples: error: cannot write the report to"
+                              " .*report.txt: .*\n$")
+
+    def test_an_empty_output_name_is_a_usage_error(self):
+        self.assertEqual(in_process("--output", "", *FAST),
+                         (2, "", "counterexamples: error: argument --output: expected a file"
                           " name, got an empty string\n"))
 
 

@@ -3,7 +3,13 @@
 import unittest
 
 from reviews.claims import FAIL, PASS
-from reviews.papers.memorization_problem import CLAIMS, PAPER, draw_positivity, table_line
+from reviews.softmax import REFERENCE_DIGITS
+import decimal
+from fractions import Fraction
+
+from reviews.papers.memorization_problem import (
+    CLAIMS, PAPER, approximating_logits, draw_positivity, table_line,
+)
 
 OUTCOMES = {claim.id: claim.check() for claim in CLAIMS}
 
@@ -46,6 +52,7 @@ class TestVerdicts(unittest.TestCase):
             "memorization.boundary-limits": PASS,
             "memorization.masking": PASS,
             "memorization.underflow": PASS,
+            "memorization.repaired": PASS,
         }
         self.assertEqual({key: o.verdict for key, o in OUTCOMES.items()}, expected)
         self.assertEqual({c.id: c.expected for c in CLAIMS}, expected)
@@ -81,8 +88,32 @@ class TestEvidence(unittest.TestCase):
                          ["0.0 (exact 2.4536338507196473037E-324; 0.50 ulp)"])
 
 
-if __name__ == "__main__":
-    unittest.main()
+class TestRepaired(unittest.TestCase):
+
+    def test_logits_are_finite_integers_at_the_zeros(self):
+        z = approximating_logits((Fraction(7, 10), Fraction(3, 10), Fraction(0), Fraction(0)),
+                                 300)
+        self.assertEqual(z[0], 0)
+        self.assertEqual(z[2:], (-693, -693))
+        self.assertTrue(all(zi.is_finite() for zi in z))
+
+    def test_the_softmax_of_the_logits_is_within_eps_checked_in_decimal(self):
+        ctx = decimal.Context(prec=350)
+        z = approximating_logits((Fraction(1), Fraction(0), Fraction(0)), 300)
+        p2 = ctx.divide(ctx.exp(z[1]), ctx.add(1, ctx.multiply(2, ctx.exp(z[1]))))
+        self.assertLess(p2, decimal.Decimal("1e-300"))
+        self.assertGreater(p2, decimal.Decimal("1e-301"))
+
+    def test_rows_give_the_logits_and_the_bound(self):
+        self.assertEqual(values("memorization.repaired", "p = (1, 0), eps = 1e-300"),
+                         ["z = (0, -692): max |softmax(z) - p| <= 2.94e-301"])
+        self.assertEqual(values("memorization.repaired", "p = (1/2, 1/2, 0), eps = 1e-1"),
+                         ["z = (0, 0, -3): max |softmax(z) - p| <= 2.43e-2"])
+
+    def test_the_interior_refers_to_its_claim(self):
+        self.assertEqual(values("memorization.repaired", "interior"),
+                         ["memorization.interior: softmax(log p) == p within 0.40 ulp for 7"
+                          " interior p"])
 
 
 class TestPositivityFigure(unittest.TestCase):
@@ -102,23 +133,50 @@ class TestPositivityFigure(unittest.TestCase):
                          ["Softmax positivity: p2 = softmax([g, 0])[1] > 0 for every finite g"])
         self.assertEqual(self.texts(".//svg:text[@class='x-label']"),
                          ["logit gap g = z1 - z2 (nats)"])
-        self.assertEqual(self.texts(".//svg:text[@class='y-label']"), ["log10 p2 (decades)"])
+        self.assertEqual(self.texts(".//svg:text[@class='y-label']"),
+                         ["log10 p2 (decades)", "error (ulp)"])
         self.assertEqual(self.texts(".//svg:g[@class='legend']//svg:text"), [
-            "exact (decimal, 30 digits)", "this suite, float64",
+            "exact (decimal, 40 digits)", "this suite, float64",
             "naive exp(z)/sum(exp(z)), float64"])
+
+    def test_the_legend_gives_the_reference_s_own_digits(self):
+        legend = self.texts(".//svg:g[@class='legend']//svg:text")
+        self.assertEqual(legend[0], "exact (decimal, %d digits)" % REFERENCE_DIGITS)
+
+    def test_each_series_has_its_own_marker(self):
+        shapes = [m.get("class") for m in self.root.findall(".//svg:g[@class='legend']//*",
+                                                            self.ns)
+                  if (m.get("class") or "").startswith("marker")]
+        self.assertEqual(shapes, ["marker circle", "marker square", "marker triangle"])
 
     def test_the_review_s_three_points_and_both_edges_are_marked(self):
         self.assertEqual(self.texts(".//svg:g[@class='mark']/svg:text"), [
             "g = 50: p2 = 1.93e-22", "g = 200: p2 = 1.38e-87", "g = 700: p2 = 9.86e-305"])
         self.assertEqual(self.texts(".//svg:g[@class='rule']/svg:text"),
-                         ["g = 709.78", "g = 745.13"])
+                         ["g > 709.7827: exp(g) overflows", "g > 745.1332: float p2 = 0.0"])
 
     def test_float_series_stop_where_floats_give_out(self):
         last_x = [float(s.findall("svg:polyline", self.ns)[-1].get("points").split()[-1]
                         .split(",")[0])
                   for s in self.root.findall(".//svg:g[@class='series']", self.ns)]
-        # g = 1000, the last sample with a float p2 > 0 (g = 745), and g = 709.78.
-        self.assertEqual(last_x, [582.0, 453.48, 435.73])
+        # Upper panel: g = 1000, the last float below 1075 ln 2 (p2 = 5e-324) and
+        # the last float below ln(2**1024 - 2**970); the lower panel: the suite's
+        # error to g = 1000 (0.0 is p2 correctly rounded there), the naive one's
+        # until its p1 is nan.
+        self.assertEqual(last_x, [582.0, 453.55, 435.73, 582.0, 435.73])
+
+    def test_the_edges_are_exact_in_the_evidence(self):
+        self.assertEqual(values("memorization.underflow", "exp(g) overflows for g >"), [
+            "ln(2**1024 - 2**970) = 709.782712893383996787734541142; naive at"
+            " [709.782712893384, 0]: [1.0, 5.562684646268137e-309], at"
+            " [709.7827128933841, 0]: [nan, 0.0]"])
+        self.assertEqual(values("memorization.underflow", "float p2 = 0.0 for g >"), [
+            "1075 ln 2 = 745.133219101941207623524530568; softmax([745.1332191019411, 0])[1]"
+            " = 5e-324, softmax([745.1332191019412, 0])[1] = 0.0"])
 
     def test_two_draws_give_identical_bytes(self):
         self.assertEqual(self.svg, draw_positivity())
+
+
+if __name__ == "__main__":
+    unittest.main()

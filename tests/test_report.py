@@ -1,13 +1,17 @@
 """Tests of reviews.report: the three formats, on claims of a made-up paper."""
 
 import json
+import re
 import unittest
+from html.parser import HTMLParser
 from fractions import Fraction as F
 
 from reviews.argmaxable import ClassResult
 from reviews.claims import FAIL, PASS, Claim, Outcome, Paper, Row, run
-from reviews.report import (FORMATS, LAYER_FORMATS, Suite, as_json, layer_json, layer_markdown,
-                            layer_text, markdown, text)
+from reviews.figures import Arrow, Axis, region_map
+from reviews.html_report import html
+from reviews.report import (FORMATS, LAYER_FORMATS, Drawn, Suite, as_json, layer_json,
+                            layer_markdown, layer_text, markdown, text)
 
 PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001")
 SUITE = Suite("suite", "9.9", "3.x")
@@ -54,6 +58,13 @@ class TestText(unittest.TestCase):
 
 class TestMarkdown(unittest.TestCase):
 
+    def test_the_version_line_comes_first(self):
+        self.assertTrue(markdown(SUITE, results()).startswith("## suite 9.9 (Python 3.x)\n\n"))
+
+    def test_one_claim_is_not_claims(self):
+        self.assertIn("\n1 claim: 1 as the review states, 0 MISMATCH\n",
+                      markdown(SUITE, results()[:1]))
+
     def test_table_row_escapes_pipes(self):
         self.assertIn("| `p.one` | arXiv:2401.00001 Section 1 | One \\| two. | FAIL | FAIL | x = 1 |",
                       markdown(SUITE, results()))
@@ -69,21 +80,132 @@ class TestMarkdown(unittest.TestCase):
 
 class TestFigures(unittest.TestCase):
 
-    FIGURES = {"p.two": ["out/a.svg"]}
+    FIGURES = {"p.two": [Drawn("a.svg", "A line that rises.", "<svg/>", "out/a.svg"),
+                         Drawn("b.svg", None, "<svg/>", None)]}
 
-    def test_text_names_the_figure_under_its_claim(self):
+    def test_text_names_the_written_figure_under_its_claim(self):
         report = text(SUITE, results(), self.FIGURES)
-        self.assertIn("    Found: y = 3\n    Figure: out/a.svg\n", report)
+        self.assertIn("    Found: y = 3\n    Figure: out/a.svg\n\n", report)
+        self.assertNotIn("b.svg", report)
 
-    def test_markdown_shows_the_figure_under_its_claim(self):
+    def test_markdown_alt_text_says_what_the_figure_shows(self):
         report = markdown(SUITE, results(), self.FIGURES)
         section = report[report.index("### `p.two`"):]
-        self.assertIn("Figure `out/a.svg`:\n\n![a.svg](out/a.svg)\n", section)
+        self.assertIn("Figure `out/a.svg`: A line that rises.\n\n"
+                      "![A line that rises.](out/a.svg)\n", section)
         self.assertNotIn("a.svg", report[:report.index("### `p.two`")])
+        self.assertNotIn("b.svg", report)
 
-    def test_json_lists_figures_per_claim(self):
+    def test_markdown_alt_text_without_a_description_names_the_figure(self):
+        figures = {"p.two": [Drawn("a.svg", None, "<svg/>", "a b/a.svg")]}
+        self.assertIn("![Figure a.svg of claim p.two](<a b/a.svg>)",
+                      markdown(SUITE, results(), figures))
+
+    def test_json_lists_written_figures_per_claim(self):
         claims = json.loads(as_json(SUITE, results(), self.FIGURES))["claims"]
         self.assertEqual([c["figures"] for c in claims], [[], ["out/a.svg"]])
+
+
+class _Page(HTMLParser):
+    """Parses a page, checking that every element closes in order."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+            "source", "track", "wbr"}
+
+    def __init__(self, page):
+        super().__init__()
+        self.open, self.errors, self.tags, self.attributes, self.data = [], [], [], [], []
+        self.feed(page)
+        self.close()
+        self.errors += ["<%s> never closed" % tag for tag in self.open]
+
+    def handle_starttag(self, tag, attributes):
+        self.handle_startendtag(tag, attributes)
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag, attributes):
+        self.tags.append(tag)
+        self.attributes += attributes
+
+    def handle_endtag(self, tag):
+        if not self.open or self.open.pop() != tag:
+            self.errors.append("</%s> closes nothing open" % tag)
+
+    def handle_data(self, data):
+        self.data.append(data)
+
+    def values(self, name):
+        return [value for key, value in self.attributes if key == name]
+
+
+def _region_svg(title):
+    return region_map(title, Axis("x", -1, 1, 1), Axis("y", -1, 1, 1),
+                      [("r", [(0, 0), (1, 0), (1, 1)])], [Arrow("a", (1, 1), None)],
+                      [(0, 0), (1, 0), (1, 1)], "caption")
+
+
+class TestHtml(unittest.TestCase):
+
+    FIGURES = {"p.one": [Drawn("one.svg", "First map.", _region_svg("Map one"), "figs/one.svg")],
+               "p.two": [Drawn("two.svg", "Second map.", _region_svg("Map two"), None)]}
+
+    def page(self, verdict_of_second=PASS):
+        return _Page(html(SUITE, results(verdict_of_second), self.FIGURES))
+
+    def test_parses_and_every_element_closes(self):
+        self.assertEqual(self.page().errors, [])
+
+    def test_version_line_every_claim_and_every_figure_are_there(self):
+        page = self.page()
+        self.assertIn("suite 9.9 (Python 3.x)", page.data)
+        self.assertEqual([v for v in page.values("id") if v.startswith("claim-")],
+                         ["claim-p.one", "claim-p.two"])
+        self.assertEqual(page.values("href"), ["#claim-p.one", "#claim-p.two"])
+        self.assertEqual(page.tags.count("svg"), 2)
+        self.assertIn("Map one", page.data)
+        self.assertIn("Map two", page.data)
+        self.assertIn("figs/one.svg", page.data)
+
+    def test_figures_have_their_description_as_label(self):
+        self.assertEqual(self.page().values("aria-label"), ["First map.", "Second map."])
+
+    def test_no_script_link_iframe_or_external_url(self):
+        page = self.page()
+        report = html(SUITE, results(), self.FIGURES)
+        for tag in ("script", "link", "iframe", "img", "object", "embed"):
+            self.assertNotIn(tag, page.tags)
+        self.assertNotIn("://", report)
+        self.assertNotIn("@import", report)
+        for name in ("href", "src", "xlink:href"):
+            self.assertTrue(all(v.startswith("#") for v in page.values(name)), name)
+
+    def test_ids_are_unique_across_inline_figures(self):
+        ids = self.page().values("id")
+        self.assertEqual(len(ids), len(set(ids)))
+        report = html(SUITE, results(), self.FIGURES)
+        for clip in re.findall(r"url\(#([^)]+)\)", report):
+            self.assertIn('id="%s"' % clip, report)
+
+    def test_text_is_escaped(self):
+        claim = Claim("p.<x>", PAPER, "S", "a < b & <script>", PASS,
+                      lambda: Outcome(PASS, "<i>", (Row("<", ">"),)))
+        page = _Page(html(SUITE, run([claim])))
+        self.assertEqual(page.errors, [])
+        self.assertNotIn("script", page.tags)
+        self.assertNotIn("i", page.tags)
+        self.assertIn("a < b & <script>", page.data)
+
+    def test_a_mismatch_is_marked(self):
+        page = self.page(FAIL)
+        self.assertIn("FAIL (MISMATCH)", page.data)
+        self.assertIn("MISMATCH: verdict FAIL, the review states PASS", page.data)
+
+    def test_ascii_and_wide_tables_scroll_inside_a_box(self):
+        report = html(SUITE, results(), self.FIGURES)
+        self.assertTrue(report.isascii())
+        self.assertIn(".scroll{overflow-x:auto", report)
+        self.assertEqual(report.count('<div class="scroll"><table'), 2)
 
 
 class TestJson(unittest.TestCase):

@@ -11,13 +11,13 @@ shown beside them, with their distance in ulp.
 
 import decimal
 import math
-import sys
 from fractions import Fraction
 
 from reviews.claims import FAIL, PASS, Claim, Figure, Outcome, Paper, Row, float_row
 from reviews.exact import to_decimal
-from reviews.figures import Axis, Mark, Rule, Series, line_chart
+from reviews.figures import Axis, Mark, Rule, Series, Strip, line_chart
 from reviews.softmax import (
+    REFERENCE_DIGITS,
     log_softmax,
     log_softmax_exact,
     softmax,
@@ -26,7 +26,8 @@ from reviews.softmax import (
     ulp_distance,
 )
 
-__all__ = ["PAPER", "CLAIMS", "TABLE_GAPS", "table_line", "draw_positivity"]
+__all__ = ["PAPER", "CLAIMS", "TABLE_GAPS", "table_line", "draw_positivity",
+           "approximating_logits", "threshold_rows"]
 
 PAPER = Paper(
     title="The Memorization Problem",
@@ -45,6 +46,8 @@ UNDERFLOW_EDGE = (745.13, 745.14)
 _WORK = decimal.Context(prec=60)
 _HALF_ULP_BELOW_ONE = 2.0 ** -54
 _SHOWN = decimal.Context(prec=20)
+_SHOWN_SHORT = decimal.Context(prec=3)
+_SHOWN_EDGE = decimal.Context(prec=30)
 
 
 def table_line(gap):
@@ -188,54 +191,199 @@ def _check_underflow():
         Row("naive at [%r, 0]" % above, repr(naive_above)),
         float_row("stable at [%r, 0], p2" % above, stable[1], softmax_exact([above, 0])[1]),
     ]
+    rows += threshold_rows()
     verdict = PASS if holds else FAIL
     return Outcome(verdict, "float p2 = 0.0 from gap 745.14 on, exact p2 > 0, log p2 = -gap;"
                    " naive nan at 710", tuple(rows))
 
 
-# Where the float exp overflows (ln of the largest float) and where
-# e**-g drops below half the smallest subnormal (1075 ln 2); from decimal,
-# so that the figure does not depend on the platform's math.log.
-EXP_OVERFLOW = float(_WORK.ln(decimal.Decimal(sys.float_info.max)))
-P2_UNDERFLOW = float(_WORK.multiply(1075, _WORK.ln(2)))
-_FIGURE_GAPS = sorted(set(range(0, 1001, 5)) | {EXP_OVERFLOW, P2_UNDERFLOW})
+# Boundary targets: each has a zero coordinate, so no finite logits give
+# it exactly; within any eps > 0 explicit finite logits do.
+_BOUNDARY = (
+    (Fraction(1), Fraction(0)),
+    (Fraction(1), Fraction(0), Fraction(0)),
+    (Fraction(1, 2), Fraction(1, 2), Fraction(0)),
+    (Fraction(7, 10), Fraction(3, 10), Fraction(0), Fraction(0)),
+)
+_REPAIR_POWERS = (1, 2, 5, 10, 20, 50, 100, 200, 300)
+# Digits carried beyond eps's exponent: the rounding of the logits and of the
+# check both stay below 1e-(power + 20), far under eps.
+_GUARD_DIGITS = 25
+
+
+def approximating_logits(p, power):
+    """Finite logits z, exact decimals, with max_i |softmax(z)_i - p_i| < 10**-power.
+
+    The support keeps z_i = ln(p_i / max p) to power + 25 digits; each zero
+    of p gets the integer -L with L = ceil(ln(2 m 10**power)), m zeros, so
+    the mass they take, at most m e**-L, is at most half of eps.
+
+    >>> approximating_logits((Fraction(1), Fraction(0)), 1)
+    (Decimal('0'), Decimal('-3'))
+    """
+    ctx = decimal.Context(prec=power + _GUARD_DIGITS)
+    top = max(p)
+    zeros = sum(1 for q in p if q == 0)
+    cut = -ctx.ln(ctx.multiply(2 * zeros, decimal.Decimal(10) ** power)).to_integral_value(
+        rounding=decimal.ROUND_CEILING)
+    return tuple(cut if q == 0 else ctx.ln(to_decimal(q / top, ctx)) for q in p)
+
+
+def _approximation_error(z, p, power):
+    """An upper bound on max_i |softmax(z)_i - p_i|, from decimal at
+    power + 25 digits plus a bound on that computation's rounding."""
+    ctx = decimal.Context(prec=power + _GUARD_DIGITS, Emin=decimal.MIN_EMIN,
+                          Emax=decimal.MAX_EMAX)
+    terms = [ctx.exp(zi) for zi in z]
+    total = terms[0]
+    for term in terms[1:]:
+        total = ctx.add(total, term)
+    error = max(abs(ctx.subtract(ctx.divide(term, total), to_decimal(q, ctx)))
+                for term, q in zip(terms, p))
+    # Every z_i <= 0, so each term is at most 1 and the quotients too: the
+    # roundings of exp, of the sum, of the division, of p_i and of the
+    # difference are each half an ulp, relative, together under 1e-(prec - 2).
+    return ctx.add(error, decimal.Decimal(10) ** -(ctx.prec - 2))
+
+
+def _shown_logit(value):
+    text = str(value)
+    return text if len(text) <= 12 else "%s...(%d digits)" % (
+        _SHOWN.plus(value), len(value.as_tuple().digits))
+
+
+def _check_repaired():
+    rows = []
+    holds = True
+    worst_margin = None
+    for p in _BOUNDARY:
+        for power in _REPAIR_POWERS:
+            z = approximating_logits(p, power)
+            bound = _approximation_error(z, p, power)
+            eps = decimal.Decimal(10) ** -power
+            holds = holds and all(zi.is_finite() for zi in z) and bound <= eps
+            if power in (1, 10, 300):
+                rows.append(Row("p = (%s), eps = 1e-%d" % (", ".join(map(str, p)), power),
+                                "z = (%s): max |softmax(z) - p| <= %s"
+                                % (", ".join(map(_shown_logit, z)),
+                                   format(_SHOWN_SHORT.plus(bound), "e"))))
+    interior = _check_interior()
+    holds = holds and interior.verdict == PASS
+    rows += [
+        Row("every eps", "1e-%s for each p: the bound <= eps every time"
+            % ", 1e-".join(map(str, _REPAIR_POWERS))),
+        Row("logits", "support: ln(p_i / max p) to (digits of eps) + %d digits;"
+            " zeros: -ceil(ln(2 m / eps)), m the number of zeros" % _GUARD_DIGITS),
+        Row("check", "softmax(z) - p in decimal at (digits of eps) + %d digits, plus a"
+            " bound on its rounding" % _GUARD_DIGITS),
+        Row("interior", "memorization.interior: %s" % interior.summary),
+    ]
+    verdict = PASS if holds else FAIL
+    return Outcome(verdict, "finite logits within every eps down to 1e-300 for %d boundary"
+                   " targets; the interior by z_i = ln p_i (memorization.interior)"
+                   % len(_BOUNDARY), tuple(rows))
+
+
+# Where float exp(g) overflows: from ln(2**1024 - 2**970), where e**g
+# rounds to inf.  Where the float p2 = 1/(1 + e**g) is 0.0: from 1075 ln 2,
+# where it drops below 2**-1075, half the smallest subnormal.
+EXP_OVERFLOW_EXACT = _WORK.ln(2 ** 1024 - 2 ** 970)
+P2_UNDERFLOW_EXACT = _WORK.multiply(1075, _WORK.ln(2))
+EXP_OVERFLOW = float(EXP_OVERFLOW_EXACT)
+P2_UNDERFLOW = float(P2_UNDERFLOW_EXACT)
+_ULP_CAP = 2
+
+
+def _below(threshold):
+    """The largest float below the exact ``threshold``."""
+    nearest = float(threshold)
+    return math.nextafter(nearest, 0) if nearest >= threshold else nearest
+
+
+# The curves end exactly where floats give out: the last float gap below each edge.
+_FIGURE_GAPS = sorted(set(range(0, 1001, 5))
+                      | {_below(EXP_OVERFLOW_EXACT), _below(P2_UNDERFLOW_EXACT)})
 
 
 def _log10(p):
     return float(_WORK.log10(decimal.Decimal(p))) if p > 0 and math.isfinite(p) else None
 
 
+def threshold_rows():
+    """Evidence rows: both float edges, exact, and the floats on either side.
+
+    >>> threshold_rows()[0].value[:50]
+    'ln(2**1024 - 2**970) = 709.78271289338399678773454'
+    """
+    below, above = _below(EXP_OVERFLOW_EXACT), math.nextafter(_below(EXP_OVERFLOW_EXACT), 800)
+    low, high = _below(P2_UNDERFLOW_EXACT), math.nextafter(_below(P2_UNDERFLOW_EXACT), 800)
+    return (
+        Row("exp(g) overflows for g >", "ln(2**1024 - 2**970) = %s; naive at [%r, 0]: %r,"
+            " at [%r, 0]: %r" % (_SHOWN_EDGE.plus(EXP_OVERFLOW_EXACT), below,
+                                 softmax_naive([below, 0]), above, softmax_naive([above, 0]))),
+        Row("float p2 = 0.0 for g >", "1075 ln 2 = %s; softmax([%r, 0])[1] = %r,"
+            " softmax([%r, 0])[1] = %r" % (_SHOWN_EDGE.plus(P2_UNDERFLOW_EXACT), low,
+                                           softmax([low, 0])[1], high, softmax([high, 0])[1])),
+    )
+
+
+POSITIVITY_DESCRIPTION = (
+    "log10 of p2 = softmax([g, 0])[1] for logit gaps g from 0 to 1000, exact and in floats,"
+    " and below it each float's error in ulp: the exact p2 falls as -g / ln 10 and never"
+    " reaches 0; this suite's float p2 stays within 1 ulp and is 0.0 only past"
+    " g = 1075 ln 2 = 745.1332; the naive formula's p1 is nan past g = 709.7827, where"
+    " exp(g) overflows.")
+
+
 def draw_positivity():
-    """positivity.svg: log10 softmax([g, 0])[1] for g = 0..1000, exact and in floats."""
+    """positivity.svg: log10 softmax([g, 0])[1] for g = 0..1000, exact and in
+    floats; below, each float series' distance from the exact value in ulp."""
     ln10 = _WORK.ln(10)
-    exact = [(g, float(_WORK.divide(log_softmax_exact([g, 0], digits=30)[1], ln10)))
+    exact_p2 = {g: softmax_exact([g, 0])[1] for g in _FIGURE_GAPS}
+    exact = [(g, float(_WORK.divide(log_softmax_exact([g, 0])[1], ln10)))
              for g in _FIGURE_GAPS]
-    suite = [(g, _log10(softmax([g, 0])[1])) for g in _FIGURE_GAPS]
-    naive = [(g, _log10(softmax_naive([g, 0])[1])) for g in _FIGURE_GAPS]
+    suite = {g: softmax([g, 0]) for g in _FIGURE_GAPS}
+    naive = {g: softmax_naive([g, 0]) for g in _FIGURE_GAPS}
+
+    def curve(floats):
+        return [(g, _log10(floats[g][1])) if _log10(floats[g][1]) is not None else None
+                for g in _FIGURE_GAPS]
+
+    def errors(floats):
+        return [(g, min(_ULP_CAP, float(ulp_distance(floats[g][1], exact_p2[g]))))
+                if not any(map(math.isnan, floats[g])) else None for g in _FIGURE_GAPS]
+
+    labels = ("exact (decimal, %d digits)" % REFERENCE_DIGITS, "this suite, float64",
+              "naive exp(z)/sum(exp(z)), float64")
     marks = [Mark(g, float(_WORK.divide(log_softmax_exact([g, 0])[1], ln10)),
                   "g = %d: p2 = %.2e" % (g, softmax([g, 0])[1])) for g in TABLE_GAPS]
-    rules = [Rule(EXP_OVERFLOW, "g = %.2f" % EXP_OVERFLOW),
-             Rule(P2_UNDERFLOW, "g = %.2f" % P2_UNDERFLOW)]
-    notes = ["g = %.2f: exp(g) overflows; the naive p1 = inf/inf = nan, its p2 = 0"
+    rules = [Rule(EXP_OVERFLOW, "g > %.4f: exp(g) overflows" % EXP_OVERFLOW),
+             Rule(P2_UNDERFLOW, "g > %.4f: float p2 = 0.0" % P2_UNDERFLOW)]
+    notes = ["g > %.4f = ln(2**1024 - 2**970): exp(g) overflows; naive p1 = inf/inf = nan"
              % EXP_OVERFLOW,
-             "g = %.2f: the float p2 rounds to 0.0; the exact p2 stays > 0" % P2_UNDERFLOW,
+             "g > %.4f = 1075 ln 2: p2 < 2**-1075, so the float p2 is 0.0; exact p2 > 0"
+             % P2_UNDERFLOW,
              "log_softmax stays finite (-g) at every gap"]
+    strip = Strip(Axis("error (ulp)", 0, _ULP_CAP, 1),
+                  [Series(labels[1], errors(suite), "8 5", "square"),
+                   Series(labels[2], errors(naive), "2 4", "triangle")],
+                  "Lower panel: |float p2 - exact p2| in ulp (capped at %d), while p1 is"
+                  " not nan" % _ULP_CAP)
     return line_chart(
         "Softmax positivity: p2 = softmax([g, 0])[1] > 0 for every finite g",
         Axis("logit gap g = z1 - z2 (nats)", 0, 1000, 100),
         Axis("log10 p2 (decades)", -450, 0, 50),
-        [Series("exact (decimal, 30 digits)", exact, ""),
-         Series("this suite, float64", [(g, y) if y is not None else None for g, y in suite],
-                "8 5"),
-         Series("naive exp(z)/sum(exp(z)), float64",
-                [(g, y) if y is not None else None for g, y in naive], "2 4")],
-        marks, rules, notes)
+        [Series(labels[0], exact, "", "circle"),
+         Series(labels[1], curve(suite), "8 5", "square"),
+         Series(labels[2], curve(naive), "2 4", "triangle")],
+        marks, rules, notes, strip)
 
 
 CLAIMS = (
     Claim("memorization.every-distribution", PAPER, WHERE,
           "Finite real logits realize every probability distribution on a finite label set.",
-          FAIL, _check_every_distribution, (Figure("positivity.svg", draw_positivity),)),
+          FAIL, _check_every_distribution,
+          (Figure("positivity.svg", draw_positivity, POSITIVITY_DESCRIPTION),)),
     Claim("memorization.interior", PAPER, WHERE,
           "Interior distributions are realized by z_i = log p_i.",
           PASS, _check_interior),
@@ -248,4 +396,7 @@ CLAIMS = (
     Claim("memorization.underflow", PAPER, WHERE,
           "Float underflow is not reachability.",
           PASS, _check_underflow),
+    Claim("memorization.repaired", PAPER, WHERE,
+          "Restricted to the interior, or stated as an approximation, the C.3 extension"
+          " holds.", PASS, _check_repaired),
 )
