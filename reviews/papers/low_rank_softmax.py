@@ -12,7 +12,8 @@ import random
 from fractions import Fraction
 
 from reviews.argmaxable import ClassResult, braid_reflect, check_layer, verify
-from reviews.claims import NOT_CHECKED, PASS, FAIL, Claim, Figure, Outcome, Paper, Row
+from reviews.claims import (NOT_CHECKED, PASS, FAIL, Claim, Figure, Outcome, Paper, Row,
+                            command_name)
 from reviews.figures import Arrow, Axis, Panel, region_map, shaded_table
 from reviews.planar import argmax_regions, convex_hull
 from reviews.regions import realized_rankings, region_count
@@ -52,7 +53,7 @@ def _check_figure_1():
             rows.append(Row("class %d" % (r.index + 1), "argmaxable, witness x = %s"
                             % _vector(r.witness)))
         else:
-            terms = " + ".join("%s w%d" % (v, j + 1)
+            terms = " + ".join("w%d" % (j + 1) if v == 1 else "%s w%d" % (v, j + 1)
                                for j, v in enumerate(r.combination) if v)
             rows.append(Row("class %d" % (r.index + 1), "unargmaxable: w%d = %s"
                             % (r.index + 1, terms)))
@@ -299,8 +300,8 @@ def _check_models():
                    " offline", (
                        Row("why", "the count is an empirical result over downloaded model"
                            " weights; this suite runs offline with the standard library"),
-                       Row("instead", "check a layer yourself: python reviews/counterexamples.py"
-                           " check-layer FILE (.json, .csv or .npy)"),
+                       Row("instead", "check a layer yourself: %s check-layer FILE"
+                           " (.json, .csv, .npy, .npz or .safetensors)" % command_name()),
                    ))
 
 
@@ -320,15 +321,18 @@ def draw_figure_1():
     lam = results[3].combination
     return region_map(
         "Figure 1 of arXiv 2203.06462: argmax regions, exact",
-        Axis("x1 (input feature 1, no unit)", FIGURE_BOX[0], FIGURE_BOX[1], 1),
-        Axis("x2 (input feature 2, no unit)", FIGURE_BOX[0], FIGURE_BOX[1], 1),
+        Axis("x1 (input feature 1); the weights are drawn in the same plane",
+             FIGURE_BOX[0], FIGURE_BOX[1], 1),
+        Axis("x2 (input feature 2); weights in the same plane",
+             FIGURE_BOX[0], FIGURE_BOX[1], 1),
         [(label, [(float(x), float(y)) for x, y in polygon])
          for label, polygon in zip(labels, regions)],
         [Arrow("c%d" % (r.index + 1), tuple(float(v) for v in FIGURE_1[r.index]),
                None if r.argmaxable else "unargmaxable") for r in results],
         [(float(x), float(y)) for x, y in convex_hull(FIGURE_1)],
         "w4 = %s w1 + %s w2 + %s w3 lies inside the hull: no input makes c4 the argmax"
-        % tuple(lam[:3]))
+        % tuple(lam[:3]), arrow_legend="weight vectors w1..w4, drawn from the origin",
+        hull_legend="convex hull of the weights")
 
 
 def draw_region_tables():
@@ -343,20 +347,27 @@ def draw_region_tables():
             [[count / total for count in row] for row, total in zip(cells, totals)],
             [[count == total for count in row] for row, total in zip(cells, totals)]))
     return shaded_table("Region counts: rankings a generic softmax layer can produce", panels,
-                        "Outlined: every one of the C! rankings (d >= C - 1). Shade: count / C!.")
+                        "Outlined: every one of the C! rankings (d >= C - 1). Shade: count / C!.",
+                        scale="count / C!")
 
 
 CLAIMS = (
     Claim("low-rank.unargmaxable-exists", PAPER, "Figure 1",
           "A low-rank softmax can have unargmaxable classes.", PASS, _check_figure_1,
-          (Figure("figure1.svg", draw_figure_1),)),
+          (Figure("figure1.svg", draw_figure_1,
+                  "The input plane coloured by the class with the largest logit, the weights"
+                  " w1..w4 drawn in the same plane: c1, c2 and c3 each own a region; w4 lies"
+                  " inside the triangle of the other three, so c4 owns none."),)),
     Claim("low-rank.general-position", PAPER, "Theory of low-rank classifiers",
           "With C <= d + 1 classes in general position every class is argmaxable;"
           " from C = d + 2 one can be unargmaxable.", PASS, _check_general_position),
     Claim("low-rank.region-counts", PAPER, "Appendix, region-count tables",
           "Region counts: a generic layer produces the tabulated number of rankings"
           " (C! once d >= C - 1).", PASS, _check_region_counts,
-          (Figure("regions.svg", draw_region_tables),)),
+          (Figure("regions.svg", draw_region_tables,
+                  "Two tables, with and without bias: for C = 1..10 classes and d = 1..10"
+                  " dimensions, how many of the C! rankings a generic softmax layer can"
+                  " produce, shaded by count / C!, outlined where it is all C! (d >= C - 1)."),)),
     Claim("low-rank.prevention", PAPER, "Appendix D",
           "Unit-norm weights (no bias), or bias b_i = -|w_i|^2/2, make every class argmaxable.",
           PASS, _check_prevention),
