@@ -335,14 +335,13 @@ def _progress(err):
     return show
 
 
-def _note(err):
-    """A note callback for the reader: one line on ``err``, if it can be written."""
-    def write(line):
+def _write_notes(notes, err):
+    """Each note as one line on ``err``, if it can be written."""
+    for line in notes:
         try:
             err.write("%s: note: %s\n" % (_PROGRAM, line))
         except _WriteFailed:
-            pass   # a note is not worth failing the check for
-    return write
+            return   # a note is not worth failing the check for
 
 
 def _shown(path):
@@ -353,10 +352,13 @@ def _shown(path):
 def _check_layer_command(argv, out, err):
     arguments = _layer_parser(out).parse_args(argv)
     # The reader's messages and notes already start with the file they are about.
+    # Notes are held until the layer is read: bad input gets its one error line only.
+    notes = []
     weights, bias = read_layer(arguments.file, arguments.bias, tensor=arguments.tensor,
                                bias_tensor=arguments.bias_tensor,
                                transpose=arguments.transpose,
-                               note=_note(err))
+                               note=notes.append)
+    _write_notes(notes, err)
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
     try:
         results = check_layer(weights, bias, progress=_progress(err), box=arguments.box)

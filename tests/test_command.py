@@ -519,6 +519,13 @@ class TestModelFiles(FileTestCase):
             "counterexamples: note: %s: line 1 is taken as a header: 'bias'" % bias,
         ])
 
+    def test_bad_input_after_a_header_row_is_one_error_line_and_no_note(self):
+        layer = self.write("l.txt", "1,2\n3,4\n")
+        status, out, err = in_process("check-layer", layer)
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertTrue(err.startswith("counterexamples: error: %s" % layer), err)
+
 
 def standard_input(text):
     """A patch of sys.stdin with ``text``, bytes beneath as the reader needs."""
