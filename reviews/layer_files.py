@@ -39,7 +39,7 @@ import os
 from reviews.errors import InputError
 from reviews.formats.npy import npy_arrays, npz_arrays
 from reviews.formats.safetensors import safetensors_arrays
-from reviews.formats.source import STDIN, excerpt, open_regular, read_text
+from reviews.formats.source import STDIN, excerpt, open_regular, read_text, shown_shape
 from reviews.formats.text import delimited_rows, json_bias, json_layer
 
 __all__ = ["read_layer", "read_npy"]
@@ -63,7 +63,8 @@ def _extension(path):
 
 
 def _listing(arrays):
-    shown = ["%s %s %s" % (excerpt(a.name), a.shape, a.dtype) for a in arrays[:_LISTED]]
+    shown = ["%s %s %s" % (excerpt(a.name), shown_shape(a.shape), a.dtype)
+             for a in arrays[:_LISTED]]
     if len(arrays) > _LISTED:
         shown.append("and %d more" % (len(arrays) - _LISTED))
     return "; ".join(shown)
@@ -100,15 +101,16 @@ def _weight_rows(array, path, transpose):
     shape = array.shape
     if len(shape) == 1:
         raise InputError("%s: %s has shape %s: one number per class looks like a bias, not"
-                         " weights" % (path, array.name, shape))
+                         " weights" % (path, excerpt(array.name), shown_shape(shape)))
     if len(shape) != 2:
-        raise InputError("%s: weights must be a 2-D array, not shape %s" % (path, shape))
+        raise InputError("%s: weights must be a 2-D array, not shape %s"
+                         % (path, shown_shape(shape)))
     classes, width = shape[::-1] if transpose else shape
     if classes == 0:
-        raise InputError("%s: shape %s has no classes" % (path, shape))
+        raise InputError("%s: shape %s has no classes" % (path, shown_shape(shape)))
     if width == 0:
         raise InputError("%s: shape %s has rows of length 0: the dimension d must be at least 1"
-                         % (path, shape))
+                         % (path, shown_shape(shape)))
     flat, fortran = array.load()
     if fortran == transpose:
         rows = [flat[j * width:(j + 1) * width].tolist() for j in range(classes)]
@@ -122,7 +124,8 @@ def _weight_rows(array, path, transpose):
 def _vector(array, path):
     """The values of a 1-D array, or of a 2-D one with one row or column."""
     if len(array.shape) != 1 and not (len(array.shape) == 2 and 1 in array.shape):
-        raise InputError("%s: a bias is one number per class, not shape %s" % (path, array.shape))
+        raise InputError("%s: a bias is one number per class, not shape %s"
+                         % (path, shown_shape(array.shape)))
     return _finite(array.load()[0].tolist(), path, "bias")
 
 

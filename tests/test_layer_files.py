@@ -259,6 +259,11 @@ class TestJsonStructure(FileTestCase):
                            '{"weights": [[1], [[2]]]}')
         self.assertRejects("weights is an empty list", '{"weights": []}')
 
+    def test_a_long_number_out_of_place_is_echoed_briefly(self):
+        self.assertRejects("bias is a number of 5001 digits, 10{19}\\.\\.\\.; expected a list of"
+                           " numbers, one per class$",
+                           '{"weights": [[1]], "bias": 1%s}' % ("0" * 5000))
+
     def test_a_bad_bias_file_is_named_in_its_own_error(self):
         layer = self.write("l.json", '{"weights": [[1], [2]]}')
         for name, content, message in (
@@ -365,8 +370,12 @@ class TestNpyHeader(FileTestCase):
             read_layer(path)
 
     def test_more_values_than_the_limit_are_refused_before_reading(self):
-        self.assertRejects(r"shape \(8193, 8192\) has 67117056 values, past the limit of %d"
+        self.assertRejects(r"shape \(8193, 8192\) is past the limit of %d values"
                            % MAX_VALUES, (8193, 8192))
+
+    def test_a_long_empty_shape_is_echoed_briefly(self):
+        self.assertRejects(r"weights must be a 2-D array, not shape \(0, (9{17}, ){3}\.\.\. 32"
+                           r" dimensions\)$", (0,) + (10 ** 17 - 1,) * 31)
 
     def test_missing_data_is_refused_before_reading(self):
         self.assertRejects(r"0 data bytes for shape \(10000000, 1\), expected 80000000",

@@ -131,6 +131,52 @@ class TestSafetensors(FileTestCase):
         with self.assertRaisesRegex(InputError, "tensor 'w': shape .* past the limit of 67108864"):
             read_layer(path)
 
+    def assertShortRefusal(self, content, message, **options):
+        """read_layer refuses the file with a message matching ``message``
+        that echoes at most about 60 characters of any value."""
+        path = self.write("m.safetensors", content)
+        with self.assertRaisesRegex(InputError, message) as caught:
+            read_layer(path, **options)
+        self.assertLessEqual(len(str(caught.exception)) - len(path), 160)
+
+    def test_integers_past_4300_digits_in_the_header_are_refused_briefly(self):
+        # On Python 3.11 and later str() of such an int raises ValueError;
+        # json's parse_int would too.
+        header = b'{"w":{"dtype":"F64","shape":[1%s,2],"data_offsets":[0,32]}}' % (b"0" * 5000)
+        self.assertShortRefusal(struct.pack("<Q", len(header)) + header + bytes(32),
+                                r"tensor 'w': shape \(an int of 16610 bits, 2\) is past the"
+                                " limit of 67108864 values")
+        header = b'{"w":{"dtype":"F64","shape":[2,2],"data_offsets":[1%s,32]}}' % (b"0" * 5000)
+        self.assertShortRefusal(struct.pack("<Q", len(header)) + header + bytes(32),
+                                r"data_offsets \[an int of 16610 bits, 32\] hold an int of 16610"
+                                " bits bytes")
+
+    def test_a_long_shape_is_refused_briefly(self):
+        for shape in ([1] * 100000, [0] + [99999999999] * 30000):
+            with self.subTest(length=len(shape)):
+                self.assertShortRefusal(safetensors_bytes([("w", "F64", shape, b"")],
+                                                          offsets={"w": [0, 0]}),
+                                        r"tensor 'w': shape is a list; expected a list of"
+                                        r" non-negative integers \(at most 32\)")
+
+    def test_a_count_past_the_limit_is_not_echoed(self):
+        self.assertShortRefusal(safetensors_bytes([("w", "F64", [10 ** 30, 10 ** 30], b"")],
+                                                  offsets={"w": [0, 0]}),
+                                r"shape \(1000000000000000000000000000000, \.\.\. 2 dimensions\)"
+                                " is past the limit of 67108864 values$")
+
+    def test_an_empty_array_with_huge_sizes_is_refused_briefly(self):
+        self.assertShortRefusal(safetensors_bytes([("w", "F64", [0, 10 ** 100], b"")]),
+                                r"shape \(0, an int of 333 bits\) has no classes")
+        self.assertShortRefusal(safetensors_bytes([("w", "F64", [0] * 32, b"")]),
+                                r"weights must be a 2-D array, not shape \(0, 0, .*\.\.\. 32"
+                                r" dimensions\)$")
+
+    def test_a_long_name_is_echoed_briefly(self):
+        name = "n" * 1000
+        self.assertShortRefusal(safetensors_bytes([(name, "F64", [2], raw([1, 2], "d"))]),
+                                "'n{57}'... has shape \\(2,\\): one number per class")
+
     def test_broken_headers(self):
         for content, message in (
                 (b"\1\2", "shorter than 8 bytes"),
@@ -172,7 +218,7 @@ class TestChoosingArrays(FileTestCase):
             read_layer(self.path, tensor="lm_head")
 
     def test_a_1d_array_as_weights_looks_like_a_bias(self):
-        with self.assertRaisesRegex(InputError, r"bias has shape \(3,\): one number per class"
+        with self.assertRaisesRegex(InputError, r"'bias' has shape \(3,\): one number per class"
                                     " looks like a bias, not weights"):
             read_layer(self.path, tensor="bias")
         path = self.write("b.npy", npy_bytes([1, 2], (2,)))
