@@ -268,7 +268,7 @@ class TestNpz(FileTestCase):
         damaged = good.replace(struct.pack("<d", 2), struct.pack("<d", 3))
         for content, message in (
                 (b"PK not a zip", "not a readable zip archive"),
-                (damaged, "member 'w.npy': not a readable zip archive: Bad CRC-32"),
+                (damaged, "member 'w.npy': the data does not match its CRC"),
                 (npz_bytes([("w.txt", b"1,2")]), "member 'w.txt' is not a .npy file"),
                 (npz_bytes([("w.npy", npy_bytes([1, 2], (1, 2)))] * 2),
                  "has two members called 'w.npy'"),
@@ -278,6 +278,50 @@ class TestNpz(FileTestCase):
             with self.subTest(message=message):
                 with self.assertRaisesRegex(InputError, message):
                     read_layer(self.write("m.npz", content))
+
+    def test_a_compressed_member_past_four_values_per_compressed_byte_is_refused(self):
+        # 2**17 int8 zeros deflate to a few hundred bytes: refused from the
+        # header, before the data is inflated.
+        content = npz_bytes([("w.npy", npy_bytes(bytes(2 ** 17), (2 ** 16, 2), "|i1"))],
+                            zipfile.ZIP_DEFLATED)
+        compressed = zipfile.ZipFile(io.BytesIO(content)).getinfo("w.npy").compress_size
+        with self.assertRaisesRegex(
+                InputError, r"member 'w.npy': shape \(65536, 2\) has 131072 values in %d compressed"
+                            r" bytes, past the limit of 65536 \(4 per compressed byte, or 2\*\*16\)"
+                            % compressed):
+            read_layer(self.write("m.npz", content))
+
+    def test_a_compressed_member_within_the_limit_is_read(self):
+        # Exactly 2**16 values, however well they compress.
+        content = npz_bytes([("w.npy", npy_bytes(bytes(2 ** 16), (2 ** 15, 2), "|i1"))],
+                            zipfile.ZIP_DEFLATED)
+        weights, _ = read_layer(self.write("m.npz", content))
+        self.assertEqual((len(weights), weights[-1]), (2 ** 15, [0, 0]))
+
+    def test_a_member_that_inflates_past_its_declared_size_is_refused(self):
+        # The directory and the local header declare the .npy file and its
+        # CRC; the deflated data holds 64 bytes more.
+        npy = npy_bytes([1, 2, 3, 4], (2, 2))
+        content = npz_bytes([("w.npy", npy + bytes(64))], zipfile.ZIP_DEFLATED)
+        for old, new in ((zipfile.crc32(npy + bytes(64)), zipfile.crc32(npy)),
+                         (len(npy) + 64, len(npy))):
+            old, new = struct.pack("<I", old), struct.pack("<I", new)
+            self.assertEqual(content.count(old), 2)
+            content = content.replace(old, new)
+        with self.assertRaisesRegex(InputError, "member 'w.npy' inflates past its declared %d"
+                                                " bytes" % len(npy)):
+            read_layer(self.write("m.npz", content))
+
+    def test_a_stored_member_must_declare_equal_sizes(self):
+        content = npz_bytes([("w.npy", npy_bytes([1, 2], (1, 2)))])
+        info = zipfile.ZipFile(io.BytesIO(content)).getinfo("w.npy")
+        declared = struct.pack("<II", info.compress_size, info.file_size)
+        self.assertEqual(content.count(declared), 2)
+        content = content.replace(declared, struct.pack("<II", info.compress_size,
+                                                        info.file_size + 8))
+        with self.assertRaisesRegex(InputError, "member 'w.npy' is stored .* declares %d bytes"
+                                                " in %d" % (info.file_size + 8, info.compress_size)):
+            read_layer(self.write("m.npz", content))
 
     @unittest.skipUnless(hasattr(zipfile, "ZIP_BZIP2"), "no bz2")
     def test_other_compressions_are_refused(self):
