@@ -45,7 +45,9 @@ from reviews.formats.text import delimited_rows, json_bias, json_layer
 __all__ = ["read_layer", "read_npy"]
 
 _SEPARATORS = {".csv": ",", ".tsv": "\t", ".txt": None}
-_ARRAY_FILES = {".npy": lambda handle, size, path: npy_arrays(handle, size, path, "the array"),
+# A .npy file's one array has no name: messages call it this.
+_UNNAMED = "the array"
+_ARRAY_FILES = {".npy": lambda handle, size, path: npy_arrays(handle, size, path, _UNNAMED),
                 ".npz": npz_arrays, ".safetensors": safetensors_arrays}
 _LISTED = 12
 _WEIGHTS_OPTION = "tensor=... or --tensor"
@@ -101,7 +103,8 @@ def _weight_rows(array, path, transpose):
     shape = array.shape
     if len(shape) == 1:
         raise InputError("%s: %s has shape %s: one number per class looks like a bias, not"
-                         " weights" % (path, excerpt(array.name), shown_shape(shape)))
+                         " weights" % (path, array.name if array.name == _UNNAMED
+                                       else excerpt(array.name), shown_shape(shape)))
     if len(shape) != 2:
         raise InputError("%s: weights must be a 2-D array, not shape %s"
                          % (path, shown_shape(shape)))
