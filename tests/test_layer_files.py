@@ -6,7 +6,9 @@ import struct
 import tracemalloc
 import unittest
 from decimal import Decimal
+from unittest import mock
 
+from reviews import layer_files
 from reviews.argmaxable import exact_layer
 from reviews.errors import InputError
 from reviews.formats.source import MAX_TEXT_BYTES, MAX_VALUES
@@ -396,6 +398,15 @@ class TestNpyValues(FileTestCase):
         path = self.write("l.npy", npy_bytes(values, (2, 3, 4), fortran=True))
         expected = [float(i + 2 * j + 6 * k) for i in range(2) for j in range(3) for k in range(4)]
         self.assertEqual(read_npy(path), ((2, 3, 4), expected))
+
+    def test_axes_of_length_one_cost_no_reordering_steps(self):
+        # 30 axes of length 1 between two others: one step per value of
+        # the first axis, not one per axis and value.
+        shape = (3,) + (1,) * 30 + (2,)
+        path = self.write("l.npy", npy_bytes([0, 1, 2, 3, 4, 5], shape, fortran=True))
+        with mock.patch.object(layer_files, "_c_order", wraps=layer_files._c_order) as steps:
+            self.assertEqual(read_npy(path), (shape, [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]))
+        self.assertEqual(steps.call_count, 1 + 3)
 
     def test_reading_costs_the_data_once_beyond_the_rows(self):
         rows, width = 500, 64
