@@ -23,8 +23,10 @@ unless exactly one of them is 2-D; a layer stored as (d, C) is read with
 
 Limits: only regular files are read (not a FIFO, device or directory, even
 behind a symbolic link); a text file has at most 64 MiB; an array at most
-2**26 values; a .npy header at most 10,000 bytes; JSON nests at most 32
-deep; a number is within reviews.exact's MAX_BITS.  Past any of them, or on
+2**26 values and 32 dimensions, and a deflated .npz member at most 4 values
+per compressed byte (or 2**16 values, if more); a .npy header at most
+10,000 bytes; an .npz at most 4096 members; JSON nests at most 32 deep; a
+number is within reviews.exact's MAX_BITS.  Past any of them, or on
 any other problem, InputError names the file, the place (line and column, a
 JSON path such as ``weights[3][1]``, a byte offset, an array) and the
 problem.  See reviews.formats for each format.
