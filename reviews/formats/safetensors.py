@@ -24,10 +24,14 @@ _KINDS = {"F64": "f8", "F32": "f4", "F16": "f2", "BF16": "bf16",
           "I8": "i1", "I16": "i2", "I32": "i4", "I64": "i8",
           "U8": "u1", "U16": "u2", "U32": "u4", "U64": "u8"}
 
+# Sizes and offsets are u64 in the format; a larger one is refused before
+# it is converted to an int, which costs time quadratic in its digits.
+_LARGEST = decimal.Decimal(2 ** 64 - 1)
+
 
 def _integers(value, where, what, length):
     """``value`` as a list of at most ``length`` non-negative ints (exactly
-    two for data_offsets), else InputError."""
+    two for data_offsets), each at most _LARGEST, else InputError."""
     if (not isinstance(value, list) or len(value) > length
             or (what == "data_offsets" and len(value) != length)
             or not all(isinstance(v, decimal.Decimal) and v >= 0 and v == v.to_integral_value()
@@ -36,6 +40,10 @@ def _integers(value, where, what, length):
             where, what, describe_json(value),
             "[begin, end], non-negative integers" if what == "data_offsets" else
             "a list of non-negative integers (at most %d)" % length))
+    for k, v in enumerate(value):
+        if v > _LARGEST:
+            raise InputError("%s: %s[%d] is %s, past 2**64 - 1 (the format's sizes are u64)"
+                             % (where, what, k, shown_number(v)))
     return [int(v) for v in value]
 
 
