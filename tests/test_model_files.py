@@ -12,6 +12,7 @@ import struct
 import unittest
 import warnings
 import zipfile
+import zlib
 from unittest import mock
 
 from reviews.argmaxable import check_layer
@@ -329,6 +330,24 @@ class TestNpz(FileTestCase):
         with self.assertRaisesRegex(InputError, "member 'w.npy' inflates past its declared %d"
                                                 " bytes" % len(npy)):
             read_layer(self.write("m.npz", content))
+
+    def test_bytes_after_a_members_deflate_stream_are_refused(self):
+        # Written stored, then relabelled deflated (method 8) with the
+        # .npy file's own size and CRC: the stream ends 4 bytes early.
+        npy = npy_bytes([1, 2], (1, 2))
+        squeeze = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+        payload = squeeze.compress(npy) + squeeze.flush() + b"junk"
+        content = bytearray(npz_bytes([("w.npy", payload)]))
+        for old, new in ((struct.pack("<I", zipfile.crc32(payload)),
+                          struct.pack("<I", zipfile.crc32(npy))),
+                         (struct.pack("<II", len(payload), len(payload)),
+                          struct.pack("<II", len(payload), len(npy)))):
+            self.assertEqual(content.count(old), 2)
+            content = content.replace(old, new)
+        content[content.find(b"PK\x03\x04") + 8] = content[content.find(b"PK\x01\x02") + 10] = 8
+        with self.assertRaisesRegex(InputError, "member 'w.npy': the compressed data does not end"
+                                                " at its declared %d bytes" % len(npy)):
+            read_layer(self.write("m.npz", bytes(content)))
 
     def test_a_stored_member_must_declare_equal_sizes(self):
         content = npz_bytes([("w.npy", npy_bytes([1, 2], (1, 2)))])

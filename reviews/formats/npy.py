@@ -250,7 +250,8 @@ class _Member(io.RawIOBase):
                 if self._next(1):
                     raise InputError("%s inflates past its declared %d bytes"
                                      % (self._where, self._info.file_size))
-            if not self._inflate.eof or self._pending or self._compressed_left:
+            if (not self._inflate.eof or self._inflate.unused_data or self._pending
+                    or self._compressed_left):
                 raise InputError("%s: the compressed data does not end at its declared %d"
                                  " bytes" % (self._where, self._info.file_size))
         if self._crc != self._info.CRC:
