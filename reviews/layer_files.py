@@ -23,8 +23,10 @@ unless exactly one of them is 2-D; a layer stored as (d, C) is read with
 
 Limits: only regular files are read (not a FIFO, device or directory, even
 behind a symbolic link); a text file has at most 64 MiB; an array at most
-2**26 values; a .npy header at most 10,000 bytes; JSON nests at most 32
-deep; a number is within reviews.exact's MAX_BITS.  Past any of them, or on
+2**26 values and 32 dimensions, and a deflated .npz member at most 4 values
+per compressed byte (or 2**16 values, if more); a .npy header at most
+10,000 bytes; an .npz at most 4096 members; JSON nests at most 32 deep; a
+number is within reviews.exact's MAX_BITS.  Past any of them, or on
 any other problem, InputError names the file, the place (line and column, a
 JSON path such as ``weights[3][1]``, a byte offset, an array) and the
 problem.  See reviews.formats for each format.
@@ -39,13 +41,15 @@ import os
 from reviews.errors import InputError
 from reviews.formats.npy import npy_arrays, npz_arrays
 from reviews.formats.safetensors import safetensors_arrays
-from reviews.formats.source import STDIN, excerpt, open_regular, read_text
+from reviews.formats.source import STDIN, excerpt, open_regular, read_text, shown_shape
 from reviews.formats.text import delimited_rows, json_bias, json_layer
 
 __all__ = ["read_layer", "read_npy"]
 
 _SEPARATORS = {".csv": ",", ".tsv": "\t", ".txt": None}
-_ARRAY_FILES = {".npy": lambda handle, size, path: npy_arrays(handle, size, path, "the array"),
+# A .npy file's one array has no name: messages call it this.
+_UNNAMED = "the array"
+_ARRAY_FILES = {".npy": lambda handle, size, path: npy_arrays(handle, size, path, _UNNAMED),
                 ".npz": npz_arrays, ".safetensors": safetensors_arrays}
 _LISTED = 12
 _WEIGHTS_OPTION = "tensor=... or --tensor"
@@ -63,7 +67,8 @@ def _extension(path):
 
 
 def _listing(arrays):
-    shown = ["%s %s %s" % (excerpt(a.name), a.shape, a.dtype) for a in arrays[:_LISTED]]
+    shown = ["%s %s %s" % (excerpt(a.name), shown_shape(a.shape), a.dtype)
+             for a in arrays[:_LISTED]]
     if len(arrays) > _LISTED:
         shown.append("and %d more" % (len(arrays) - _LISTED))
     return "; ".join(shown)
@@ -100,15 +105,17 @@ def _weight_rows(array, path, transpose):
     shape = array.shape
     if len(shape) == 1:
         raise InputError("%s: %s has shape %s: one number per class looks like a bias, not"
-                         " weights" % (path, array.name, shape))
+                         " weights" % (path, array.name if array.name == _UNNAMED
+                                       else excerpt(array.name), shown_shape(shape)))
     if len(shape) != 2:
-        raise InputError("%s: weights must be a 2-D array, not shape %s" % (path, shape))
+        raise InputError("%s: weights must be a 2-D array, not shape %s"
+                         % (path, shown_shape(shape)))
     classes, width = shape[::-1] if transpose else shape
     if classes == 0:
-        raise InputError("%s: shape %s has no classes" % (path, shape))
+        raise InputError("%s: shape %s has no classes" % (path, shown_shape(shape)))
     if width == 0:
         raise InputError("%s: shape %s has rows of length 0: the dimension d must be at least 1"
-                         % (path, shape))
+                         % (path, shown_shape(shape)))
     flat, fortran = array.load()
     if fortran == transpose:
         rows = [flat[j * width:(j + 1) * width].tolist() for j in range(classes)]
@@ -122,7 +129,8 @@ def _weight_rows(array, path, transpose):
 def _vector(array, path):
     """The values of a 1-D array, or of a 2-D one with one row or column."""
     if len(array.shape) != 1 and not (len(array.shape) == 2 and 1 in array.shape):
-        raise InputError("%s: a bias is one number per class, not shape %s" % (path, array.shape))
+        raise InputError("%s: a bias is one number per class, not shape %s"
+                         % (path, shown_shape(array.shape)))
     return _finite(array.load()[0].tolist(), path, "bias")
 
 
@@ -238,5 +246,7 @@ def read_npy(path):
         array, = _ARRAY_FILES[".npy"](handle, size, path)
         flat, fortran = array.load()
     if fortran and 0 not in array.shape:
-        return array.shape, _c_order(flat, array.shape)
+        # An axis of length 1 does not change the order; without them each
+        # level of _c_order at least halves what is left.
+        return array.shape, _c_order(flat, [n for n in array.shape if n > 1])
     return array.shape, flat.tolist()

@@ -6,7 +6,9 @@ import struct
 import tracemalloc
 import unittest
 from decimal import Decimal
+from unittest import mock
 
+from reviews import layer_files
 from reviews.argmaxable import exact_layer
 from reviews.errors import InputError
 from reviews.formats.source import MAX_TEXT_BYTES, MAX_VALUES
@@ -259,6 +261,11 @@ class TestJsonStructure(FileTestCase):
                            '{"weights": [[1], [[2]]]}')
         self.assertRejects("weights is an empty list", '{"weights": []}')
 
+    def test_a_long_number_out_of_place_is_echoed_briefly(self):
+        self.assertRejects("bias is a number of 5001 digits, 10{19}\\.\\.\\.; expected a list of"
+                           " numbers, one per class$",
+                           '{"weights": [[1]], "bias": 1%s}' % ("0" * 5000))
+
     def test_a_bad_bias_file_is_named_in_its_own_error(self):
         layer = self.write("l.json", '{"weights": [[1], [2]]}')
         for name, content, message in (
@@ -365,8 +372,12 @@ class TestNpyHeader(FileTestCase):
             read_layer(path)
 
     def test_more_values_than_the_limit_are_refused_before_reading(self):
-        self.assertRejects(r"shape \(8193, 8192\) has 67117056 values, past the limit of %d"
+        self.assertRejects(r"shape \(8193, 8192\) is past the limit of %d values"
                            % MAX_VALUES, (8193, 8192))
+
+    def test_a_long_empty_shape_is_echoed_briefly(self):
+        self.assertRejects(r"weights must be a 2-D array, not shape \(0, (9{17}, ){3}\.\.\. 32"
+                           r" dimensions\)$", (0,) + (10 ** 17 - 1,) * 31)
 
     def test_missing_data_is_refused_before_reading(self):
         self.assertRejects(r"0 data bytes for shape \(10000000, 1\), expected 80000000",
@@ -387,6 +398,15 @@ class TestNpyValues(FileTestCase):
         path = self.write("l.npy", npy_bytes(values, (2, 3, 4), fortran=True))
         expected = [float(i + 2 * j + 6 * k) for i in range(2) for j in range(3) for k in range(4)]
         self.assertEqual(read_npy(path), ((2, 3, 4), expected))
+
+    def test_axes_of_length_one_cost_no_reordering_steps(self):
+        # 30 axes of length 1 between two others: one step per value of
+        # the first axis, not one per axis and value.
+        shape = (3,) + (1,) * 30 + (2,)
+        path = self.write("l.npy", npy_bytes([0, 1, 2, 3, 4, 5], shape, fortran=True))
+        with mock.patch.object(layer_files, "_c_order", wraps=layer_files._c_order) as steps:
+            self.assertEqual(read_npy(path), (shape, [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]))
+        self.assertEqual(steps.call_count, 1 + 3)
 
     def test_reading_costs_the_data_once_beyond_the_rows(self):
         rows, width = 500, 64

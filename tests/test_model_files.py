@@ -4,6 +4,7 @@ every real dtype, separated text, choosing arrays and transposing.
 Every file is written here by hand (struct, zipfile), and the values read
 are compared with the exact values the bytes hold."""
 
+import decimal
 import io
 import json
 import os
@@ -11,6 +12,7 @@ import struct
 import unittest
 import warnings
 import zipfile
+import zlib
 from unittest import mock
 
 from reviews.argmaxable import check_layer
@@ -113,7 +115,8 @@ class TestSafetensors(FileTestCase):
         for offsets, message in (
                 ({"w": [0, 4]}, r"data_offsets \[0, 4\] hold 4 bytes; shape \(1, 2\) of F32 needs 8"),
                 ({"b": [4, 12]}, "tensor 'b': data_offsets start at 4; the data before it ends at 8"),
-                ({"b": [8, 10 ** 30 + 8]}, "hold 10{30} bytes"),
+                ({"b": [8, 2 ** 64 - 1]}, "hold 18446744073709551607 bytes"),
+                ({"b": [8, 2 ** 64]}, r"data_offsets\[1\] is 18446744073709551616, past 2\*\*64 - 1"),
                 ({"b": [16, 24]}, "data_offsets start at 16; the data before it ends at 8"),
                 ({"w": [0, -8]}, r"data_offsets is a list; expected \[begin, end\]"),
                 ({"w": [0, 8, 9]}, r"expected \[begin, end\]")):
@@ -130,6 +133,68 @@ class TestSafetensors(FileTestCase):
             [("w", "F32", (10 ** 9, 10 ** 9), b"")], offsets={"w": [0, 4 * 10 ** 18]}))
         with self.assertRaisesRegex(InputError, "tensor 'w': shape .* past the limit of 67108864"):
             read_layer(path)
+
+    def assertShortRefusal(self, content, message, **options):
+        """read_layer refuses the file with a message matching ``message``
+        that echoes at most about 60 characters of any value."""
+        path = self.write("m.safetensors", content)
+        with self.assertRaisesRegex(InputError, message) as caught:
+            read_layer(path, **options)
+        self.assertLessEqual(len(str(caught.exception)) - len(path), 160)
+
+    def test_integers_past_4300_digits_in_the_header_are_refused_briefly(self):
+        # On Python 3.11 and later str() of such an int raises ValueError;
+        # json's parse_int would too.
+        header = b'{"w":{"dtype":"F64","shape":[1%s,2],"data_offsets":[0,32]}}' % (b"0" * 5000)
+        self.assertShortRefusal(struct.pack("<Q", len(header)) + header + bytes(32),
+                                r"tensor 'w': shape\[0\] is a number of 5001 digits, 10{19}\.\.\.,"
+                                r" past 2\*\*64 - 1")
+        header = b'{"w":{"dtype":"F64","shape":[2,2],"data_offsets":[1%s,32]}}' % (b"0" * 5000)
+        self.assertShortRefusal(struct.pack("<Q", len(header)) + header + bytes(32),
+                                r"data_offsets\[0\] is a number of 5001 digits, 10{19}\.\.\.,"
+                                r" past 2\*\*64 - 1")
+
+    def test_a_long_shape_is_refused_briefly(self):
+        for shape in ([1] * 100000, [0] + [99999999999] * 30000):
+            with self.subTest(length=len(shape)):
+                self.assertShortRefusal(safetensors_bytes([("w", "F64", shape, b"")],
+                                                          offsets={"w": [0, 0]}),
+                                        r"tensor 'w': shape is a list; expected a list of"
+                                        r" non-negative integers \(at most 32\)")
+
+    def test_a_count_past_the_limit_is_not_echoed(self):
+        self.assertShortRefusal(safetensors_bytes([("w", "F64", [2 ** 40, 2 ** 40], b"")],
+                                                  offsets={"w": [0, 0]}),
+                                r"shape \(1099511627776, 1099511627776\) is past the limit of"
+                                " 67108864 values$")
+
+    def test_sizes_past_u64_are_refused_before_their_int_is_built(self):
+        # int(Decimal("1e19000")) takes about 0.1 s: 32 of them took 3.6 s.
+        converted = []
+
+        class Int(int):
+            def __new__(cls, value=0, *base):
+                if isinstance(value, decimal.Decimal):
+                    converted.append(value)
+                return int(value, *base)
+
+        header = b'{"w":{"dtype":"F64","shape":[1e19000,0],"data_offsets":[0,0]}}'
+        with mock.patch("reviews.formats.safetensors.int", Int, create=True):
+            self.assertShortRefusal(struct.pack("<Q", len(header)) + header,
+                                    r"shape\[0\] is 1E\+19000, past 2\*\*64 - 1")
+        self.assertEqual(converted, [])
+
+    def test_an_empty_array_with_huge_sizes_is_refused_briefly(self):
+        self.assertShortRefusal(safetensors_bytes([("w", "F64", [0, 2 ** 64 - 1], b"")]),
+                                r"shape \(0, 18446744073709551615\) has no classes")
+        self.assertShortRefusal(safetensors_bytes([("w", "F64", [0] * 32, b"")]),
+                                r"weights must be a 2-D array, not shape \(0, 0, .*\.\.\. 32"
+                                r" dimensions\)$")
+
+    def test_a_long_name_is_echoed_briefly(self):
+        name = "n" * 1000
+        self.assertShortRefusal(safetensors_bytes([(name, "F64", [2], raw([1, 2], "d"))]),
+                                "'n{57}'... has shape \\(2,\\): one number per class")
 
     def test_broken_headers(self):
         for content, message in (
@@ -172,7 +237,7 @@ class TestChoosingArrays(FileTestCase):
             read_layer(self.path, tensor="lm_head")
 
     def test_a_1d_array_as_weights_looks_like_a_bias(self):
-        with self.assertRaisesRegex(InputError, r"bias has shape \(3,\): one number per class"
+        with self.assertRaisesRegex(InputError, r"'bias' has shape \(3,\): one number per class"
                                     " looks like a bias, not weights"):
             read_layer(self.path, tensor="bias")
         path = self.write("b.npy", npy_bytes([1, 2], (2,)))
@@ -222,7 +287,7 @@ class TestNpz(FileTestCase):
         damaged = good.replace(struct.pack("<d", 2), struct.pack("<d", 3))
         for content, message in (
                 (b"PK not a zip", "not a readable zip archive"),
-                (damaged, "member 'w.npy': not a readable zip archive: Bad CRC-32"),
+                (damaged, "member 'w.npy': the data does not match its CRC"),
                 (npz_bytes([("w.txt", b"1,2")]), "member 'w.txt' is not a .npy file"),
                 (npz_bytes([("w.npy", npy_bytes([1, 2], (1, 2)))] * 2),
                  "has two members called 'w.npy'"),
@@ -232,6 +297,68 @@ class TestNpz(FileTestCase):
             with self.subTest(message=message):
                 with self.assertRaisesRegex(InputError, message):
                     read_layer(self.write("m.npz", content))
+
+    def test_a_compressed_member_past_four_values_per_compressed_byte_is_refused(self):
+        # 2**17 int8 zeros deflate to a few hundred bytes: refused from the
+        # header, before the data is inflated.
+        content = npz_bytes([("w.npy", npy_bytes(bytes(2 ** 17), (2 ** 16, 2), "|i1"))],
+                            zipfile.ZIP_DEFLATED)
+        compressed = zipfile.ZipFile(io.BytesIO(content)).getinfo("w.npy").compress_size
+        with self.assertRaisesRegex(
+                InputError, r"member 'w.npy': shape \(65536, 2\) has 131072 values in %d compressed"
+                            r" bytes, past the limit of 65536 \(4 per compressed byte, or 2\*\*16\)"
+                            % compressed):
+            read_layer(self.write("m.npz", content))
+
+    def test_a_compressed_member_within_the_limit_is_read(self):
+        # Exactly 2**16 values, however well they compress.
+        content = npz_bytes([("w.npy", npy_bytes(bytes(2 ** 16), (2 ** 15, 2), "|i1"))],
+                            zipfile.ZIP_DEFLATED)
+        weights, _ = read_layer(self.write("m.npz", content))
+        self.assertEqual((len(weights), weights[-1]), (2 ** 15, [0, 0]))
+
+    def test_a_member_that_inflates_past_its_declared_size_is_refused(self):
+        # The directory and the local header declare the .npy file and its
+        # CRC; the deflated data holds 64 bytes more.
+        npy = npy_bytes([1, 2, 3, 4], (2, 2))
+        content = npz_bytes([("w.npy", npy + bytes(64))], zipfile.ZIP_DEFLATED)
+        for old, new in ((zipfile.crc32(npy + bytes(64)), zipfile.crc32(npy)),
+                         (len(npy) + 64, len(npy))):
+            old, new = struct.pack("<I", old), struct.pack("<I", new)
+            self.assertEqual(content.count(old), 2)
+            content = content.replace(old, new)
+        with self.assertRaisesRegex(InputError, "member 'w.npy' inflates past its declared %d"
+                                                " bytes" % len(npy)):
+            read_layer(self.write("m.npz", content))
+
+    def test_bytes_after_a_members_deflate_stream_are_refused(self):
+        # Written stored, then relabelled deflated (method 8) with the
+        # .npy file's own size and CRC: the stream ends 4 bytes early.
+        npy = npy_bytes([1, 2], (1, 2))
+        squeeze = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+        payload = squeeze.compress(npy) + squeeze.flush() + b"junk"
+        content = bytearray(npz_bytes([("w.npy", payload)]))
+        for old, new in ((struct.pack("<I", zipfile.crc32(payload)),
+                          struct.pack("<I", zipfile.crc32(npy))),
+                         (struct.pack("<II", len(payload), len(payload)),
+                          struct.pack("<II", len(payload), len(npy)))):
+            self.assertEqual(content.count(old), 2)
+            content = content.replace(old, new)
+        content[content.find(b"PK\x03\x04") + 8] = content[content.find(b"PK\x01\x02") + 10] = 8
+        with self.assertRaisesRegex(InputError, "member 'w.npy': the compressed data does not end"
+                                                " at its declared %d bytes" % len(npy)):
+            read_layer(self.write("m.npz", bytes(content)))
+
+    def test_a_stored_member_must_declare_equal_sizes(self):
+        content = npz_bytes([("w.npy", npy_bytes([1, 2], (1, 2)))])
+        info = zipfile.ZipFile(io.BytesIO(content)).getinfo("w.npy")
+        declared = struct.pack("<II", info.compress_size, info.file_size)
+        self.assertEqual(content.count(declared), 2)
+        content = content.replace(declared, struct.pack("<II", info.compress_size,
+                                                        info.file_size + 8))
+        with self.assertRaisesRegex(InputError, "member 'w.npy' is stored .* declares %d bytes"
+                                                " in %d" % (info.file_size + 8, info.compress_size)):
+            read_layer(self.write("m.npz", content))
 
     @unittest.skipUnless(hasattr(zipfile, "ZIP_BZIP2"), "no bz2")
     def test_other_compressions_are_refused(self):

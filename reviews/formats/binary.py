@@ -7,6 +7,7 @@ float32 exactly), integers as ints.
 
     Array         a named array in a file: name, shape, dtype, load()
     KINDS         the kinds read, with their sizes in bytes
+    MAX_DIMENSIONS  32: the most axes an array may have
     value_count   how many values an array of a shape has, within the limit
     read_values   a flat memoryview of ``count`` numbers of a kind
 """
@@ -17,9 +18,9 @@ import sys
 from collections import namedtuple
 
 from reviews.errors import InputError
-from reviews.formats.source import MAX_VALUES
+from reviews.formats.source import MAX_VALUES, shown_shape
 
-__all__ = ["Array", "KINDS", "value_count", "read_values"]
+__all__ = ["Array", "KINDS", "MAX_DIMENSIONS", "value_count", "read_values"]
 
 Array = namedtuple("Array", "name shape dtype load")
 Array.__doc__ = """An array of a file: ``load()`` reads its values only when called and
@@ -33,20 +34,30 @@ _CODES = {"f8": "d", "f4": "f", "i1": "b", "i2": "h", "i4": "i", "i8": "q",
 KINDS = dict({kind: array.array(code).itemsize for kind, code in _CODES.items()},
              f2=2, bf16=2)
 _CHUNK = 4096
+MAX_DIMENSIONS = 32
 
 
 def value_count(shape, where):
-    """The number of values of an array of ``shape``, at most MAX_VALUES.
+    """The number of values of an array of ``shape`` (non-negative ints),
+    at most MAX_VALUES, with at most MAX_DIMENSIONS axes.
 
-    >>> value_count((3, 4), "x")
-    12
+    The product stops as soon as it passes the limit, so that many huge
+    sizes cost no more than a few.
+
+    >>> value_count((3, 4), "x"), value_count((0, 10 ** 100), "x")
+    (12, 0)
     """
+    if len(shape) > MAX_DIMENSIONS:
+        raise InputError("%s: shape %s is past the limit of %d dimensions"
+                         % (where, shown_shape(shape), MAX_DIMENSIONS))
+    if 0 in shape:
+        return 0
     count = 1
     for n in shape:
         count *= n
-    if count > MAX_VALUES:
-        raise InputError("%s: shape %s has %d values, past the limit of %d"
-                         % (where, tuple(shape), count, MAX_VALUES))
+        if count > MAX_VALUES:
+            raise InputError("%s: shape %s is past the limit of %d values"
+                             % (where, shown_shape(shape), MAX_VALUES))
     return count
 
 

@@ -14,8 +14,8 @@ own reader requires.  Values are then read only for the tensors asked for.
 import decimal
 
 from reviews.errors import InputError
-from reviews.formats.binary import KINDS, Array, read_values, value_count
-from reviews.formats.source import MAX_TEXT_BYTES, excerpt
+from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
+from reviews.formats.source import MAX_TEXT_BYTES, excerpt, shown_number, shown_shape
 from reviews.formats.text import describe_json, parse_json
 
 __all__ = ["safetensors_arrays"]
@@ -24,16 +24,26 @@ _KINDS = {"F64": "f8", "F32": "f4", "F16": "f2", "BF16": "bf16",
           "I8": "i1", "I16": "i2", "I32": "i4", "I64": "i8",
           "U8": "u1", "U16": "u2", "U32": "u4", "U64": "u8"}
 
+# Sizes and offsets are u64 in the format; a larger one is refused before
+# it is converted to an int, which costs time quadratic in its digits.
+_LARGEST = decimal.Decimal(2 ** 64 - 1)
 
-def _integers(value, where, what, length=None):
-    """``value`` as a list of non-negative ints, else InputError."""
-    if (not isinstance(value, list) or (length is not None and len(value) != length)
+
+def _integers(value, where, what, length):
+    """``value`` as a list of at most ``length`` non-negative ints (exactly
+    two for data_offsets), each at most _LARGEST, else InputError."""
+    if (not isinstance(value, list) or len(value) > length
+            or (what == "data_offsets" and len(value) != length)
             or not all(isinstance(v, decimal.Decimal) and v >= 0 and v == v.to_integral_value()
                        for v in value)):
-        raise InputError("%s: %s is %s; expected %s" % (where, what, describe_json(value),
-                                                         "a list of non-negative integers"
-                                                         if length is None else
-                                                         "[begin, end], non-negative integers"))
+        raise InputError("%s: %s is %s; expected %s" % (
+            where, what, describe_json(value),
+            "[begin, end], non-negative integers" if what == "data_offsets" else
+            "a list of non-negative integers (at most %d)" % length))
+    for k, v in enumerate(value):
+        if v > _LARGEST:
+            raise InputError("%s: %s[%d] is %s, past 2**64 - 1 (the format's sizes are u64)"
+                             % (where, what, k, shown_number(v)))
     return [int(v) for v in value]
 
 
@@ -76,20 +86,22 @@ def safetensors_arrays(handle, size, path):
         if dtype not in _KINDS:
             raise InputError("%s: dtype %s is not read (%s are)"
                              % (where, describe_json(dtype), ", ".join(_KINDS)))
-        shape = tuple(_integers(entry["shape"], where, "shape"))
+        shape = tuple(_integers(entry["shape"], where, "shape", MAX_DIMENSIONS))
         begin, end = _integers(entry["data_offsets"], where, "data_offsets", 2)
         count = value_count(shape, where)
         if end - begin != count * KINDS[_KINDS[dtype]]:
-            raise InputError("%s: data_offsets [%d, %d] hold %d bytes; shape %s of %s needs %d"
-                             % (where, begin, end, end - begin, shape, dtype,
+            raise InputError("%s: data_offsets [%s, %s] hold %s bytes; shape %s of %s needs %d"
+                             % (where, shown_number(begin), shown_number(end),
+                                shown_number(end - begin), shown_shape(shape), dtype,
                                 count * KINDS[_KINDS[dtype]]))
         tensors.append((begin, end, name, where, dtype, shape, count))
     tensors.sort()
     expected = 0
     for begin, end, name, where, *_ in tensors:
         if begin != expected:
-            raise InputError("%s: data_offsets start at %d; the data before it ends at %d"
-                             " (tensors must follow each other)" % (where, begin, expected))
+            raise InputError("%s: data_offsets start at %s; the data before it ends at %d"
+                             " (tensors must follow each other)"
+                             % (where, shown_number(begin), expected))
         expected = end
     if expected != size - start:
         raise InputError("%s: the tensors end at byte %d of the data, which has %d"

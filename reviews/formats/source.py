@@ -11,6 +11,8 @@ array at most MAX_VALUES values, each checked before anything is read.
     open_regular    (binary file, size) of a regular file, or InputError
     read_text       the text of a file of at most MAX_TEXT_BYTES
     excerpt         repr of at most 60 characters of text, for a message
+    shown_number    an int or Decimal in at most about 60 characters
+    shown_shape     an array's shape in at most about 60 characters
 """
 
 import os
@@ -20,7 +22,8 @@ import sys
 
 from reviews.errors import InputError
 
-__all__ = ["MAX_TEXT_BYTES", "MAX_VALUES", "STDIN", "open_regular", "read_text", "excerpt"]
+__all__ = ["MAX_TEXT_BYTES", "MAX_VALUES", "STDIN", "open_regular", "read_text", "excerpt",
+           "shown_number", "shown_shape"]
 
 MAX_TEXT_BYTES = 64 * 2 ** 20
 # GPT-2's 50,257 x 768 head has 38.6 million values; each becomes a Python
@@ -28,6 +31,8 @@ MAX_TEXT_BYTES = 64 * 2 ** 20
 MAX_VALUES = 2 ** 26
 STDIN = "<stdin>"
 _EXCERPT = 60
+# 2**190 has 58 digits: an int of at most this many bits is shown whole.
+_SHOWN_BITS = 190
 _CHUNK = 2 ** 20
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
@@ -41,6 +46,41 @@ def excerpt(text):
     if len(text) <= _EXCERPT:
         return repr(text)
     return repr(text[:_EXCERPT - 3]) + "..."
+
+
+def shown_number(n):
+    """An int or a Decimal in at most about 60 characters, for a message.
+
+    A huge int is described by its size: its digits would be long, and on
+    Python 3.11 and later str() refuses ints of more than 4,300 digits.
+
+    >>> shown_number(-12), shown_number(3 ** 1000)
+    ('-12', 'an int of 1585 bits')
+    """
+    if isinstance(n, int):
+        return str(n) if n.bit_length() <= _SHOWN_BITS else "an int of %d bits" % n.bit_length()
+    text = str(n)
+    if len(text) <= _EXCERPT:
+        return text
+    return "a number of %d digits, %s..." % (len(n.as_tuple().digits), text[:20])
+
+
+def shown_shape(shape):
+    """A tuple of ints in at most about 60 characters, for a message.
+
+    >>> shown_shape((3,)), shown_shape((2, 10 ** 100))
+    ('(3,)', '(2, an int of 333 bits)')
+    >>> shown_shape((1,) * 100000)
+    '(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ... 100000 dimensions)'
+    """
+    parts, length = [], 0
+    for n in shape:
+        part = shown_number(n)
+        length += len(part) + 2
+        if length > _EXCERPT:
+            return "(%s... %d dimensions)" % ("".join(p + ", " for p in parts), len(shape))
+        parts.append(part)
+    return "(%s)" % (parts[0] + "," if len(parts) == 1 else ", ".join(parts))
 
 
 def _kind(mode):

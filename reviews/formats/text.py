@@ -23,7 +23,7 @@ import re
 
 from reviews.errors import InputError
 from reviews.exact import decimal_size_error
-from reviews.formats.source import excerpt
+from reviews.formats.source import excerpt, shown_number
 
 __all__ = ["decimal_from_text", "delimited_rows", "parse_json", "describe_json",
            "json_layer", "json_bias", "json_numbers"]
@@ -186,7 +186,7 @@ def describe_json(value):
     if isinstance(value, _Refused):
         return "%s, %s" % (value.shown, value.problem)
     if isinstance(value, decimal.Decimal):
-        return str(value)
+        return shown_number(value)
     return excerpt(value) if isinstance(value, str) else repr(value)
 
 
