@@ -2,8 +2,9 @@
 Rarely in Practice (Grivas, Bogoychev & Lopez, ACL 2022; arXiv 2203.06462).
 
 Every verdict rests on certificates checked in exact arithmetic
-(reviews.argmaxable, reviews.feasibility): a witness input for an
-argmaxable class or ranking, a convex combination for an unargmaxable one.
+(reviews.argmaxable, reviews.feasibility, reviews.packed): a witness input
+for an argmaxable class or ranking, a convex combination for an
+unargmaxable one.
 Random layers are seeded; each seed is printed with its evidence.
 """
 
