@@ -5,7 +5,7 @@ import random
 from fractions import Fraction as F
 
 from reviews.claims import NOT_CHECKED, PASS
-from reviews.argmaxable import ClassResult, check_layer, verify
+from reviews.argmaxable import ClassResult, braid_reflect, check_layer, verify
 from reviews.papers.low_rank_softmax import (
     BOX, CLAIMS, PAPER, draw_figure_1, draw_region_tables, rational_unit_vector, region_table,
     simplex_with_centroid, _witnesses_hold,
@@ -81,6 +81,13 @@ class TestConstructions(unittest.TestCase):
     def test_prevention_rows(self):
         self.assertEqual(value("low-rank.prevention", "no prevention"),
                          "Gaussian layer C = 200, d = 3, no bias: 179 classes unargmaxable")
+
+    def test_braid_reflect_gives_no_point_to_a_class_tied_at_the_top(self):
+        # Classes 1 and 2 are equal: at every x they tie, so neither is ever
+        # strictly largest.  Class 0 loses at x = w_0 = 0 and wins at x = -1,
+        # reflected across its tie x = -1/2 with class 1 (the first largest).
+        self.assertEqual([braid_reflect([[0], [1], [1]], [F(-1, 2), 0, 0], i) for i in range(3)],
+                         [(-1.0,), None, None])
 
     def test_braid_reflect_never_wrong(self):
         rows = [r.value for r in OUTCOMES["low-rank.braid-reflect"].evidence if r.label.startswith("C =")]
