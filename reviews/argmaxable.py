@@ -67,7 +67,7 @@ from reviews.errors import InputError
 from reviews.exact import common_denominator, to_float
 from reviews.feasibility import Program, basis_combination, is_combination
 from reviews.layer_input import (
-    box_bound, certificate_number, class_index, exact_layer, integer_layer, sequence,
+    box_bound, certificate_number, class_index, exact_layer, integer_layer, sequence, validated,
 )
 from reviews.packed import CANDIDATE_BITS, WEIGHT_BITS, Packed, dot
 from reviews.span import AffineSpan
@@ -467,7 +467,8 @@ def braid_reflect(weights, bias, index, patience=50):
     >>> braid_reflect([[0, 0], [1, 0], [-1, 0]], None, 1)
     (1.0, 0.0)
     """
-    rows, biases = exact_layer(weights, bias)
+    # Validated but not made exact: the search needs floats only.
+    rows, biases = validated(weights, bias)
     index = class_index(index, len(rows), "index")
     w = [[to_float(v) for v in row] for row in rows]
     b = [to_float(v) for v in biases] if biases else [0.0] * len(rows)
