@@ -6,12 +6,15 @@ Runs ``PYTHON -c pass`` and ``PYTHON reviews/counterexamples.py`` (output
 discarded) in turn, RUNS times each (default 7), and prints the best and
 the median wall time of each and their ratio: the ratio is what the target
 ("the default run within 35x of python -c pass") is about, and timing the
-two in turn keeps it fair on a busy machine.  Then, unless --no-claims, the
+two in turn keeps it fair on a busy machine.  The processes' CPU time (user
++ system, where the resource module exists) is printed too: on a machine
+with more runnable processes than cores it varies far less than wall time.  Then, unless --no-claims, the
 best of RUNS in-process times of each claim's check (this interpreter),
 slowest first, to show where the time goes.  PYTHON is this interpreter
 unless --python names another (say ~/.pyenv/versions/3.9.18/bin/python).
 """
 
+import math
 import os
 import platform
 import statistics
@@ -19,28 +22,41 @@ import subprocess
 import sys
 import time
 
+try:
+    import resource
+except ImportError:  # not on Windows
+    resource = None
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_RUNS = 7
 
 
-def wall_time(command):
-    """Seconds the command takes as a process; it must exit 0."""
+def _children_cpu():
+    if resource is None:
+        return math.nan
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_time(command):
+    """(wall seconds, CPU seconds) the command takes as a process; it must exit 0."""
+    cpu = _children_cpu()
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE)
-    elapsed = time.perf_counter() - start
+    times = time.perf_counter() - start, _children_cpu() - cpu
     if done.returncode != 0:
         sys.exit("%s exited %d: %s" % (" ".join(command), done.returncode,
                                        done.stderr.decode(errors="replace")[-300:]))
-    return elapsed
+    return times
 
 
 def time_processes(python, runs):
-    """(times of python -c pass, times of the default run), measured in turn."""
+    """([(wall, cpu)] of python -c pass, [(wall, cpu)] of the default run), in turn."""
     empty, default = [], []
     for _ in range(runs):
-        empty.append(wall_time([python, "-c", "pass"]))
-        default.append(wall_time([python, os.path.join("reviews", "counterexamples.py")]))
+        empty.append(process_time([python, "-c", "pass"]))
+        default.append(process_time([python, os.path.join("reviews", "counterexamples.py")]))
     return empty, default
 
 
@@ -80,12 +96,15 @@ def main(argv):
              " ".join("%.2f" % v for v in os.getloadavg()) if hasattr(os, "getloadavg")
              else "unknown"))
     empty, default = time_processes(python, runs)
-    print("%-36s %9s %9s" % ("", "best", "median"))
+    print("%-34s %8s %8s %8s %8s" % ("", "best", "median", "cpu best", "cpu med"))
+    columns = []
     for label, times in (("python -c pass", empty),
                          ("python reviews/counterexamples.py", default)):
-        print("%-36s %8.3fs %8.3fs" % (label, min(times), statistics.median(times)))
-    print("%-36s %8.1fx %8.1fx" % ("ratio", min(default) / min(empty),
-                                   statistics.median(default) / statistics.median(empty)))
+        wall, cpu = [t[0] for t in times], [t[1] for t in times]
+        columns.append((min(wall), statistics.median(wall), min(cpu), statistics.median(cpu)))
+        print("%-34s %7.3fs %7.3fs %7.3fs %7.3fs" % ((label,) + columns[-1]))
+    print("%-34s %7.1fx %7.1fx %7.1fx %7.1fx"
+          % (("ratio",) + tuple(b / a if a else math.inf for a, b in zip(*columns))))
     if claims:
         print("\nPer claim, best of %d in-process checks (Python %s):"
               % (runs, platform.python_version()))
