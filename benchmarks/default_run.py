@@ -27,7 +27,18 @@ try:
 except ImportError:  # not on Windows
     resource = None
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+def _repository_root(folder):
+    """The nearest folder above this script holding reviews/ (works from tests/benchmarks/ too)."""
+    while not os.path.isfile(os.path.join(folder, "reviews", "counterexamples.py")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            sys.exit("cannot find reviews/counterexamples.py above %s" % __file__)
+        folder = parent
+    return folder
+
+
+ROOT = _repository_root(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_RUNS = 7
 
 
