@@ -59,6 +59,7 @@ combination proves nothing about R^d, and ``verify`` with box=None says so.
 
 import itertools
 import math
+import operator
 from collections import namedtuple
 from fractions import Fraction
 
@@ -66,7 +67,7 @@ from reviews.errors import InputError
 from reviews.exact import common_denominator, to_float
 from reviews.feasibility import Program, basis_combination, is_combination
 from reviews.layer_input import (
-    box_bound, certificate_number, class_index, exact_layer, integer_layer, sequence,
+    box_bound, certificate_number, class_index, exact_layer, integer_layer, sequence, validated,
 )
 from reviews.packed import CANDIDATE_BITS, WEIGHT_BITS, Packed, dot
 from reviews.span import AffineSpan
@@ -466,17 +467,26 @@ def braid_reflect(weights, bias, index, patience=50):
     >>> braid_reflect([[0, 0], [1, 0], [-1, 0]], None, 1)
     (1.0, 0.0)
     """
-    rows, biases = exact_layer(weights, bias)
+    # Validated but not made exact: the search needs floats only.
+    rows, biases = validated(weights, bias)
     index = class_index(index, len(rows), "index")
     w = [[to_float(v) for v in row] for row in rows]
     b = [to_float(v) for v in biases] if biases else [0.0] * len(rows)
+    columns = list(zip(*w))
     x = list(w[index])
     for _ in range(patience + 1):
         if not all(map(math.isfinite, x + b)):
             return None
-        logits = [dot(row, x) + bj for row, bj in zip(w, b)]
-        best = max(range(len(logits)), key=lambda j: (logits[j], j == index))
-        if best == index and logits.count(logits[index]) == 1:
+        # All C logits a coordinate at a time (C-level loops, several times
+        # faster than a dot per class): products summed in order, then b_j.
+        logits = [0.0] * len(w)
+        for column, xk in zip(columns, x):
+            products = map(operator.mul, column, itertools.repeat(xk))
+            logits = list(map(operator.add, logits, products))
+        logits = list(map(operator.add, logits, b))
+        top = max(logits)
+        best = index if logits[index] == top else logits.index(top)
+        if best == index and logits.count(top) == 1:
             return tuple(x)
         normal = [p - q for p, q in zip(w[index], w[best])]
         norm = math.sqrt(dot(normal, normal))

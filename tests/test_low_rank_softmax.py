@@ -5,10 +5,10 @@ import random
 from fractions import Fraction as F
 
 from reviews.claims import NOT_CHECKED, PASS
-from reviews.argmaxable import check_layer, verify
+from reviews.argmaxable import ClassResult, braid_reflect, check_layer, verify
 from reviews.papers.low_rank_softmax import (
     BOX, CLAIMS, PAPER, draw_figure_1, draw_region_tables, rational_unit_vector, region_table,
-    simplex_with_centroid,
+    simplex_with_centroid, _witnesses_hold,
 )
 
 OUTCOMES = {claim.id: claim.check() for claim in CLAIMS}
@@ -82,11 +82,59 @@ class TestConstructions(unittest.TestCase):
         self.assertEqual(value("low-rank.prevention", "no prevention"),
                          "Gaussian layer C = 200, d = 3, no bias: 179 classes unargmaxable")
 
+    def test_braid_reflect_gives_no_point_to_a_class_tied_at_the_top(self):
+        # Classes 1 and 2 are equal: at every x they tie, so neither is ever
+        # strictly largest.  Class 0 loses at x = w_0 = 0 and wins at x = -1,
+        # reflected across its tie x = -1/2 with class 1 (the first largest).
+        self.assertEqual([braid_reflect([[0], [1], [1]], [F(-1, 2), 0, 0], i) for i in range(3)],
+                         [(-1.0,), None, None])
+
     def test_braid_reflect_never_wrong(self):
         rows = [r.value for r in OUTCOMES["low-rank.braid-reflect"].evidence if r.label.startswith("C =")]
         self.assertEqual(len(rows), 4)
         self.assertTrue(all("; 0 of its points fail the exact check;" in row for row in rows))
 
+
+class TestWitnessCheck(unittest.TestCase):
+    """_witnesses_hold: the claims' batch check, against verify's one at a time."""
+
+    def verified(self, weights, bias, points):
+        return [verify(weights, bias, ClassResult(i, True, tuple(x))) for i, x in points]
+
+    def test_own_weights_interior_point_and_tie_are_refused(self):
+        weights = [[1, 0], [0, 1], [-1, 0], [0, 0], [0, 1]]
+        # (0, 0) ties every class at 0; rows 1 and 4 are equal, so they tie.
+        self.assertEqual(_witnesses_hold(weights, None, enumerate(weights)),
+                         [True, False, True, False, False])
+
+    def test_bias_prevention_makes_each_own_weight_a_witness(self):
+        weights = [[F(1, 3), F(2)], [F(-5, 7), F(1, 2)], [F(0), F(0)], [F(1, 4), F(1)]]
+        prevented = [-sum(v * v for v in w) / 2 for w in weights]
+        self.assertEqual(_witnesses_hold(weights, prevented, enumerate(weights)), [True] * 4)
+        self.assertEqual(_witnesses_hold(weights, None, enumerate(weights)),
+                         [True, False, False, False])
+
+    def test_agrees_with_verify_for_small_and_large_candidates(self):
+        rng = random.Random(5)
+        rational = [rational_unit_vector([F(rng.randint(-99, 99), rng.randint(1, 99))
+                                          for _ in range(2)]) for _ in range(40)]
+        floats = [[rng.gauss(0, 1) for _ in range(3)] for _ in range(40)]
+        float_bias = [rng.gauss(0, 1) for _ in range(40)]
+        for weights, bias in ((rational, None), (floats, None), (floats, float_bias),
+                              (rational, [F(k % 3, 7) for k in range(40)])):
+            # Own weights, and points near other rows (often not witnesses).
+            points = list(enumerate(weights)) + [
+                (i, [v + F(1, 50) for v in weights[(i + 1) % 40]]) for i in range(40)]
+            expected = self.verified(weights, bias, points)
+            self.assertIn(True, expected)
+            self.assertIn(False, expected)
+            self.assertEqual(_witnesses_hold(weights, bias, points), expected)
+
+    def test_float_points_are_taken_at_their_exact_value(self):
+        # 0.1 is slightly above 1/10: x = 0.1 gives class 1 (logit x) the win
+        # over class 0 (constant 1/10), by 2**-57 or so.
+        self.assertEqual(_witnesses_hold([[0], [1]], [F(1, 10), 0], [(1, [0.1]), (0, [0.1])]),
+                         [True, False])
 
 
 class TestFigures(unittest.TestCase):

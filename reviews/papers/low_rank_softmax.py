@@ -2,8 +2,9 @@
 Rarely in Practice (Grivas, Bogoychev & Lopez, ACL 2022; arXiv 2203.06462).
 
 Every verdict rests on certificates checked in exact arithmetic
-(reviews.argmaxable, reviews.feasibility): a witness input for an
-argmaxable class or ranking, a convex combination for an unargmaxable one.
+(reviews.argmaxable, reviews.feasibility, reviews.packed): a witness input
+for an argmaxable class or ranking, a convex combination for an
+unargmaxable one.
 Random layers are seeded; each seed is printed with its evidence.
 """
 
@@ -11,10 +12,13 @@ import math
 import random
 from fractions import Fraction
 
-from reviews.argmaxable import ClassResult, braid_reflect, check_layer, verify
+from reviews.argmaxable import braid_reflect, check_layer, verify
 from reviews.claims import (NOT_CHECKED, PASS, FAIL, Claim, Figure, Outcome, Paper, Row,
                             command_name)
+from reviews.exact import common_denominator
 from reviews.figures import Arrow, Axis, Panel, region_map, shaded_table
+from reviews.layer_input import integer_layer
+from reviews.packed import Packed
 from reviews.planar import argmax_regions, convex_hull
 from reviews.regions import realized_rankings, region_count
 
@@ -146,9 +150,32 @@ def rational_unit_vector(t):
     return tuple(2 * v / (s + 1) for v in t) + ((s - 1) / (s + 1),)
 
 
+def _witnesses_hold(weights, biases, points):
+    """For each (i, x) of ``points``: does x make class i strictly the largest logit?
+
+    Exact, and the same check as verify's for a witness, but the layer is
+    validated and scaled to integers once, and each x is checked against
+    all C classes at once by reviews.packed (rounded logits with a rigorous
+    bound, the undecided classes in exact integers).  x is taken exactly,
+    as the integer candidate x * q (q its least common denominator, then q
+    itself for the bias): its logits are the layer's times a positive
+    number, so the comparisons are those at x.
+    """
+    rows, bias, _ = integer_layer(weights, biases)
+    if bias is not None:
+        rows = [row + [b] for row, b in zip(rows, bias)]
+    packed = Packed(rows, prune=bias is None)
+    holds = []
+    for i, x in points:
+        x = [Fraction(v) for v in x]
+        q = common_denominator(x)
+        candidate = [int(v * q) for v in x] + ([q] if bias is not None else [])
+        holds.append(not packed.beaten_by(i, candidate, 1))
+    return holds
+
+
 def _witness_is_own_weight(weights, biases):
-    return all(verify(weights, biases, ClassResult(i, True, tuple(w), None))
-               for i, w in enumerate(weights))
+    return all(_witnesses_hold(weights, biases, enumerate(weights)))
 
 
 def _check_prevention():
@@ -190,14 +217,11 @@ def _check_braid_reflect():
     for classes, dim, bias in _BRAID_LAYERS:
         weights, biases = _gaussian_layer(rng, classes, dim, bias)
         exact = check_layer(weights, biases)
-        found = wrong = 0
-        for r in exact:
-            point = braid_reflect(weights, biases, r.index)
-            if point is None:
-                continue
-            found += 1
-            checked = verify(weights, biases, ClassResult(r.index, True, point, None))
-            wrong += not (checked and r.argmaxable)
+        points = [(r.index, braid_reflect(weights, biases, r.index)) for r in exact]
+        points = [(i, x) for i, x in points if x is not None]
+        checked = _witnesses_hold(weights, biases, points)
+        found = len(points)
+        wrong = sum(not (holds and exact[i].argmaxable) for (i, _), holds in zip(points, checked))
         argmaxable = sum(r.argmaxable for r in exact)
         sound = sound and wrong == 0
         rows.append(Row("C = %d, d = %d, %s" % (classes, dim, "bias" if bias else "no bias"),

@@ -1,0 +1,127 @@
+"""Time the default run, the whole command as a process, beside ``python -c pass``.
+
+    python benchmarks/default_run.py [RUNS] [--python PATH] [--no-claims]
+
+Runs ``PYTHON -c pass`` and ``PYTHON reviews/counterexamples.py`` (output
+discarded) in turn, RUNS times each (default 7), and prints the best and
+the median wall time of each and their ratio: the ratio is what the target
+("the default run within 35x of python -c pass") is about, and timing the
+two in turn keeps it fair on a busy machine.  The processes' CPU time (user
++ system, where the resource module exists) is printed too: on a machine
+with more runnable processes than cores it varies far less than wall time.  Then, unless --no-claims, the
+best of RUNS in-process times of each claim's check (this interpreter),
+slowest first, to show where the time goes.  PYTHON is this interpreter
+unless --python names another (say ~/.pyenv/versions/3.9.18/bin/python).
+"""
+
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+try:
+    import resource
+except ImportError:  # not on Windows
+    resource = None
+
+
+def _repository_root(folder):
+    """The nearest folder above this script holding reviews/ (works from tests/benchmarks/ too)."""
+    while not os.path.isfile(os.path.join(folder, "reviews", "counterexamples.py")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            sys.exit("cannot find reviews/counterexamples.py above %s" % __file__)
+        folder = parent
+    return folder
+
+
+ROOT = _repository_root(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_RUNS = 7
+
+
+def _children_cpu():
+    if resource is None:
+        return math.nan
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_time(command):
+    """(wall seconds, CPU seconds) the command takes as a process; it must exit 0."""
+    cpu = _children_cpu()
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE)
+    times = time.perf_counter() - start, _children_cpu() - cpu
+    if done.returncode != 0:
+        sys.exit("%s exited %d: %s" % (" ".join(command), done.returncode,
+                                       done.stderr.decode(errors="replace")[-300:]))
+    return times
+
+
+def time_processes(python, runs):
+    """([(wall, cpu)] of python -c pass, [(wall, cpu)] of the default run), in turn."""
+    empty, default = [], []
+    for _ in range(runs):
+        empty.append(process_time([python, "-c", "pass"]))
+        default.append(process_time([python, os.path.join("reviews", "counterexamples.py")]))
+    return empty, default
+
+
+def time_claims(runs):
+    """[(best seconds, claim id)] of each claim's check in this process, slowest first."""
+    sys.path.insert(0, ROOT)
+    from reviews.claims import all_claims
+    best = []
+    for claim in all_claims():
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            claim.check()
+            times.append(time.perf_counter() - start)
+        best.append((min(times), claim.id))
+    return sorted(best, reverse=True)
+
+
+def main(argv):
+    runs, python, claims = DEFAULT_RUNS, sys.executable, True
+    arguments = iter(argv)
+    for argument in arguments:
+        if argument == "--python":
+            python = next(arguments, None)
+            if python is None:
+                sys.exit("--python needs an interpreter's path")
+        elif argument == "--no-claims":
+            claims = False
+        elif argument.isdigit() and int(argument) > 0:
+            runs = int(argument)
+        else:
+            sys.exit(__doc__.strip().splitlines()[2].strip())
+    version = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
+                             capture_output=True, text=True).stdout.strip()
+    print("Python %s (%s), %d runs each, load average %s"
+          % (version, python, runs,
+             " ".join("%.2f" % v for v in os.getloadavg()) if hasattr(os, "getloadavg")
+             else "unknown"))
+    empty, default = time_processes(python, runs)
+    print("%-34s %8s %8s %8s %8s" % ("", "best", "median", "cpu best", "cpu med"))
+    columns = []
+    for label, times in (("python -c pass", empty),
+                         ("python reviews/counterexamples.py", default)):
+        wall, cpu = [t[0] for t in times], [t[1] for t in times]
+        columns.append((min(wall), statistics.median(wall), min(cpu), statistics.median(cpu)))
+        print("%-34s %7.3fs %7.3fs %7.3fs %7.3fs" % ((label,) + columns[-1]))
+    print("%-34s %7.1fx %7.1fx %7.1fx %7.1fx"
+          % (("ratio",) + tuple(b / a if a else math.inf for a, b in zip(*columns))))
+    if claims:
+        print("\nPer claim, best of %d in-process checks (Python %s):"
+              % (runs, platform.python_version()))
+        for seconds, claim_id in time_claims(runs):
+            print("  %-36s %7.3fs" % (claim_id, seconds))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
