@@ -70,6 +70,7 @@ from reviews.layer_input import (
 )
 from reviews.packed import CANDIDATE_BITS, WEIGHT_BITS, Packed, dot
 from reviews.span import AffineSpan
+from reviews.twins import Twins
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
@@ -363,13 +364,18 @@ def check_layer(weights, bias=None, progress=None, *, box=None):
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
     bound = None if box is None else box_bound(box)
-    layer = _Layer(*integer_layer(weights, bias), box=bound)
+    rows, biases, denominator = integer_layer(weights, bias)
+    twins = Twins(rows, biases)
+    layer = _Layer(twins.select(rows), twins.select(biases), denominator, box=bound)
     results = []
-    for i in range(layer.classes):
-        result = _decide(layer, i)
+    for i in range(twins.classes):
+        if i in twins.twin:
+            result = ClassResult(i, False, None, ((twins.twin[i], Fraction(1)),), twins.classes)
+        else:
+            result = twins.renamed(_decide(layer, twins.position[i]))
         results.append(result if bound is None else _into_box(result, bound))
         if progress is not None:
-            progress(i + 1, layer.classes)
+            progress(i + 1, twins.classes)
     return results
 
 
