@@ -29,8 +29,8 @@ nonzero integer), and an optimal face holds one, also where the rows span
 less than R^d.  So once M > B: if a witness exists, one lies in the box
 and z > 0; if none does, an optimal dual point lies strictly inside the
 box, and complementary slackness leaves no slack at the optimum.  M starts
-at 4 or more and is squared each time (``Program.grow_penalty``), so it
-grows at most log2(log2(B)) times.
+at 4 or more and is at least squared each time (``Program.grow_penalty``),
+so it grows at most log2(log2(B)) times.
 
 With the inputs bounded, |x_q| <= M for a given rational M > 0 (``box=M``),
 the question is the same program with the penalty fixed at M: exactly one
@@ -190,14 +190,24 @@ class Program:
         self.tableau[-1] = priced
 
     def grow_penalty(self):
-        """Raise the penalty: 16-fold in floats, squared when exact.
+        """Raise the penalty: 16-fold in floats; exact, squared, and past every offset.
 
         Squaring reaches any bound B in log2(log2(B)) steps: the numbers of
         a layer can span thousands of bits, and 16-fold steps would then
-        take hundreds of exact re-solves.
+        take hundreds of exact re-solves.  With integer rows, a point
+        solving a_k . x + c_k = 0 for one row has a coordinate of size
+        |c_k| / |a_kq| <= |c_k|, so the box needs to be at least as large
+        as the offsets: the first growth goes there at once, rather than
+        squaring up to it round by round (a penalty appears only in the
+        cost row, so a large one costs little).
         """
-        grown = self.penalty * (self.penalty if self.exact else 1)
-        self.raise_penalty(max(grown, self.penalty * _PENALTY_GROWTH))
+        if not self.exact:
+            self.raise_penalty(self.penalty * _PENALTY_GROWTH)
+            return
+        offsets = self.costs[self.first_row:]
+        largest = max(map(abs, offsets), default=0)
+        self.raise_penalty(max(self.penalty * self.penalty, self.penalty * _PENALTY_GROWTH,
+                               2 * largest + 1))
 
     def solve(self):
         """Minimize from the current basis; a Relaxed, or None if floats give up.

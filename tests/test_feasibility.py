@@ -118,6 +118,19 @@ class TestExactProgramEnds(unittest.TestCase):
         self.assertFalse(relaxed.slack)
         self.assertEqual(program.row_weights(), [F(1, 4), F(3, 4)])
 
+    def test_one_growth_reaches_past_the_largest_offset(self):
+        # x > 2**1000 is needed; squaring from 4 took 9 re-solves to get there.
+        program = Program([[1], [3]], [-2 ** 1000, 0], 4, exact=True)
+        growths = 0
+        while True:
+            relaxed = program.solve()
+            if relaxed.value > 0 or not relaxed.slack:
+                break
+            program.grow_penalty()
+            growths += 1
+        self.assertEqual(growths, 1)
+        self.assertTrue(is_witness([[1], [3]], [-2 ** 1000, 0], relaxed.x))
+
     def test_an_exact_program_takes_integers(self):
         with self.assertRaisesRegex(InputError, "integers, not 1/2"):
             Program([[F(1, 2)]], [0], 4, exact=True)
