@@ -68,6 +68,7 @@ from reviews.feasibility import Program, basis_combination, is_combination
 from reviews.layer_input import (
     box_bound, certificate_number, class_index, exact_layer, integer_layer, sequence,
 )
+from reviews.lines import upper_envelope
 from reviews.packed import CANDIDATE_BITS, WEIGHT_BITS, Packed, dot
 from reviews.span import AffineSpan
 from reviews.twins import Twins
@@ -367,10 +368,16 @@ def check_layer(weights, bias=None, progress=None, *, box=None):
     rows, biases, denominator = integer_layer(weights, bias)
     twins = Twins(rows, biases)
     layer = _Layer(twins.select(rows), twins.select(biases), denominator, box=bound)
+    lines = None
+    if layer.dim == 1 and layer.box is None:
+        lines = upper_envelope([w for w, in layer.weights], layer.bias)
     results = []
     for i in range(twins.classes):
         if i in twins.twin:
             result = ClassResult(i, False, None, ((twins.twin[i], Fraction(1)),), twins.classes)
+        elif lines:
+            witness, terms = lines[twins.position[i]]
+            result = twins.renamed(ClassResult(twins.position[i], not terms, witness, terms))
         else:
             result = twins.renamed(_decide(layer, twins.position[i]))
         results.append(result if bound is None else _into_box(result, bound))
