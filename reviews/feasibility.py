@@ -221,7 +221,7 @@ class Program:
         """
         m = self.d + 1
         tolerance = self.tolerance
-        ratio = Fraction if self.exact else operator.truediv
+        ratio = _Ratio if self.exact else operator.truediv
         limit = 50 * (len(self.tableau[0]) + m)
         for iteration in itertools.count() if self.exact else range(limit):
             cost = self.tableau[-1]
@@ -275,6 +275,21 @@ class Program:
         lam = [Fraction(value) / divisor for value, divisor in zip(lam, self.divisors)]
         total = sum(lam)
         return [value / total for value in lam] if total else lam
+
+
+class _Ratio:
+    """p / q for integers, q > 0, ordered by cross-multiplication: no gcd as in a Fraction."""
+
+    __slots__ = ("p", "q")
+
+    def __init__(self, p, q):
+        self.p, self.q = p, q
+
+    def __lt__(self, other):
+        return self.p * other.q < other.p * self.q
+
+    def __eq__(self, other):
+        return self.p * other.q == other.p * self.q
 
 
 def _exact_integer(value):
