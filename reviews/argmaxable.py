@@ -64,7 +64,7 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator, to_float
-from reviews.feasibility import Program, basis_combination, is_combination
+from reviews.feasibility import Program, basis_combination, is_combination, scaled_floats
 from reviews.layer_input import (
     box_bound, certificate_number, class_index, exact_layer, integer_layer, sequence,
 )
@@ -119,6 +119,8 @@ _MARGIN_TOLERANCE = 1e-9
 _REFLECTIONS = 8
 # Floats of the layer in its own units while entries stay below 2**_FLOAT_BITS.
 _FLOAT_BITS = 1000
+# Bits between the largest and smallest nonzero entry past which LP rows are scaled one by one.
+_FLOAT_SPREAD = 200
 
 
 class _Layer:
@@ -154,6 +156,9 @@ class _Layer:
         self.x_unit = Fraction(bias_scale, weight_scale)
         self.float_x_unit = to_float(self.x_unit)
         self.first_penalty = max(_FIRST_PENALTY, -(-_FIRST_PENALTY * bias_scale // weight_scale))
+        # Past this spread, one shared scale leaves most LP rows zero in floats.
+        smallest = min((abs(v) for row in rows for v in row if v), default=largest)
+        self.wide = largest.bit_length() - smallest.bit_length() > _FLOAT_SPREAD
 
     def candidate(self, x):
         """(integer candidate, its denominator) for a point x.
@@ -223,6 +228,9 @@ class _Layer:
             if self.box is not None:
                 offsets = [self.box.denominator * c for c in offsets]
             return rows, offsets
+        if self.wide:
+            rows, offsets = self.differences(i, working)
+            return scaled_floats(rows, [c / self.x_unit for c in offsets])
         rows = [[a - b for a, b in zip(self.lp_weights[i], self.lp_weights[j])]
                 for j in working]
         return rows, [self.lp_bias[i] - self.lp_bias[j] for j in working]

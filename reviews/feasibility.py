@@ -51,6 +51,7 @@ sum_k lam_k a_k = 0 is one for every box.
     basis_combination   the exact combination on an optimal basis, checked
     is_combination      exact check of a combination
     is_witness          exact check of a witness
+    scaled_floats       float rows for the float program, each scaled on its own
     solve_square        exact solution of a square linear system
 """
 
@@ -64,7 +65,7 @@ from reviews.errors import InputError
 from reviews.exact import common_denominator, to_float
 
 __all__ = ["Decision", "Relaxed", "Program", "decide", "basis_combination",
-           "is_combination", "is_witness", "solve_square"]
+           "is_combination", "is_witness", "scaled_floats", "solve_square"]
 
 Decision = namedtuple("Decision", "witness combination")
 Decision.__doc__ = "Exactly one of witness (tuple of Fraction) and combination is set."
@@ -402,8 +403,15 @@ def is_witness(rows, offsets, x, box=None):
                for a, c in zip(rows, offsets))
 
 
-def _scaled_floats(rows, offsets):
-    """Each row and its offset divided by the row's largest magnitude."""
+def scaled_floats(rows, offsets):
+    """Each row and its offset divided by the row's largest magnitude, as floats.
+
+    The signs of a_k . x + c_k do not change, and a row whose numbers
+    span past the float range keeps its largest ones.
+
+    >>> scaled_floats([[3, 0], [10 ** 400, 1]], [-6, 0])
+    ([[0.5, 0.0], [1.0, 0.0]], [-1.0, 0.0])
+    """
     float_rows, float_offsets = [], []
     for a, c in zip(rows, offsets):
         scale = max(max(abs(v) for v in a), abs(c)) or 1
@@ -438,7 +446,7 @@ def _float_search(rows, offsets, box):
     penalty = float(_FIRST_PENALTY) if box is None else to_float(box)
     if not 0 < penalty < math.inf:
         return None
-    program = Program(*_scaled_floats(rows, offsets), penalty)
+    program = Program(*scaled_floats(rows, offsets), penalty)
     for _ in range(_FLOAT_ROUNDS):
         relaxed = program.solve()
         if relaxed is None or not all(map(math.isfinite, relaxed.x)):
