@@ -65,12 +65,14 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator, to_float
-from reviews.feasibility import Program, basis_combination, is_combination
+from reviews.feasibility import Program, basis_combination, is_combination, scaled_floats
 from reviews.layer_input import (
     box_bound, certificate_number, class_index, exact_layer, integer_layer, sequence, validated,
 )
+from reviews.lines import upper_envelope
 from reviews.packed import CANDIDATE_BITS, WEIGHT_BITS, Packed, dot
 from reviews.span import AffineSpan
+from reviews.twins import Twins
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
@@ -118,6 +120,8 @@ _MARGIN_TOLERANCE = 1e-9
 _REFLECTIONS = 8
 # Floats of the layer in its own units while entries stay below 2**_FLOAT_BITS.
 _FLOAT_BITS = 1000
+# Bits between the largest and smallest nonzero entry past which LP rows are scaled one by one.
+_FLOAT_SPREAD = 200
 
 
 class _Layer:
@@ -153,6 +157,9 @@ class _Layer:
         self.x_unit = Fraction(bias_scale, weight_scale)
         self.float_x_unit = to_float(self.x_unit)
         self.first_penalty = max(_FIRST_PENALTY, -(-_FIRST_PENALTY * bias_scale // weight_scale))
+        # Past this spread, one shared scale leaves most LP rows zero in floats.
+        smallest = min((abs(v) for row in rows for v in row if v), default=largest)
+        self.wide = largest.bit_length() - smallest.bit_length() > _FLOAT_SPREAD
 
     def candidate(self, x):
         """(integer candidate, its denominator) for a point x.
@@ -222,6 +229,9 @@ class _Layer:
             if self.box is not None:
                 offsets = [self.box.denominator * c for c in offsets]
             return rows, offsets
+        if self.wide:
+            rows, offsets = self.differences(i, working)
+            return scaled_floats(rows, [c / self.x_unit for c in offsets])
         rows = [[a - b for a, b in zip(self.lp_weights[i], self.lp_weights[j])]
                 for j in working]
         return rows, [self.lp_bias[i] - self.lp_bias[j] for j in working]
@@ -364,13 +374,24 @@ def check_layer(weights, bias=None, progress=None, *, box=None):
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
     bound = None if box is None else box_bound(box)
-    layer = _Layer(*integer_layer(weights, bias), box=bound)
+    rows, biases, denominator = integer_layer(weights, bias)
+    twins = Twins(rows, biases)
+    layer = _Layer(twins.select(rows), twins.select(biases), denominator, box=bound)
+    lines = None
+    if layer.dim == 1 and layer.box is None:
+        lines = upper_envelope([w for w, in layer.weights], layer.bias)
     results = []
-    for i in range(layer.classes):
-        result = _decide(layer, i)
+    for i in range(twins.classes):
+        if i in twins.twin:
+            result = ClassResult(i, False, None, ((twins.twin[i], Fraction(1)),), twins.classes)
+        elif lines:
+            witness, terms = lines[twins.position[i]]
+            result = twins.renamed(ClassResult(twins.position[i], not terms, witness, terms))
+        else:
+            result = twins.renamed(_decide(layer, twins.position[i]))
         results.append(result if bound is None else _into_box(result, bound))
         if progress is not None:
-            progress(i + 1, layer.classes)
+            progress(i + 1, twins.classes)
     return results
 
 

@@ -29,8 +29,8 @@ nonzero integer), and an optimal face holds one, also where the rows span
 less than R^d.  So once M > B: if a witness exists, one lies in the box
 and z > 0; if none does, an optimal dual point lies strictly inside the
 box, and complementary slackness leaves no slack at the optimum.  M starts
-at 4 or more and is squared each time (``Program.grow_penalty``), so it
-grows at most log2(log2(B)) times.
+at 4 or more and is at least squared each time (``Program.grow_penalty``),
+so it grows at most log2(log2(B)) times.
 
 With the inputs bounded, |x_q| <= M for a given rational M > 0 (``box=M``),
 the question is the same program with the penalty fixed at M: exactly one
@@ -51,6 +51,7 @@ sum_k lam_k a_k = 0 is one for every box.
     basis_combination   the exact combination on an optimal basis, checked
     is_combination      exact check of a combination
     is_witness          exact check of a witness
+    scaled_floats       float rows for the float program, each scaled on its own
     solve_square        exact solution of a square linear system
 """
 
@@ -64,7 +65,7 @@ from reviews.errors import InputError
 from reviews.exact import common_denominator, to_float
 
 __all__ = ["Decision", "Relaxed", "Program", "decide", "basis_combination",
-           "is_combination", "is_witness", "solve_square"]
+           "is_combination", "is_witness", "scaled_floats", "solve_square"]
 
 Decision = namedtuple("Decision", "witness combination")
 Decision.__doc__ = "Exactly one of witness (tuple of Fraction) and combination is set."
@@ -190,14 +191,24 @@ class Program:
         self.tableau[-1] = priced
 
     def grow_penalty(self):
-        """Raise the penalty: 16-fold in floats, squared when exact.
+        """Raise the penalty: 16-fold in floats; exact, squared, and past every offset.
 
         Squaring reaches any bound B in log2(log2(B)) steps: the numbers of
         a layer can span thousands of bits, and 16-fold steps would then
-        take hundreds of exact re-solves.
+        take hundreds of exact re-solves.  With integer rows, a point
+        solving a_k . x + c_k = 0 for one row has a coordinate of size
+        |c_k| / |a_kq| <= |c_k|, so the box needs to be at least as large
+        as the offsets: the first growth goes there at once, rather than
+        squaring up to it round by round (a penalty appears only in the
+        cost row, so a large one costs little).
         """
-        grown = self.penalty * (self.penalty if self.exact else 1)
-        self.raise_penalty(max(grown, self.penalty * _PENALTY_GROWTH))
+        if not self.exact:
+            self.raise_penalty(self.penalty * _PENALTY_GROWTH)
+            return
+        offsets = self.costs[self.first_row:]
+        largest = max(map(abs, offsets), default=0)
+        self.raise_penalty(max(self.penalty * self.penalty, self.penalty * _PENALTY_GROWTH,
+                               2 * largest + 1))
 
     def solve(self):
         """Minimize from the current basis; a Relaxed, or None if floats give up.
@@ -211,7 +222,7 @@ class Program:
         """
         m = self.d + 1
         tolerance = self.tolerance
-        ratio = Fraction if self.exact else operator.truediv
+        ratio = _Ratio if self.exact else operator.truediv
         limit = 50 * (len(self.tableau[0]) + m)
         for iteration in itertools.count() if self.exact else range(limit):
             cost = self.tableau[-1]
@@ -265,6 +276,21 @@ class Program:
         lam = [Fraction(value) / divisor for value, divisor in zip(lam, self.divisors)]
         total = sum(lam)
         return [value / total for value in lam] if total else lam
+
+
+class _Ratio:
+    """p / q for integers, q > 0, ordered by cross-multiplication: no gcd as in a Fraction."""
+
+    __slots__ = ("p", "q")
+
+    def __init__(self, p, q):
+        self.p, self.q = p, q
+
+    def __lt__(self, other):
+        return self.p * other.q < other.p * self.q
+
+    def __eq__(self, other):
+        return self.p * other.q == other.p * self.q
 
 
 def _exact_integer(value):
@@ -377,8 +403,15 @@ def is_witness(rows, offsets, x, box=None):
                for a, c in zip(rows, offsets))
 
 
-def _scaled_floats(rows, offsets):
-    """Each row and its offset divided by the row's largest magnitude."""
+def scaled_floats(rows, offsets):
+    """Each row and its offset divided by the row's largest magnitude, as floats.
+
+    The signs of a_k . x + c_k do not change, and a row whose numbers
+    span past the float range keeps its largest ones.
+
+    >>> scaled_floats([[3, 0], [10 ** 400, 1]], [-6, 0])
+    ([[0.5, 0.0], [1.0, 0.0]], [-1.0, 0.0])
+    """
     float_rows, float_offsets = [], []
     for a, c in zip(rows, offsets):
         scale = max(max(abs(v) for v in a), abs(c)) or 1
@@ -413,7 +446,7 @@ def _float_search(rows, offsets, box):
     penalty = float(_FIRST_PENALTY) if box is None else to_float(box)
     if not 0 < penalty < math.inf:
         return None
-    program = Program(*_scaled_floats(rows, offsets), penalty)
+    program = Program(*scaled_floats(rows, offsets), penalty)
     for _ in range(_FLOAT_ROUNDS):
         relaxed = program.solve()
         if relaxed is None or not all(map(math.isfinite, relaxed.x)):

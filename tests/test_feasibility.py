@@ -4,7 +4,9 @@ import math
 import random
 import unittest
 from fractions import Fraction as F
+from unittest import mock
 
+from reviews import feasibility
 from reviews.errors import InputError
 from reviews.feasibility import (
     Program, basis_combination, decide, is_combination, is_witness, solve_square,
@@ -117,6 +119,29 @@ class TestExactProgramEnds(unittest.TestCase):
         relaxed = program.solve()
         self.assertFalse(relaxed.slack)
         self.assertEqual(program.row_weights(), [F(1, 4), F(3, 4)])
+
+    def test_one_growth_reaches_past_the_largest_offset(self):
+        # x > 2**1000 is needed; squaring from 4 took 9 re-solves to get there.
+        program = Program([[1], [3]], [-2 ** 1000, 0], 4, exact=True)
+        growths = 0
+        while True:
+            relaxed = program.solve()
+            if relaxed.value > 0 or not relaxed.slack:
+                break
+            program.grow_penalty()
+            growths += 1
+        self.assertEqual(growths, 1)
+        self.assertTrue(is_witness([[1], [3]], [-2 ** 1000, 0], relaxed.x))
+
+    def test_the_exact_ratio_test_builds_no_fractions(self):
+        # A Fraction per candidate row costs a gcd of numbers of up to
+        # hundreds of thousands of bits; only the optimum (d + 1 values) needs them.
+        rows = [[3, 1], [-1, 2], [-2, -5], [1, -1], [4, 4]]
+        program = Program(rows, [1, 2, -3, 0, -1], 4, exact=True)
+        with mock.patch.object(feasibility, "Fraction", wraps=F) as spy:
+            relaxed = program.solve()
+        self.assertEqual(spy.call_count, 3)
+        self.assertEqual(relaxed.value, F(-7, 11))
 
     def test_an_exact_program_takes_integers(self):
         with self.assertRaisesRegex(InputError, "integers, not 1/2"):

@@ -1,0 +1,68 @@
+"""Classes that share their weight row, decided at once from a hash of the rows.
+
+Two classes j and k with the same weights w_j = w_k differ only by their
+biases: at every input the one with the larger bias has the larger logit,
+and with equal biases they tie.  So in a group of classes with the same
+row, only the member with the unique largest bias can be argmaxable, and
+every other member j is not: the combination with weight 1 on a member k
+!= j with b_k >= b_j proves it (sum lam w = w_k = w_j and b_k >= b_j; in
+a box, b_k - b_j >= 0 = R * |w_k - w_j|_1).
+
+The rest of the layer is decided on its representatives, one class per
+distinct row (the first with the group's largest bias): a witness there
+is one in the layer, as each class of a group has a logit at most its
+representative's, and a combination there is one in the layer.  Grouping
+hashes the exact rows, so it costs O(C * d) (expected), where a check
+class by class would compare every duplicate with every other.
+
+    Twins   the representatives, and the twin that defeats each other class
+"""
+
+__all__ = ["Twins"]
+
+
+class Twins:
+    """The classes of an exact layer grouped by weight row.
+
+    ``representatives``: one class per distinct weight row, in increasing
+    order; ``position``: class -> its index among them, for the
+    representatives; ``twin``: class j -> a class k != j with w_k = w_j
+    and b_k >= b_j, for every class that cannot be argmaxable so.
+
+    >>> twins = Twins([[1, 0], [2, 0], [1, 0], [1, 0]], [0, 5, 3, 3])
+    >>> twins.representatives, twins.twin
+    ([1, 2], {0: 2, 2: 3, 3: 2})
+    >>> Twins([[1], [2]], None).twin
+    {}
+    """
+
+    def __init__(self, weights, bias):
+        self.classes = len(weights)
+        bias = bias if bias is not None else [0] * self.classes
+        groups = {}
+        for j, row in enumerate(weights):
+            groups.setdefault(tuple(row), []).append(j)
+        self.twin = {}
+        representatives = []
+        for members in groups.values():
+            top = max(bias[j] for j in members)
+            best = [j for j in members if bias[j] == top]
+            representatives.append(best[0])
+            for j in members:
+                # The first top member defeats every other; the second defeats the first.
+                self.twin[j] = best[0] if j != best[0] else (best[1] if len(best) > 1 else j)
+            if self.twin[best[0]] == best[0]:
+                del self.twin[best[0]]
+        self.representatives = sorted(representatives)
+        self.position = {j: n for n, j in enumerate(self.representatives)}
+
+    def select(self, values):
+        """The entries of ``values`` (one per class) of the representatives; None stays None."""
+        return None if values is None else [values[j] for j in self.representatives]
+
+    def renamed(self, result):
+        """A ClassResult for the layer of representatives, in the classes of the layer."""
+        rename = self.representatives
+        terms = result.terms and tuple((rename[j], value) for j, value in result.terms)
+        classes = self.classes if terms else result.classes
+        return result._replace(index=rename[result.index], terms=terms, classes=classes)
