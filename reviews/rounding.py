@@ -140,6 +140,7 @@ _VANISH = -1500.0
 # e**-575 > 2**-830.  Below it, _OUT stands in: its 2**m is 2**-2020,
 # which _SCALE holds as 0.0.
 _FAST = -575.0
+_CUT = 2.0 ** -160
 _OUT = -1400.0
 _SMALL = 2.0 ** -900
 _TINY_REST = 2.0 ** -20
@@ -482,21 +483,38 @@ def _terms(z, a):
     return terms
 
 
+def _significant(terms, z, a):
+    """A copy of ``terms`` for a sum, without those below 2**-160 in magnitude.
+
+    Together they are below 2n 2**-160 < 2**-120.  Only a vector with
+    offsets below -100 has any; leaving them out keeps ``math.fsum``
+    fast, whose partials grow with the spread of the magnitudes.
+    """
+    if min(z) - a > -100.0:
+        return terms[:]
+    cut = _CUT
+    low = -cut
+    return [t for t in terms if t > cut or t < low]
+
+
 def _log_sum(z, a, terms):
     """ln S as (M, parts), like ``_log_total``, from ``_terms(z, a)``.
 
     S - 1 = sh + sl is summed exactly rounded (the top's term is exactly
     1.0).  The terms left out (offsets below _FAST) add less than
-    n e**-575 < 2**-790; relative to S - 1 >= 2**-690 that is below
-    2**-100.  A smaller S - 1 with terms left out goes to ``_Vector``.
+    n e**-575 < 2**-790, and those below 2**-160 less than 2**-120:
+    relative to S - 1 >= 2**-20 below 2**-100.  A smaller S - 1 is summed
+    again from every term, and when it is below 2**-690 with terms left
+    out, it goes to ``_Vector``.
     """
-    terms.append(-1.0)
-    sh = math.fsum(terms)
-    terms.append(-sh)
-    sl = math.fsum(terms)
+    parts = _significant(terms, z, a)
+    parts.append(-1.0)
+    sh, sl = _fsum2(parts)
     if sh >= _TINY_REST:
         return 0, _ln(*_fsum2([1.0, sh, sl]))
-    if sh < 2.0 ** -690 and terms[:2 * len(z):2].count(0.0) > z.count(-_INF):
+    parts = terms + [-1.0]
+    sh, sl = _fsum2(parts)
+    if sh < 2.0 ** -690 and terms[::2].count(0.0) > z.count(-_INF):
         return _log_total(_Vector(z))
     m = math.frexp(sh)[1]
     return _ln1p_small(math.ldexp(sh, -m), math.ldexp(sl, -m), m)
@@ -559,10 +577,7 @@ def rounded_softmax(z, floats=None):
         return _as_list(_slow(z, "softmax", range(len(z))), len(z))
     a = max(z)
     terms = _terms(z, a)
-    sh = math.fsum(terms)
-    terms.append(-sh)
-    sl = math.fsum(terms)
-    del terms[-1]
+    sh, sl = _fsum2(_significant(terms, z, a))
     ih = 1.0 / sh
     p, pe = _two_product(ih, sh)
     il = ((1.0 - p) - pe - ih * sl) * ih
@@ -587,14 +602,15 @@ def rounded_softmax(z, floats=None):
         append(r if r == q + (ql - eps) else None)
     highs = terms[::2]
     if 0.0 in highs:
-        # Offsets below _FAST: rare, each by the kernel and a scaled test.
-        for i, e in enumerate(highs):
-            if not e:
-                h, l = _offset(z[i], a)
-                if h < _VANISH:
-                    result[i] = 0.0
-                else:
-                    result[i] = _quotient(*_exp_parts(h, l), ih, il)
+        # Offsets below _FAST, each by the kernel and a scaled test.
+        i = -1
+        for _ in range(highs.count(0.0)):
+            i = highs.index(0.0, i + 1)
+            h, l = _offset(z[i], a)
+            if h < _VANISH:
+                result[i] = 0.0
+            else:
+                result[i] = _quotient(*_exp_parts(h, l), ih, il)
     if None in result:
         undecided = [i for i, value in enumerate(result) if value is None]
         for i, value in _slow(z, "softmax", undecided).items():
