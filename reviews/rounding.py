@@ -447,7 +447,7 @@ def _terms(z, a):
     """
     na = -a
     fast, out = _FAST, _OUT
-    inv, c1, c2, c3, magic, splitter = _INV_STEP, _C1, _C2, _C3, _MAGIC, _SPLITTER
+    inv, c1, nc2, c3, magic, splitter = _INV_STEP, _C1, -_C2, _C3, _MAGIC, _SPLITTER
     table, scale = _T4, _SCALE
     terms = []
     append = terms.append
@@ -461,10 +461,10 @@ def _terms(z, a):
             l = 0.0
         n = h * inv + magic - magic
         a1 = h - n * c1
-        b = n * c2
-        rh = a1 - b
+        b = n * nc2
+        rh = a1 + b
         v = rh - a1
-        rl = ((a1 - (rh - v)) + (-b - v)) + (l - n * c3)
+        rl = ((a1 - (rh - v)) + (b - v)) + (l - n * c3)
         p1 = 1.0 + rh
         q = rh * rh * (0.5 + rh * (0.16666666666666666 + rh * (0.041666666666666664
                                                             + rh * 0.008333333333333333)))
