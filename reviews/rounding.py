@@ -83,10 +83,19 @@ For S < 1 + 2**-20 the log is ln(1 + s) = s - s**2/2 + s**3/3 - ... with
 the rest s = S - 1 kept as 2**M (sh + sl), the square exact (Dekker) and
 the terms from s**3 on in floats (relative 2**-90).
 
-Sums: S = 1 + sum of the other exp terms, each scaled to a common power of
-two and added by ``math.fsum`` (exactly rounded, then its remainder,
-2**-105); terms below 2**-139 of the largest are dropped (n 2**-139, at
-most 2**-100 for any n that fits in memory, n < 2**39).
+Sums: S = 1 + sum of the other exp terms, added by ``math.fsum``
+(exactly rounded, then its remainder: 2**-105).  n < 2**39 (any n that
+fits in memory).  For an offset h >= -575 (m >= -830, E >= e**-576 >
+2**-832) ``_terms`` scales eh and el by 2**m: exactly, but that a low
+part below 2**-1022 may round, by 2**-1075 < 2**-243 E.  The other terms
+(masked, or offsets below -575) are left out: together below n e**-575
+< 2**-790.  When some offset is below -100, the parts below 2**-160 are
+left out too (below 2n 2**-160 < 2**-120), so that fsum stays fast.
+Relative to S >= 1, and to S - 1 when S - 1 >= 2**-20, that is below
+2**-100.  A smaller S - 1 is summed again from every part, and when it
+is below 2**-690 with terms left out, the vector goes to ``_Vector``:
+every term scaled to a common power of two, those below 2**-139 of the
+largest dropped (n 2**-139 < 2**-100).
 Every term has relative error beta, so S does too, plus 2**-104, and
 ln(S) has relative error beta + alpha + 2**-100 (since ln(1 + s(1 + e)) -
 ln(1 + s) <= e s / (1 + s) <= e ln(1 + s)).  softmax_i = E_i / S has
@@ -98,6 +107,22 @@ the proven bound plus |L'| 2**-51 (for the roundings of L' +- eps).
 Rounding is monotone and the midpoints next to R are representable, so
 this proves that every value within the bound rounds to R.  Results below
 2**-900 are tested in a scaled copy against the subnormal spacing.
+
+The loops of softmax and log_softmax use a cheaper test on H + L as it
+comes, not renormalized: R = fl(H + fl(L + eps)) == fl(H + fl(L - eps)),
+where eps is the bound B plus every rounding in L and in L +- eps.  Then
+H + fl(L + eps) >= v >= H + fl(L - eps), and rounding is monotone (also
+past the float range), so R is v rounded.  In softmax H + L = q + ql
+(Dekker's product E_h * (1/S)_h, the double-double division above), q >=
+e**-576 / n > 2**-871 so every product is normal, |ql| < 2**-51 q, and
+the roundings of ql +- eps are below 2**-104 q + 2**-53 eps: eps = q
+(2 (2 beta + 2**-100) + 2**-103).  In log_softmax H + L = r + lo with
+r = fl(h - Lh) (TwoSum), lo = err + (l - Ll), ln S = Lh + Ll; as h <= 0
+<= Lh, |r| >= |h|, Lh, so |l|, |Ll| <= 2**-53 |r|, |lo| < 2**-51 |r|, and
+the roundings of l - Ll, of lo and of lo +- eps are below 2**-101 |r| +
+2**-53 eps: eps = 2 (the bound on ln S) + 2**-1000 + |r| 2**-100 (the
+2**-1000 covers results near the subnormal range and an Ll that
+underflowed), and r <= 0 as the sum of two numbers <= 0.
 
 One case has a structure of its own: log_softmax_i = (z_i - max) - ln S
 where the exact offset is itself a rounding midpoint (z_i and max in two
@@ -589,8 +614,8 @@ def rounded_softmax(z, floats=None):
     pairs = iter(terms)
     result = []
     append = result.append
-    # E / S = q + ql (Dekker's product, inline), renormalized to r + lp,
-    # and _near's test, inline: every term here is at least 2**-869.
+    # E / S = q + ql (Dekker's product, inline) and the cheaper test of
+    # the module docstring: every quotient here is above 2**-871.
     for eh, el in zip(pairs, pairs):
         q = eh * ih
         scaled = splitter * eh
@@ -670,8 +695,8 @@ def rounded_log_softmax(z, floats=None):
         else:
             top_value = _near_scaled(-lh, -ll, lh * (_LOG_EPS / 2), m)
     na, nbig, tiny = -a, -big, 2.0 ** -100
-    # (z_i - a) - ln S: TwoSum twice, renormalized to y + lp, and _near's
-    # test with the rounding allowance |y| 2**-102 (module docstring).
+    # (z_i - a) - ln S: TwoSum twice and the cheaper test of the module
+    # docstring, with the rounding allowance |r| 2**-100.
     result = []
     append = result.append
     for x in z:
