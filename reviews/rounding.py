@@ -474,8 +474,8 @@ def _terms(z, a):
     fast, out = _FAST, _OUT
     inv, c1, nc2, c3, magic, splitter = _INV_STEP, _C1, -_C2, _C3, _MAGIC, _SPLITTER
     table, scale = _T4, _SCALE
+    # terms.append, not a bound method: CPython 3.11+ specializes it.
     terms = []
-    append = terms.append
     for x in z:
         h = x + na
         if h >= fast:
@@ -502,8 +502,8 @@ def _terms(z, a):
         top = scaled - (scaled - ph)
         bottom = ph - top
         eh = th * ph
-        append(eh * sc)
-        append(((((t1 * top - eh) + t1 * bottom + t2 * top) + t2 * bottom)
+        terms.append(eh * sc)
+        terms.append(((((t1 * top - eh) + t1 * bottom + t2 * top) + t2 * bottom)
                 + (th * lo + tl * ph)) * sc)
     return terms
 
@@ -613,7 +613,6 @@ def rounded_softmax(z, floats=None):
     rate = _SOFTMAX_RATE
     pairs = iter(terms)
     result = []
-    append = result.append
     # E / S = q + ql (Dekker's product, inline) and the cheaper test of
     # the module docstring: every quotient here is above 2**-871.
     for eh, el in zip(pairs, pairs):
@@ -624,7 +623,7 @@ def rounded_softmax(z, floats=None):
         ql = (((s1 * i1 - q) + s1 * i2 + s2 * i1) + s2 * i2) + (el * ih + eh * il)
         eps = q * rate
         r = q + (ql + eps)
-        append(r if r == q + (ql - eps) else None)
+        result.append(r if r == q + (ql - eps) else None)
     highs = terms[::2]
     if 0.0 in highs:
         # Offsets below _FAST, each by the kernel and a scaled test.
@@ -698,7 +697,6 @@ def rounded_log_softmax(z, floats=None):
     # (z_i - a) - ln S: TwoSum twice and the cheaper test of the module
     # docstring, with the rounding allowance |r| 2**-100.
     result = []
-    append = result.append
     for x in z:
         h = x + na
         v = h - x
@@ -708,7 +706,7 @@ def rounded_log_softmax(z, floats=None):
         lo = ((h - (r - v)) + (nbig - v)) + (l - small)
         eps = eps_big - r * tiny
         y = r + (lo + eps)
-        append(y if y == r + (lo - eps) else None)
+        result.append(y if y == r + (lo - eps) else None)
     if None in result:
         undecided = []
         for i, value in enumerate(result):
