@@ -92,10 +92,13 @@ part below 2**-1022 may round, by 2**-1075 < 2**-243 E.  The other terms
 < 2**-790.  When some offset is below -100, the parts below 2**-160 are
 left out too (below 2n 2**-160 < 2**-120), so that fsum stays fast.
 Relative to S >= 1, and to S - 1 when S - 1 >= 2**-20, that is below
-2**-100.  A smaller S - 1 is summed again from every part, and when it
-is below 2**-690 with terms left out, the vector goes to ``_Vector``:
-every term scaled to a common power of two, those below 2**-139 of the
-largest dropped (n 2**-139 < 2**-100).
+2**-100.  A smaller S - 1 (whose first sum is within 2**-119 of it) is
+summed again: from 2**-100 on, without the parts below 2**-161 of the
+first sum (below 2**-120 of S - 1 together; the terms left out are below
+2**-690 of it), else from every part; when it is below 2**-690 with
+terms left out, the vector goes to ``_Vector``: every term scaled to a
+common power of two, those below 2**-139 of the largest dropped
+(n 2**-139 < 2**-100).
 Every term has relative error beta, so S does too, plus 2**-104, and
 ln(S) has relative error beta + alpha + 2**-100 (since ln(1 + s(1 + e)) -
 ln(1 + s) <= e s / (1 + s) <= e ln(1 + s)).  softmax_i = E_i / S has
@@ -504,20 +507,20 @@ def _terms(z, a):
         eh = th * ph
         terms.append(eh * sc)
         terms.append(((((t1 * top - eh) + t1 * bottom + t2 * top) + t2 * bottom)
-                + (th * lo + tl * ph)) * sc)
+                      + (th * lo + tl * ph)) * sc)
     return terms
 
 
-def _significant(terms, z, a):
-    """A copy of ``terms`` for a sum, without those below 2**-160 in magnitude.
+def _significant(terms, z, a, cut=_CUT):
+    """A copy of ``terms`` for a sum, without those below ``cut`` in magnitude.
 
-    Together they are below 2n 2**-160 < 2**-120.  Only a vector with
-    offsets below -100 has any; leaving them out keeps ``math.fsum``
-    fast, whose partials grow with the spread of the magnitudes.
+    Together they are below 2n cut, at most 2**-120 for the default.  Only
+    a vector with offsets below -100 has parts below 2**-160 in any
+    number; leaving them out keeps ``math.fsum`` fast, whose partials grow
+    with the spread of the magnitudes.
     """
     if min(z) - a > -100.0:
         return terms[:]
-    cut = _CUT
     low = -cut
     return [t for t in terms if t > cut or t < low]
 
@@ -529,15 +532,17 @@ def _log_sum(z, a, terms):
     1.0).  The terms left out (offsets below _FAST) add less than
     n e**-575 < 2**-790, and those below 2**-160 less than 2**-120:
     relative to S - 1 >= 2**-20 below 2**-100.  A smaller S - 1 is summed
-    again from every term, and when it is below 2**-690 with terms left
-    out, it goes to ``_Vector``.
+    again: when it is at least 2**-100, without the parts below 2**-161 of
+    it (2**-120 of it together), else from every part; when it is below
+    2**-690 with terms left out, the vector goes to ``_Vector``.
     """
     parts = _significant(terms, z, a)
     parts.append(-1.0)
     sh, sl = _fsum2(parts)
     if sh >= _TINY_REST:
         return 0, _ln(*_fsum2([1.0, sh, sl]))
-    parts = terms + [-1.0]
+    parts = _significant(terms, z, a, sh * 2.0 ** -161) if sh >= 2.0 ** -100 else terms[:]
+    parts.append(-1.0)
     sh, sl = _fsum2(parts)
     if sh < 2.0 ** -690 and terms[::2].count(0.0) > z.count(-_INF):
         return _log_total(_Vector(z))
