@@ -20,7 +20,9 @@ from reviews.rounding import (
     slow_path_runs,
 )
 from reviews.softmax import log_softmax, logsumexp, softmax, softmax_naive
-from tests.test_softmax import grid_vectors
+from reviews.softmax import log_softmax_exact, logsumexp_exact, softmax_exact
+from tests.test_softmax import correctly_rounded, grid_vectors
+from tests.test_softmax import rounded_log_softmax as reference_log_softmax
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = decimal.Context(prec=80, Emax=10 ** 6, Emin=-10 ** 6)
@@ -211,6 +213,53 @@ def run(grid):
     rows.append(math.exp(1.0).hex())
     return rows
 """
+
+
+class TestFastPath(unittest.TestCase):
+    """The list of scaled exp terms, what is left out of S, and the limits."""
+
+    def test_terms_are_the_kernel_scaled_exactly_and_zero_past_the_fast_range(self):
+        z = [0.0, -1e-17, -0.3, -1.0 / 3, -99.9, -574.99, -575.01, -700.0, -1600.0, -math.inf]
+        terms = rounding._terms(z, 0.0)
+        self.assertEqual(len(terms), 2 * len(z))
+        for i, x in enumerate(z):
+            with self.subTest(x=x):
+                if x >= rounding._FAST:
+                    eh, el, m = rounding._exp_parts(x, 0.0)
+                    self.assertEqual(terms[2 * i:2 * i + 2], [eh * 2.0 ** m, el * 2.0 ** m])
+                else:
+                    self.assertEqual(terms[2 * i:2 * i + 2], [0.0, 0.0])
+
+    def check(self, z):
+        self.assertEqual(rounded_softmax(z), correctly_rounded(softmax_exact, z))
+        self.assertEqual(rounded_log_softmax(z), reference_log_softmax(z))
+        self.assertEqual(rounded_logsumexp(z), correctly_rounded(logsumexp_exact, z))
+
+    def test_offsets_on_both_sides_of_the_fast_range_round_right(self):
+        for shift in (0.0, 3.5, -1e5):
+            for z in ([0.0, -574.99, -575.01, -600.0, -745.0, -745.2, -1200.0, -math.inf],
+                      [0.0, -600.0], [-1.0, 0.0, -740.0], [2.0, -1600.0, 2.0]):
+                with self.subTest(z=z, shift=shift):
+                    self.check([x + shift for x in z])
+
+    def test_many_terms_below_the_sum_cut_round_right(self):
+        # Offsets past -100 leave parts below 2**-160 out of fsum.
+        rng = random.Random(SEED)
+        z = [0.0, -1.0, -30.0] + [rng.uniform(-600, -100) for _ in range(300)]
+        self.check(z)
+
+    def test_left_out_terms_that_make_all_of_s_minus_1_are_counted(self):
+        # S - 1 = e**-600 + e**-601: only left-out terms, so the top's
+        # log-probability is -3.6e-261, not -0.0.
+        z = [0.0, -600.0, -601.0]
+        self.check(z)
+        self.assertEqual(rounded_log_softmax(z)[0], -3.625422955806254e-261)
+        self.assertEqual(rounded_logsumexp(z), 3.625422955806254e-261)
+
+    def test_small_s_minus_1_with_left_out_terms_rounds_right(self):
+        for z in ([0.0, -40.0, -600.0], [0.0, -500.0, -600.0], [0.0, -15.0, -700.0, -math.inf]):
+            with self.subTest(z=z):
+                self.check(z)
 
 
 class TestFallbackInputs(unittest.TestCase):
