@@ -68,7 +68,7 @@ from reviews.feasibility import Program, basis_combination, is_combination
 from reviews.layer_input import (
     box_bound, certificate_number, class_index, exact_layer, integer_layer, sequence,
 )
-from reviews.packed import CANDIDATE_BITS, WEIGHT_BITS, Packed, dot
+from reviews.packed import Packed, dot
 from reviews.span import AffineSpan
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
@@ -117,6 +117,10 @@ _MARGIN_TOLERANCE = 1e-9
 _REFLECTIONS = 8
 # Floats of the layer in its own units while entries stay below 2**_FLOAT_BITS.
 _FLOAT_BITS = 1000
+# A float point becomes a candidate of this many bits; x = w_i is taken
+# exactly while its candidate has at most _ROW_BITS.
+_POINT_BITS = 30
+_ROW_BITS = 32
 
 
 class _Layer:
@@ -162,7 +166,7 @@ class _Layer:
         """
         if all(isinstance(v, float) for v in x):
             largest = max(max(map(abs, x)), 1.0 if self.has_bias else 0.0)
-            t = WEIGHT_BITS - math.frexp(largest)[1]
+            t = _POINT_BITS - math.frexp(largest)[1]
             if self.has_bias:
                 t = max(t, 0)
             scaled = [round(math.ldexp(v, t)) for v in x]
@@ -186,13 +190,15 @@ class _Layer:
         """x = w_i exactly (clamped into the box), if its integer candidate is small; else None."""
         scaled = self._clamped(self.weights[i], self.denominator)
         scaled = scaled + ([self.denominator] if self.has_bias else [])
-        if max(map(abs, scaled)) >> CANDIDATE_BITS:
+        if max(map(abs, scaled)) >> _ROW_BITS:
             return None
         return scaled, self.denominator
 
     def witness(self, i, candidate):
         scaled, denominator = candidate
-        return ClassResult(i, True, tuple(Fraction(v) / denominator
+        # Fraction(int, int) is several times faster than Fraction / Fraction.
+        numerator, denominator = denominator.numerator, denominator.denominator
+        return ClassResult(i, True, tuple(Fraction(v * denominator, numerator)
                                           for v in scaled[:self.dim]), None)
 
     def reflect(self, x, i, rival):
