@@ -70,6 +70,7 @@ from reviews.layer_input import (
 )
 from reviews.packed import Packed, dot
 from reviews.span import AffineSpan
+from reviews.workers import job_count, run_chunks
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
@@ -123,6 +124,21 @@ _POINT_BITS = 30
 _ROW_BITS = 32
 
 
+class _ScaledRows:
+    """Rows of integers divided by ``unit``, as floats, made when asked for.
+
+    A class needs its own row and those of its few rivals: a float copy of
+    a whole layer of GPT-2's shape would take gigabytes.
+    """
+
+    def __init__(self, rows, unit):
+        self.rows, self.unit = rows, unit
+
+    def __getitem__(self, j):
+        unit = self.unit
+        return [v / unit for v in self.rows[j]]
+
+
 class _Layer:
     """A layer in integers (its entries times ``denominator``), packed, with float copies.
 
@@ -145,13 +161,13 @@ class _Layer:
         # reflections; past the float range, in units of the largest entry.
         largest = max(abs(v) for row in rows for v in row)
         unit = denominator if largest >> _FLOAT_BITS < denominator else largest
-        self.float_weights = [[v / unit for v in row] for row in weights]
+        self.float_weights = _ScaledRows(weights, unit)
         self.float_bias = [v / unit for v in self.bias]
         # The LPs see weights and biases each scaled to at most 1; their x is
         # then in units of bias scale / weight scale, where witnesses live.
         weight_scale = max(abs(v) for row in weights for v in row) or 1
         bias_scale = max(map(abs, self.bias)) or weight_scale
-        self.lp_weights = [[v / weight_scale for v in row] for row in weights]
+        self.lp_weights = _ScaledRows(weights, weight_scale)
         self.lp_bias = [v / bias_scale for v in self.bias]
         self.x_unit = Fraction(bias_scale, weight_scale)
         self.float_x_unit = to_float(self.x_unit)
@@ -345,12 +361,16 @@ def _decide(layer, i):
     return ClassResult(i, True, span.lift(result.witness), None) if result.argmaxable else result
 
 
-def check_layer(weights, bias=None, progress=None, *, box=None):
+def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):
     """Decide every class of the layer exactly; one ClassResult per class.
 
     ``progress``, if given, is called as progress(done, total) while the
-    check runs.  ``box`` = R (a positive number, taken exactly) asks about
-    inputs with |x_k| <= R only (module docstring); None asks about R^d.
+    check runs, in this process.  ``box`` = R (a positive number, taken
+    exactly) asks about inputs with |x_k| <= R only (module docstring);
+    None asks about R^d.  ``jobs`` worker processes (a positive int, or
+    None for os.cpu_count()) share the classes; the results are the same
+    for every ``jobs``.  With jobs > 1 under the ``spawn`` start method
+    (macOS, Windows), call it from under ``if __name__ == "__main__":``.
 
     >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
     >>> [r.argmaxable for r in check_layer(W)]
@@ -368,15 +388,78 @@ def check_layer(weights, bias=None, progress=None, *, box=None):
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
+    jobs = job_count(jobs)
     bound = None if box is None else box_bound(box)
-    layer = _Layer(*integer_layer(weights, bias), box=bound)
-    results = []
-    for i in range(layer.classes):
-        result = _decide(layer, i)
-        results.append(result if bound is None else _into_box(result, bound))
-        if progress is not None:
-            progress(i + 1, layer.classes)
-    return results
+    layer = integer_layer(weights, bias)
+    return _check(layer, bound, range(len(layer[0])), jobs, progress)
+
+
+# Classes per chunk sent to a worker: at most this many, and about
+# _CHUNKS_PER_JOB chunks per process so that they finish together.
+_CHUNK = 64
+_CHUNKS_PER_JOB = 4
+
+
+def _check(integer, bound, indices, jobs, progress):
+    """The results for the classes ``indices`` of the layer ``integer`` (from integer_layer)."""
+    indices = list(indices)
+    if jobs == 1 or len(indices) < 2:
+        _start_worker(integer, bound)
+        try:
+            results = []
+            for done, i in enumerate(indices, 1):
+                results.append(_decide_boxed(i))
+                if progress is not None:
+                    progress(done, len(indices))
+            return results
+        finally:
+            _stop_worker()
+    size = max(1, min(_CHUNK, -(-len(indices) // (jobs * _CHUNKS_PER_JOB))))
+    chunks = [indices[n:n + size] for n in range(0, len(indices), size)]
+    done = run_chunks(_start_worker, (integer, bound), _decide_chunk, chunks, jobs, progress,
+                      _decoded)
+    return [result for chunk in done for result in chunk]
+
+
+# (layer, box bound) of this process while a check runs (in a worker, its lifetime).
+_worker = None
+
+
+def _start_worker(integer, bound):
+    global _worker
+    _worker = _Layer(*integer, box=bound), bound
+
+
+def _stop_worker():
+    global _worker
+    _worker = None
+
+
+def _decide_boxed(i):
+    layer, bound = _worker
+    result = _decide(layer, i)
+    return result if bound is None else _into_box(result, bound)
+
+
+def _decide_chunk(indices):
+    """The results of a chunk of classes, in plain integers (cheap to send)."""
+    return [_encoded(_decide_boxed(i)) for i in indices]
+
+
+def _encoded(result):
+    witness = result.witness and tuple((v.numerator, v.denominator) for v in result.witness)
+    terms = result.terms and tuple((j, v.numerator, v.denominator) for j, v in result.terms)
+    box = result.box and (result.box.numerator, result.box.denominator)
+    return result.index, result.argmaxable, witness, terms, result.classes, box
+
+
+def _decoded(chunk):
+    """The ClassResults of a chunk's results from ``_decide_chunk``."""
+    return [ClassResult(index, argmaxable,
+                        witness and tuple(Fraction(n, q) for n, q in witness),
+                        terms and tuple((j, Fraction(n, q)) for j, n, q in terms),
+                        classes, box and Fraction(*box))
+            for index, argmaxable, witness, terms, classes, box in chunk]
 
 
 def _into_box(result, box):

@@ -23,11 +23,16 @@ __all__ = ["Packed", "dot"]
 _NONZERO = re.compile(b"[^\x00]")
 # Rivals ordered beyond those wanted, for the caller's next round.
 _LOOKAHEAD = 8
-# A field of 5 bytes holds a rounded logit of two 13-bit numbers in
-# d = 768 dimensions: a product costs one 30-bit digit times the block.
-_FIELD_BYTES = 4
-# The fewest bits a rounded entry may have before fields are widened.
-_FEWEST_BITS = 9
+# Fields are the fewest bytes (at least _FIELD_BYTES) in which a rounded
+# logit of entries rounded to at least _FEWEST_BITS bits fits: a product
+# costs a pass over C fields, so narrow fields pay in many dimensions
+# (3 bytes and 7 bits for d = 32 or 64; 4 bytes and 9 bits for d = 768).
+# In few dimensions products are cheap and the exact checks of the
+# suspects cost more: there entries keep _FEW_DIMENSION_BITS.
+_FIELD_BYTES = 3
+_FEWEST_BITS = 7
+_FEW_DIMENSIONS = 16
+_FEW_DIMENSION_BITS = 13
 # Classes per block: few enough that skipping a block saves work, many
 # enough that a product's cost dwarfs the interpreter's per block.
 _BLOCK = 1024
@@ -72,7 +77,8 @@ class Packed:
         self.norms = [norms[j] for j in self.order]
         self.rank = {j: n for n, j in enumerate(self.order)}
         size = _FIELD_BYTES
-        while (8 * size - 3 - width.bit_length()) // 2 < _FEWEST_BITS:
+        fewest = _FEWEST_BITS if width >= _FEW_DIMENSIONS else _FEW_DIMENSION_BITS
+        while (8 * size - 3 - width.bit_length()) // 2 < fewest:
             size += 1
         self.field_bytes = size
         # Rounded entries and candidates get ``bits`` bits each: a rounded
