@@ -59,6 +59,7 @@ combination proves nothing about R^d, and ``verify`` with box=None says so.
 
 import itertools
 import math
+import operator
 from collections import namedtuple
 from fractions import Fraction
 
@@ -157,6 +158,7 @@ class _Layer:
         rows = [w + [b] for w, b in zip(weights, bias)] if self.has_bias else weights
         self.packed = Packed(rows, prune=not self.has_bias)
         self._reduced = None
+        self._centre = None
         # Floats of the layer in its own units, for x = w_i and the
         # reflections; past the float range, in units of the largest entry.
         largest = max(abs(v) for row in rows for v in row)
@@ -172,6 +174,16 @@ class _Layer:
         self.x_unit = Fraction(bias_scale, weight_scale)
         self.float_x_unit = to_float(self.x_unit)
         self.first_penalty = max(_FIRST_PENALTY, -(-_FIRST_PENALTY * bias_scale // weight_scale))
+
+    def centre(self):
+        """The mean of the rows, in the units of ``float_weights``; made when first asked for."""
+        if self._centre is None:
+            sums = [0] * self.dim
+            for row in self.weights:
+                sums = list(map(operator.add, sums, row))
+            total = self.classes * self.float_weights.unit
+            self._centre = [v / total for v in sums]
+        return self._centre
 
     def candidate(self, x):
         """(integer candidate, its denominator) for a point x.
@@ -336,6 +348,17 @@ def _decide(layer, i):
     beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
     working = list(beaten)
     point = layer.float_weights[i]
+    if beaten:
+        # Adding one vector to every row adds one number to every logit: x =
+        # w_i - (the rows' mean) is x = w_i for the centred layer, where an
+        # embedding's long rows along the shared mean no longer beat it.
+        centred = [v - m for v, m in zip(point, layer.centre())]
+        if all(map(math.isfinite, centred)):
+            other = layer.candidate(centred)
+            others = layer.packed.beaten_by(i, other[0], _ADDED_PER_ROUND)
+            working += [j for j in others if j not in working]
+            if len(others) <= len(beaten):
+                point, candidate, beaten = centred, other, others
     # Reflections pay off when few rivals beat x = w_i; otherwise go to the LP.
     for _ in range(_REFLECTIONS if len(beaten) < _ADDED_PER_ROUND else 0):
         point = beaten and layer.reflect(point, i, beaten[0])
