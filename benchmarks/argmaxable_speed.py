@@ -11,7 +11,7 @@ random.Random(0).gauss(0, 1):
     always   C = 1000, d = 4 with bias; C = 2000, d = 16; the first again in
              the detector's box [-100, 100]^4
     large    C = 5000, d = 64 and C = 10000, d = 32 without bias; C = 4000,
-             d = 16 with bias; an embedding-like layer (C = 5000, d = 64):
+             d = 16 with bias; an embedding-like layer (C = 2000, d = 64):
              rows a shared mean plus Gaussian noise, their norms spread
              log-normally, so that short rows are the hard ones
     hard     issue 7's shapes: C = 5000, d = 1 (almost every class needs a
@@ -70,7 +70,7 @@ def embedding_layer(classes, dim, bias, seed=0):
 LAYERS = ((gaussian_layer, 1000, 4, True, None), (gaussian_layer, 2000, 16, False, None),
           (gaussian_layer, 1000, 4, True, 100))
 LARGE_LAYERS = ((gaussian_layer, 5000, 64, False, None), (gaussian_layer, 10000, 32, False, None),
-                (gaussian_layer, 4000, 16, True, None), (embedding_layer, 5000, 64, False, None))
+                (gaussian_layer, 4000, 16, True, None), (embedding_layer, 2000, 64, False, None))
 HARD_LAYERS = ((gaussian_layer, 5000, 1, False, None), (midpoint_layer, 3, 800, False, None))
 
 

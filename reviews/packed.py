@@ -60,9 +60,11 @@ class Packed:
 
     ``rows`` are integer rows (weights, then the bias if any); a candidate is
     an integer vector of the same length, and logits are rows . candidate.
-    The rows are packed in order of decreasing norm: without a bias
-    (``prune``), a row shorter than logit_i / |candidate| cannot reach
-    logit_i, so only the blocks holding longer rows are computed.
+    The rows are packed in order of decreasing distance from c, their mean
+    rounded to integers: without a bias (``prune``), logits less c . x
+    order the classes as logits do, and a row with |w_j - c| |x| <
+    (w_i - c) . x cannot reach logit_i (Cauchy-Schwarz), so only the
+    blocks holding rows farther from c are computed.
 
     >>> Packed([[3, 0], [0, 3], [2, 2]], prune=True).beaten_by(0, [1, 1], 2)
     [2, 1]
@@ -72,7 +74,11 @@ class Packed:
         self.rows = rows
         self.prune = prune
         width = len(rows[0])
-        norms = [dot(row, row) for row in rows]
+        sums = [0] * width
+        for row in rows:
+            sums = list(map(operator.add, sums, row))
+        self.centre = [v // len(rows) for v in sums] if prune else [0] * width
+        norms = [sum((v - c) ** 2 for v, c in zip(row, self.centre)) for row in rows]
         self.order = sorted(range(len(rows)), key=lambda j: -norms[j])
         self.norms = [norms[j] for j in self.order]
         self.rank = {j: n for n, j in enumerate(self.order)}
@@ -119,7 +125,8 @@ class Packed:
         return found
 
     def _reach(self, logit_i, candidate):
-        """How many rows, longest first, might reach logit_i."""
+        """How many rows, farthest from the centre first, might reach logit_i."""
+        logit_i -= dot(self.centre, candidate)
         size = dot(candidate, candidate)
         if not (self.prune and logit_i > 0 and size):
             return len(self.rows)
