@@ -1,27 +1,45 @@
-"""Time check_layer on the issue's seeded Gaussian layers, every certificate checked.
+"""Time check_layer on seeded layers, every class decided exactly with its certificate.
 
-    python benchmarks/argmaxable_speed.py [REPEATS] [large] [hard]
+    python benchmarks/argmaxable_speed.py [REPEATS] [large] [hard] [gpt2] [--jobs N]
 
-Layers: C = 1000, d = 4 with bias, and C = 2000, d = 16 without bias, weights
-and biases drawn from random.Random(0).gauss(0, 1), then the first again with
-inputs in the detector's box [-100, 100]^4 (box=100); with "large", also
-C = 5000, d = 64 and C = 10000, d = 32 without bias; with "hard", the shapes
-of issue 7: C = 5000, d = 1 without bias (almost every class needs a
-combination), and three rows a, b, (a + b) / 2 in d = 800 (the exact
-programs run on their 1-dimensional affine span).  Each run decides every
-class; the best and worst of REPEATS runs are reported, with the counts.
+Each row decides every class of a layer REPEATS times (default 3) with
+``jobs`` worker processes (default 1) and prints the median and best wall
+time, the median CPU time (this process and its workers: the machine may be
+shared) and the counts.  Layers, weights and biases from
+random.Random(0).gauss(0, 1):
+
+    always   C = 1000, d = 4 with bias; C = 2000, d = 16; the first again in
+             the detector's box [-100, 100]^4
+    large    C = 5000, d = 64 and C = 10000, d = 32 without bias; C = 4000,
+             d = 16 with bias; an embedding-like layer (C = 2000, d = 64):
+             rows a shared mean plus Gaussian noise, their norms spread
+             log-normally, so that short rows are the hard ones
+    hard     issue 7's shapes: C = 5000, d = 1 (almost every class needs a
+             combination) and three rows a, b, (a + b) / 2 in d = 800
+    gpt2     GPT-2's head shape, C = 50,257, d = 768 without bias: 300
+             seeded classes, each decided against all 50,257, with 1 job
+             and with N; the seconds per class and the full check projected
+             from them (the layer alone takes minutes to build and gigabytes
+             of memory: the peak resident sizes are printed)
 """
 
 import os
 import platform
 import random
+import resource
+import statistics
 import sys
 import time
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from reviews import argmaxable  # noqa: E402
 from reviews.argmaxable import check_layer  # noqa: E402
+from reviews.layer_input import integer_layer  # noqa: E402
+
+GPT2_CLASSES, GPT2_DIM, GPT2_SAMPLE = 50257, 768, 300
+
 
 def gaussian_layer(classes, dim, bias, seed=0):
     rng = random.Random(seed)
@@ -36,30 +54,104 @@ def midpoint_layer(classes, dim, bias, seed=0):
     return weights, biases and biases + [(Fraction(biases[0]) + Fraction(biases[1])) / 2]
 
 
+def embedding_layer(classes, dim, bias, seed=0):
+    """Rows m + noise (|m| about half the noise's), rescaled to log-normal norms."""
+    rng = random.Random(seed)
+    mean = [rng.gauss(0, 0.5) for _ in range(dim)]
+    weights = []
+    for _ in range(classes):
+        row = [m + rng.gauss(0, 1) for m in mean]
+        scale = rng.lognormvariate(0, 0.5) / sum(v * v for v in row) ** 0.5
+        weights.append([v * scale for v in row])
+    return weights, ([rng.gauss(0, 1) for _ in range(classes)] if bias else None)
+
+
 # (build, C, d, bias, box)
 LAYERS = ((gaussian_layer, 1000, 4, True, None), (gaussian_layer, 2000, 16, False, None),
           (gaussian_layer, 1000, 4, True, 100))
-LARGE_LAYERS = ((gaussian_layer, 5000, 64, False, None), (gaussian_layer, 10000, 32, False, None))
+LARGE_LAYERS = ((gaussian_layer, 5000, 64, False, None), (gaussian_layer, 10000, 32, False, None),
+                (gaussian_layer, 4000, 16, True, None), (embedding_layer, 2000, 64, False, None))
 HARD_LAYERS = ((gaussian_layer, 5000, 1, False, None), (midpoint_layer, 3, 800, False, None))
 
 
-def main(argv):
-    repeats = int(argv[0]) if argv else 3
-    layers = (LAYERS + (LARGE_LAYERS if "large" in argv[1:] else ())
-              + (HARD_LAYERS if "hard" in argv[1:] else ()))
-    print("Python %s" % platform.python_version())
+def cpu_seconds():
+    """CPU time of this process and of its finished workers."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def timed(function, *arguments, **keywords):
+    cpu, wall = cpu_seconds(), time.perf_counter()
+    result = function(*arguments, **keywords)
+    return result, time.perf_counter() - wall, cpu_seconds() - cpu
+
+
+def peak_megabytes(who):
+    # ru_maxrss is in kilobytes on Linux, in bytes on macOS.
+    size = resource.getrusage(who).ru_maxrss
+    return size / (2 ** 20 if sys.platform == "darwin" else 2 ** 10)
+
+
+def bench_layers(layers, repeats, jobs):
+    print("| layer | unargmaxable | median wall | best wall | median CPU |")
+    print("| --- | --- | --- | --- | --- |")
     for build, classes, dim, bias, box in layers:
         weights, biases = build(classes, dim, bias)
-        times = []
+        walls, cpus = [], []
         for _ in range(repeats):
-            start = time.perf_counter()
-            results = check_layer(weights, biases, box=box)
-            times.append(time.perf_counter() - start)
-        unargmaxable = sum(not r.argmaxable for r in results)
-        print("C = %d, d = %d, %s%s: %d unargmaxable, %d argmaxable; best %.2f s, worst %.2f s"
-              % (classes, dim, "bias" if bias else "no bias",
-                 ", box = %s" % box if box is not None else "", unargmaxable,
-                 classes - unargmaxable, min(times), max(times)))
+            results, wall, cpu = timed(check_layer, weights, biases, box=box, jobs=jobs)
+            walls.append(wall)
+            cpus.append(cpu)
+        name = "C = %d, d = %d, %s%s%s" % (
+            classes, dim, "bias" if bias else "no bias",
+            ", box = %s" % box if box is not None else "",
+            ", embedding-like" if build is embedding_layer else "")
+        print("| %s | %d | %.2f s | %.2f s | %.2f s |"
+              % (name, sum(not r.argmaxable for r in results), statistics.median(walls),
+                 min(walls), statistics.median(cpus)))
+
+
+def bench_gpt2(jobs):
+    """Seconds per class of a GPT-2-shaped head, from a seeded sample of classes."""
+    (weights, _), wall, _ = timed(gaussian_layer, GPT2_CLASSES, GPT2_DIM, False)
+    print("GPT-2 shape: layer of floats built in %.0f s" % wall)
+    integer, wall, _ = timed(integer_layer, weights, None)
+    print("exact integer layer in %.0f s" % wall)
+    del weights
+    sample = sorted(random.Random(1).sample(range(GPT2_CLASSES), GPT2_SAMPLE))
+    # The packed layer is built once per process: timed apart from the classes.
+    _, build, _ = timed(argmaxable._start_worker, integer, None)
+    print("packed layer built in %.0f s (once per process)" % build)
+    _, wall, cpu = timed(lambda: [argmaxable._decide_boxed(i) for i in sample])
+    argmaxable._stop_worker()
+    rows = [(1, wall / GPT2_SAMPLE, cpu / GPT2_SAMPLE)]
+    if jobs > 1:
+        # The workers build their layers side by side, then share the classes.
+        _, wall, cpu = timed(argmaxable._check, integer, None, sample, jobs, None)
+        rows.append((jobs, max(wall - build, 0) / GPT2_SAMPLE, cpu / GPT2_SAMPLE))
+    print("| jobs | s per class (wall) | CPU per class | projected full check |")
+    print("| --- | --- | --- | --- |")
+    for n, per_class, cpu in rows:
+        full = build + per_class * GPT2_CLASSES
+        print("| %d | %.4f s | %.4f s | %.0f s (%.2f h) |" % (n, per_class, cpu, full, full / 3600))
+    print("peak resident size: %.0f MB here, %.0f MB in the largest worker"
+          % (peak_megabytes(resource.RUSAGE_SELF), peak_megabytes(resource.RUSAGE_CHILDREN)))
+
+
+def main(argv):
+    jobs = 1
+    if "--jobs" in argv:
+        at = argv.index("--jobs")
+        jobs = int(argv[at + 1])
+        argv = argv[:at] + argv[at + 2:]
+    repeats = int(argv[0]) if argv and argv[0].isdigit() else 3
+    print("Python %s, %d CPUs, jobs = %d, %d runs per layer"
+          % (platform.python_version(), os.cpu_count() or 1, jobs, repeats))
+    layers = (LAYERS + (LARGE_LAYERS if "large" in argv else ())
+              + (HARD_LAYERS if "hard" in argv else ()))
+    bench_layers(layers, repeats, jobs)
+    if "gpt2" in argv:
+        bench_gpt2(jobs)
 
 
 if __name__ == "__main__":

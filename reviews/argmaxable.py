@@ -70,9 +70,10 @@ from reviews.layer_input import (
     box_bound, certificate_number, class_index, exact_layer, integer_layer, sequence, validated,
 )
 from reviews.lines import upper_envelope
-from reviews.packed import CANDIDATE_BITS, WEIGHT_BITS, Packed, dot
+from reviews.packed import Packed, dot
 from reviews.span import AffineSpan
 from reviews.twins import Twins
+from reviews.workers import job_count, run_chunks
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
@@ -122,6 +123,25 @@ _REFLECTIONS = 8
 _FLOAT_BITS = 1000
 # Bits between the largest and smallest nonzero entry past which LP rows are scaled one by one.
 _FLOAT_SPREAD = 200
+# A float point becomes a candidate of this many bits; x = w_i is taken
+# exactly while its candidate has at most _ROW_BITS.
+_POINT_BITS = 30
+_ROW_BITS = 32
+
+
+class _ScaledRows:
+    """Rows of integers divided by ``unit``, as floats, made when asked for.
+
+    A class needs its own row and those of its few rivals: a float copy of
+    a whole layer of GPT-2's shape would take gigabytes.
+    """
+
+    def __init__(self, rows, unit):
+        self.rows, self.unit = rows, unit
+
+    def __getitem__(self, j):
+        unit = self.unit
+        return [v / unit for v in self.rows[j]]
 
 
 class _Layer:
@@ -142,17 +162,18 @@ class _Layer:
         rows = [w + [b] for w, b in zip(weights, bias)] if self.has_bias else weights
         self.packed = Packed(rows, prune=not self.has_bias)
         self._reduced = None
+        self._centre = None
         # Floats of the layer in its own units, for x = w_i and the
         # reflections; past the float range, in units of the largest entry.
         largest = max(abs(v) for row in rows for v in row)
         unit = denominator if largest >> _FLOAT_BITS < denominator else largest
-        self.float_weights = [[v / unit for v in row] for row in weights]
+        self.float_weights = _ScaledRows(weights, unit)
         self.float_bias = [v / unit for v in self.bias]
         # The LPs see weights and biases each scaled to at most 1; their x is
         # then in units of bias scale / weight scale, where witnesses live.
         weight_scale = max(abs(v) for row in weights for v in row) or 1
         bias_scale = max(map(abs, self.bias)) or weight_scale
-        self.lp_weights = [[v / weight_scale for v in row] for row in weights]
+        self.lp_weights = _ScaledRows(weights, weight_scale)
         self.lp_bias = [v / bias_scale for v in self.bias]
         self.x_unit = Fraction(bias_scale, weight_scale)
         self.float_x_unit = to_float(self.x_unit)
@@ -160,6 +181,16 @@ class _Layer:
         # Past this spread, one shared scale leaves most LP rows zero in floats.
         smallest = min((abs(v) for row in rows for v in row if v), default=largest)
         self.wide = largest.bit_length() - smallest.bit_length() > _FLOAT_SPREAD
+
+    def centre(self):
+        """The mean of the rows, in the units of ``float_weights``; made when first asked for."""
+        if self._centre is None:
+            sums = [0] * self.dim
+            for row in self.weights:
+                sums = list(map(operator.add, sums, row))
+            total = self.classes * self.float_weights.unit
+            self._centre = [v / total for v in sums]
+        return self._centre
 
     def candidate(self, x):
         """(integer candidate, its denominator) for a point x.
@@ -170,7 +201,7 @@ class _Layer:
         """
         if all(isinstance(v, float) for v in x):
             largest = max(max(map(abs, x)), 1.0 if self.has_bias else 0.0)
-            t = WEIGHT_BITS - math.frexp(largest)[1]
+            t = _POINT_BITS - math.frexp(largest)[1]
             if self.has_bias:
                 t = max(t, 0)
             scaled = [round(math.ldexp(v, t)) for v in x]
@@ -194,13 +225,15 @@ class _Layer:
         """x = w_i exactly (clamped into the box), if its integer candidate is small; else None."""
         scaled = self._clamped(self.weights[i], self.denominator)
         scaled = scaled + ([self.denominator] if self.has_bias else [])
-        if max(map(abs, scaled)) >> CANDIDATE_BITS:
+        if max(map(abs, scaled)) >> _ROW_BITS:
             return None
         return scaled, self.denominator
 
     def witness(self, i, candidate):
         scaled, denominator = candidate
-        return ClassResult(i, True, tuple(Fraction(v) / denominator
+        # Fraction(int, int) is several times faster than Fraction / Fraction.
+        numerator, denominator = denominator.numerator, denominator.denominator
+        return ClassResult(i, True, tuple(Fraction(v * denominator, numerator)
                                           for v in scaled[:self.dim]), None)
 
     def reflect(self, x, i, rival):
@@ -325,6 +358,17 @@ def _decide(layer, i):
     beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
     working = list(beaten)
     point = layer.float_weights[i]
+    if beaten:
+        # Adding one vector to every row adds one number to every logit: x =
+        # w_i - (the rows' mean) is x = w_i for the centred layer, where an
+        # embedding's long rows along the shared mean no longer beat it.
+        centred = [v - m for v, m in zip(point, layer.centre())]
+        if all(map(math.isfinite, centred)):
+            other = layer.candidate(centred)
+            others = layer.packed.beaten_by(i, other[0], _ADDED_PER_ROUND)
+            working += [j for j in others if j not in working]
+            if len(others) <= len(beaten):
+                point, candidate, beaten = centred, other, others
     # Reflections pay off when few rivals beat x = w_i; otherwise go to the LP.
     for _ in range(_REFLECTIONS if len(beaten) < _ADDED_PER_ROUND else 0):
         point = beaten and layer.reflect(point, i, beaten[0])
@@ -350,12 +394,16 @@ def _decide(layer, i):
     return ClassResult(i, True, span.lift(result.witness), None) if result.argmaxable else result
 
 
-def check_layer(weights, bias=None, progress=None, *, box=None):
+def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):
     """Decide every class of the layer exactly; one ClassResult per class.
 
     ``progress``, if given, is called as progress(done, total) while the
-    check runs.  ``box`` = R (a positive number, taken exactly) asks about
-    inputs with |x_k| <= R only (module docstring); None asks about R^d.
+    check runs, in this process.  ``box`` = R (a positive number, taken
+    exactly) asks about inputs with |x_k| <= R only (module docstring);
+    None asks about R^d.  ``jobs`` worker processes (a positive int, or
+    None for os.cpu_count()) share the classes; the results are the same
+    for every ``jobs``.  With jobs > 1 under the ``spawn`` start method
+    (macOS, Windows), call it from under ``if __name__ == "__main__":``.
 
     >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
     >>> [r.argmaxable for r in check_layer(W)]
@@ -373,26 +421,99 @@ def check_layer(weights, bias=None, progress=None, *, box=None):
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
+    jobs = job_count(jobs)
     bound = None if box is None else box_bound(box)
     rows, biases, denominator = integer_layer(weights, bias)
+    # Repeated rows are settled by a twin; the rest on one representative per row.
     twins = Twins(rows, biases)
-    layer = _Layer(twins.select(rows), twins.select(biases), denominator, box=bound)
-    lines = None
-    if layer.dim == 1 and layer.box is None:
-        lines = upper_envelope([w for w, in layer.weights], layer.bias)
+    reduced = (twins.select(rows), twins.select(biases), denominator)
+    # Only representatives that stand for a class without a twin need deciding.
+    needed = sorted({twins.position[i] for i in range(twins.classes) if i not in twins.twin})
+    if not needed:
+        decided = {}
+    elif len(rows[0]) == 1 and (bound is None or biases is None):
+        lines = upper_envelope([w for w, in reduced[0]], reduced[1] or [0] * len(reduced[0]))
+        decided = {n: ClassResult(n, not terms, witness, terms)
+                   for n, (witness, terms) in enumerate(lines)}
+        decided = {n: r if bound is None else _into_box(r, bound) for n, r in decided.items()}
+    else:
+        decided = dict(zip(needed, _check(reduced, bound, needed, jobs, progress)))
     results = []
     for i in range(twins.classes):
         if i in twins.twin:
             result = ClassResult(i, False, None, ((twins.twin[i], Fraction(1)),), twins.classes)
-        elif lines:
-            witness, terms = lines[twins.position[i]]
-            result = twins.renamed(ClassResult(twins.position[i], not terms, witness, terms))
+            results.append(result if bound is None else _into_box(result, bound))
         else:
-            result = twins.renamed(_decide(layer, twins.position[i]))
-        results.append(result if bound is None else _into_box(result, bound))
-        if progress is not None:
-            progress(i + 1, twins.classes)
+            results.append(twins.renamed(decided[twins.position[i]]))
     return results
+
+
+# Classes per chunk sent to a worker: at most this many, and about
+# _CHUNKS_PER_JOB chunks per process so that they finish together.
+_CHUNK = 64
+_CHUNKS_PER_JOB = 4
+
+
+def _check(integer, bound, indices, jobs, progress):
+    """The results for the classes ``indices`` of the layer ``integer`` (from integer_layer)."""
+    indices = list(indices)
+    if jobs == 1 or len(indices) < 2:
+        _start_worker(integer, bound)
+        try:
+            results = []
+            for done, i in enumerate(indices, 1):
+                results.append(_decide_boxed(i))
+                if progress is not None:
+                    progress(done, len(indices))
+            return results
+        finally:
+            _stop_worker()
+    size = max(1, min(_CHUNK, -(-len(indices) // (jobs * _CHUNKS_PER_JOB))))
+    chunks = [indices[n:n + size] for n in range(0, len(indices), size)]
+    done = run_chunks(_start_worker, (integer, bound), _decide_chunk, chunks, jobs, progress,
+                      _decoded)
+    return [result for chunk in done for result in chunk]
+
+
+# (layer, box bound) of this process while a check runs (in a worker, its lifetime).
+_worker = None
+
+
+def _start_worker(integer, bound):
+    global _worker
+    _worker = _Layer(*integer, box=bound), bound
+
+
+def _stop_worker():
+    global _worker
+    _worker = None
+
+
+def _decide_boxed(i):
+    layer, bound = _worker
+    result = _decide(layer, i)
+    return result if bound is None else _into_box(result, bound)
+
+
+def _decide_chunk(indices):
+    """The results of a chunk of classes, in plain integers (cheap to send)."""
+    return [_encoded(_decide_boxed(i)) for i in indices]
+
+
+def _encoded(result):
+    witness = result.witness and tuple((v.numerator, v.denominator) for v in result.witness)
+    terms = result.terms and tuple((j, v.numerator, v.denominator) for j, v in result.terms)
+    box = result.box and (result.box.numerator, result.box.denominator)
+    return result.index, result.argmaxable, witness, terms, result.classes, box
+
+
+def _decoded(chunk):
+    """The ClassResults of a chunk's results from ``_decide_chunk``."""
+    return [ClassResult(index, argmaxable,
+                        witness and tuple(Fraction(n, q) for n, q in witness),
+                        terms and tuple((j, Fraction(n, q)) for j, n, q in terms),
+                        classes, box and Fraction(*box))
+            for index, argmaxable, witness, terms, classes, box in chunk]
 
 
 def _into_box(result, box):

@@ -305,6 +305,9 @@ def _layer_parser(out):
                         help="the bias's array, in the --bias file if given, else in FILE")
     parser.add_argument("--transpose", action="store_true",
                         help="the weights are stored as (d, C): one column per class")
+    parser.add_argument("--jobs", metavar="N", type=_jobs, default=1,
+                        help="worker processes to split the classes across (default: 1;"
+                             " 0: one per CPU); the output is the same for every N")
     parser.add_argument("--box", metavar="R", type=_box,
                         help="only inputs with |x_k| <= R for every k, the question the"
                              " paper's detector answers (it uses R = 100)")
@@ -312,6 +315,14 @@ def _layer_parser(out):
                         help="report format (default: text)")
     _add_output(parser)
     return parser
+
+
+def _jobs(text):
+    """--jobs N: a whole number, 0 for one process per CPU."""
+    if not text.isdigit() or len(text) > 4:
+        raise argparse.ArgumentTypeError("expected a whole number of processes, got %r"
+                                         % text[:60])
+    return int(text) or None
 
 
 def _box(text):
@@ -361,7 +372,8 @@ def _check_layer_command(argv, out, err):
     _write_notes(notes, err)
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
     try:
-        results = check_layer(weights, bias, progress=_progress(err), box=arguments.box)
+        results = check_layer(weights, bias, progress=_progress(err), box=arguments.box,
+                              jobs=arguments.jobs)
     except InputError as error:
         # check_layer's messages about the bias start with "bias".
         about_bias = arguments.bias is not None and str(error).startswith("bias")

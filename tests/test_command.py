@@ -356,7 +356,7 @@ class TestCheckLayer(FileTestCase):
             def isatty(self):
                 return True
 
-        def interrupted(weights, bias, progress, box):
+        def interrupted(weights, bias, progress, box, jobs):
             progress(1, 4)
             raise KeyboardInterrupt
         path = self.write("fig1.json", FIGURE_1_JSON)
@@ -399,6 +399,12 @@ class TestBox(FileTestCase):
         self.assertEqual((document["box"], document["unargmaxable"]), ("5/2", [1]))
         self.assertEqual(document["results"][1]["terms"], [[0, "1", "1"]])
         self.assertEqual(document["results"][0]["witness"], [["0", "0"]])
+
+    def test_jobs_give_the_same_output_as_one_process(self):
+        path = self.write("fig1.json", FIGURE_1_JSON)
+        one = in_process("check-layer", path, "--format", "json")
+        self.assertEqual(in_process("check-layer", path, "--format", "json", "--jobs", "2"), one)
+        self.assertEqual(in_process("check-layer", path, "--jobs", "x")[0], 2)
 
     def test_a_box_that_is_not_a_positive_number_is_a_usage_error(self):
         path = self.write("layer.json", self.LAYER)

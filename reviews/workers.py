@@ -1,0 +1,94 @@
+"""Worker processes for the exact geometry: one job split into chunks, results in order.
+
+The work of a chunk must depend only on the chunk and on what ``start``
+built from its arguments, so that the results are the same for any number
+of processes.  The arguments are sent once to each process (pickled under
+the ``spawn`` start method, the default on macOS and Windows): send plain
+integers, not Fractions.  A script that calls ``run_chunks`` with jobs > 1
+must guard its top level with ``if __name__ == "__main__":`` under
+``spawn``, as for any use of multiprocessing.
+
+    run_chunks  [work(chunk) for chunk in chunks], over ``jobs`` processes
+    job_count   the number of processes asked for, validated
+"""
+
+import multiprocessing
+import os
+import signal
+
+from reviews.errors import InputError
+
+__all__ = ["run_chunks", "job_count"]
+
+# The start method of the worker processes; None is the platform's default.
+# (The tests set it to try each method.)
+START_METHOD = None
+
+
+def job_count(jobs):
+    """``jobs`` as a number of processes: a positive int, or None for every CPU.
+
+    >>> job_count(2), job_count(None) == (os.cpu_count() or 1)
+    (2, True)
+    >>> job_count(0)
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: jobs is 0; the number of worker processes must be at least 1
+    """
+    if jobs is None:
+        return os.cpu_count() or 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int):
+        raise TypeError("jobs must be an int (the number of worker processes) or None, not %s"
+                        % type(jobs).__name__)
+    if jobs < 1:
+        raise InputError("jobs is %d; the number of worker processes must be at least 1" % jobs)
+    return jobs
+
+
+def _start(start, arguments):
+    # Ctrl-C reaches every process of the terminal's group: only the parent
+    # handles it (by ending the pool), so the workers print no traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if start is not None:
+        start(*arguments)
+
+
+def _numbered(numbered_chunk):
+    number, work, chunk = numbered_chunk
+    return number, work(chunk)
+
+
+def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None):
+    """[receive(work(chunk)) for chunk in chunks], each process first calling start(*arguments).
+
+    ``start`` (or None) and ``work`` must be module-level functions (they
+    are sent by name); ``receive``, if given, runs in this process on each chunk's
+    result as it arrives, while the workers go on.  ``progress(done,
+    total)`` is called in this process as chunks complete, with ``done``
+    counting the items of the chunks completed.
+
+    >>> run_chunks(None, (), sum, [[1], [2, 3]], 2, receive=str)
+    ['1', '5']
+    """
+    chunks = list(chunks)
+    total = sum(map(len, chunks))
+    results = [None] * len(chunks)
+    context = multiprocessing.get_context(START_METHOD)
+    pool = context.Pool(min(jobs, len(chunks)), _start, (start, arguments))
+    try:
+        done = 0
+        numbered = [(n, work, chunk) for n, chunk in enumerate(chunks)]
+        for number, result in pool.imap_unordered(_numbered, numbered):
+            results[number] = result if receive is None else receive(result)
+            done += len(chunks[number])
+            if progress is not None:
+                progress(done, total)
+        pool.close()
+    except BaseException:
+        # An interrupt, or an error in a worker or in ``progress``: the
+        # workers still running are ended, not waited for.
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+    return results

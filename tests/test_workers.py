@@ -1,0 +1,114 @@
+"""Tests of check_layer's worker processes (reviews.workers): same results for any jobs."""
+
+import multiprocessing
+import os
+import random
+import subprocess
+import sys
+import unittest
+from fractions import Fraction as F
+from unittest import mock
+
+from reviews import argmaxable, workers
+from reviews.argmaxable import check_layer
+from reviews.errors import InputError
+from tests.support import FileTestCase
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _layer(classes, dim, seed):
+    rng = random.Random(seed)
+    return ([[rng.gauss(0, 1) for _ in range(dim)] for _ in range(classes)],
+            [rng.gauss(0, 1) for _ in range(classes)])
+
+
+# A user's script: its own folder first on sys.path, the package imported
+# from elsewhere, the check under a main guard as ``spawn`` requires.
+SCRIPT = """\
+import multiprocessing, random, sys
+sys.path.append(%r)
+from reviews.argmaxable import check_layer
+
+def layer():
+    rng = random.Random(3)
+    return ([[rng.gauss(0, 1) for _ in range(3)] for _ in range(60)],
+            [rng.gauss(0, 1) for _ in range(60)])
+
+if __name__ == "__main__":
+    multiprocessing.set_start_method(sys.argv[1])
+    weights, bias = layer()
+    for box in (None, 2):
+        one = check_layer(weights, bias, box=box)
+        two = check_layer(weights, bias, box=box, jobs=2)
+        print(repr(one) == repr(two), sum(not r.argmaxable for r in two))
+"""
+
+
+class TestSameResultsForEveryJobs(FileTestCase):
+
+    def test_a_users_script_gets_the_same_results_under_every_start_method(self):
+        script = self.write("user_script.py", SCRIPT % ROOT)
+        for method in multiprocessing.get_all_start_methods():
+            with self.subTest(method=method):
+                done = subprocess.run([sys.executable, script, method], capture_output=True,
+                                      text=True, cwd=self.folder.name, timeout=120)
+                self.assertEqual(done.stderr, "")
+                # Both answers occur (the layer has unargmaxable classes).
+                lines = done.stdout.split("\n")
+                self.assertEqual([line.split()[0] for line in lines[:2]], ["True", "True"])
+                self.assertGreater(int(lines[0].split()[1]), 0)
+
+    def test_results_are_identical_for_one_two_and_five_jobs(self):
+        weights, bias = _layer(45, 2, 7)
+        one = check_layer(weights, bias)
+        self.assertEqual(repr(check_layer(weights, bias, jobs=2)), repr(one))
+        self.assertEqual(repr(check_layer(weights, bias, jobs=5)), repr(one))
+        # Exact entries too, and a layer without bias decided in a box.
+        exact = [[F(j % 5, 3), F(j * j % 7, 2)] for j in range(20)]
+        self.assertEqual(repr(check_layer(exact, None, box=F(1, 3), jobs=3)),
+                         repr(check_layer(exact, None, box=F(1, 3))))
+
+    def test_progress_counts_every_class_in_this_process(self):
+        weights, bias = _layer(30, 2, 1)
+        seen = []
+        check_layer(weights, bias, jobs=2,
+                    progress=lambda done, total: seen.append((done, total, os.getpid())))
+        self.assertEqual(seen[-1][:2], (30, 30))
+        self.assertEqual([done for done, _, _ in seen], sorted({done for done, _, _ in seen}))
+        self.assertEqual({pid for _, _, pid in seen}, {os.getpid()})
+
+    def test_an_error_in_progress_ends_the_workers_and_comes_through(self):
+        weights, bias = _layer(30, 2, 1)
+
+        def failing(done, total):
+            raise KeyError("stop")
+
+        with self.assertRaises(KeyError):
+            check_layer(weights, bias, jobs=2, progress=failing)
+        self.assertEqual(multiprocessing.active_children(), [])
+
+    def test_one_job_starts_no_process(self):
+        with mock.patch.object(argmaxable, "run_chunks") as run:
+            check_layer([[0], [1]], jobs=1)
+        run.assert_not_called()
+
+
+class TestJobsErrors(unittest.TestCase):
+
+    def test_jobs_must_be_a_positive_int(self):
+        for jobs, error, message in ((0, InputError, "jobs is 0; .* at least 1"),
+                                     (-2, InputError, "jobs is -2"),
+                                     (2.0, TypeError, "jobs must be an int .* not float"),
+                                     (True, TypeError, "not bool"),
+                                     ("2", TypeError, "not str")):
+            with self.subTest(jobs=jobs):
+                with self.assertRaisesRegex(error, message):
+                    check_layer([[0], [1]], jobs=jobs)
+
+    def test_none_means_every_cpu(self):
+        self.assertEqual(workers.job_count(None), os.cpu_count() or 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
