@@ -784,6 +784,8 @@ class TestStreams(FileTestCase):
         path = self.write("two.csv", "1,0\n0,1\n")
         interrupted_check = (
             "import os, signal, sys, time\n"
+            # A shell that starts us in the background leaves SIGINT ignored.
+            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
             "from reviews import counterexamples\n"
             "def check_layer(*arguments, **keywords):\n"
             "    os.kill(os.getpid(), signal.SIGINT)\n"
@@ -792,7 +794,7 @@ class TestStreams(FileTestCase):
             "counterexamples.check_layer = check_layer\n"
             "sys.exit(counterexamples.main(['check-layer', sys.argv[1]]))\n")
         done = subprocess.run([sys.executable, "-c", interrupted_check, path], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (130, b"", b"counterexamples: interrupted\n"))
 
