@@ -1,6 +1,6 @@
 """Time the default run, the whole command as a process, beside ``python -c pass``.
 
-    python benchmarks/default_run.py [RUNS] [--python PATH] [--no-claims]
+    python tests/benchmarks/default_run.py [RUNS] [--python PATH] [--no-claims]
 
 Runs ``PYTHON -c pass`` and ``PYTHON reviews/counterexamples.py`` (output
 discarded) in turn, RUNS times each (default 7), and prints the best and

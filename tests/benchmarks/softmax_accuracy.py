@@ -1,6 +1,6 @@
 """Check softmax, log_softmax and logsumexp against exact values on seeded grids.
 
-    python benchmarks/softmax_accuracy.py [VECTORS_PER_SEED] [SEEDS...]
+    python tests/benchmarks/softmax_accuracy.py [VECTORS_PER_SEED] [SEEDS...]
 
 Uses the test suite's grid (tests/test_softmax.py) with more seeds.  Every
 result is compared with the correctly rounded exact value (decimal at
@@ -14,7 +14,7 @@ import platform
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from reviews.rounding import slow_path_runs  # noqa: E402
 from reviews.softmax import (  # noqa: E402

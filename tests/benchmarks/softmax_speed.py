@@ -1,6 +1,6 @@
 """Time softmax and log_softmax beside the textbook formula in pure Python.
 
-    python benchmarks/softmax_speed.py [--quick] [--against FILE]
+    python tests/benchmarks/softmax_speed.py [--quick] [--against FILE]
 
 Prints microseconds per element for n = 2, 10, 100, 1000 and 100000 logits
 of three kinds (Gaussian, wide, ties), the textbook formula's time on the
@@ -69,7 +69,7 @@ def per_element(function, batch, repeats):
 
 def main(argv):
     quick = "--quick" in argv
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     from reviews import softmax as module
     from reviews.rounding import slow_path_runs
     other = None

@@ -1,6 +1,6 @@
 """Time check_layer on seeded layers, every class decided exactly with its certificate.
 
-    python benchmarks/argmaxable_speed.py [REPEATS] [large] [hard] [gpt2] [--jobs N]
+    python tests/benchmarks/argmaxable_speed.py [REPEATS] [large] [hard] [gpt2] [--jobs N]
 
 Each row decides every class of a layer REPEATS times (default 3) with
 ``jobs`` worker processes (default 1) and prints the median and best wall
@@ -32,7 +32,7 @@ import sys
 import time
 from fractions import Fraction
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from reviews import argmaxable  # noqa: E402
 from reviews.argmaxable import check_layer  # noqa: E402
