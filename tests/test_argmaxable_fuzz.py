@@ -113,20 +113,24 @@ class TestExtremeLayers(unittest.TestCase):
                 if not r.argmaxable:
                     self.assertLessEqual(len(r.terms), len(weights[0]) + 1)
 
-    def test_decisions_agree_with_one_system_per_class(self):
+    def assertAgreeWithOneSystemPerClass(self, weights, bias, results, box=None):
         # Class i is argmaxable iff (w_i - w_j) . x + b_i - b_j > 0 for all j != i.
+        rows, biases = exact_layer(weights, bias)
+        biases = biases or [F(0)] * len(rows)
+        for r in results:
+            i = r.index
+            rivals = [j for j in range(len(rows)) if j != i]
+            if not rivals:
+                continue
+            decision = decide([[p - q for p, q in zip(rows[i], rows[j])] for j in rivals],
+                              [biases[i] - biases[j] for j in rivals],
+                              box=None if box is None else F(box))
+            with self.subTest(weights=weights, bias=bias, box=box, index=i):
+                self.assertEqual(decision.witness is not None, r.argmaxable)
+
+    def test_decisions_agree_with_one_system_per_class(self):
         for weights, bias, results in self.cases[:LAYERS // 3]:
-            rows, biases = exact_layer(weights, bias)
-            biases = biases or [F(0)] * len(rows)
-            for r in results:
-                i = r.index
-                rivals = [j for j in range(len(rows)) if j != i]
-                if not rivals:
-                    continue
-                decision = decide([[p - q for p, q in zip(rows[i], rows[j])] for j in rivals],
-                                  [biases[i] - biases[j] for j in rivals])
-                with self.subTest(weights=weights, bias=bias, index=i):
-                    self.assertEqual(decision.witness is not None, r.argmaxable)
+            self.assertAgreeWithOneSystemPerClass(weights, bias, results)
 
     def test_every_boxed_certificate_verifies_and_holds_by_its_definition(self):
         for weights, bias, box, results in self.boxed:
@@ -146,17 +150,7 @@ class TestExtremeLayers(unittest.TestCase):
 
     def test_boxed_decisions_agree_with_one_boxed_system_per_class(self):
         for weights, bias, box, results in self.boxed[:LAYERS // 3]:
-            rows, biases = exact_layer(weights, bias)
-            biases = biases or [F(0)] * len(rows)
-            for r in results:
-                i = r.index
-                rivals = [j for j in range(len(rows)) if j != i]
-                if not rivals:
-                    continue
-                decision = decide([[p - q for p, q in zip(rows[i], rows[j])] for j in rivals],
-                                  [biases[i] - biases[j] for j in rivals], box=F(box))
-                with self.subTest(weights=weights, bias=bias, box=box, index=i):
-                    self.assertEqual(decision.witness is not None, r.argmaxable)
+            self.assertAgreeWithOneSystemPerClass(weights, bias, results, box)
 
     def test_the_mix_is_extreme(self):
         # The fuzz is only worth something if it holds what it claims to.
