@@ -105,6 +105,9 @@ class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms clas
         if self.classes is None:
             raise InputError("class %d: a dense combination needs the number of classes"
                              % self.index)
+        if self.classes > _DENSE_LIMIT:
+            raise InputError("class %d: a dense combination has at most 2**26 classes, not %s;"
+                             " use its terms" % (self.index, _count_text(self.classes)))
         dense = [0] * self.classes
         for j, value in self.terms:
             if not 0 <= j < self.classes:
@@ -115,6 +118,13 @@ class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms clas
 
 
 _FIRST_PENALTY = 4
+# A dense combination past this many classes would not fit in memory.
+_DENSE_LIMIT = 2 ** 26
+
+
+def _count_text(n):
+    return str(n) if n < 10 ** 12 else "an int of %d bits" % n.bit_length()
+
 _FLOAT_ROUNDS = 64
 _ADDED_PER_ROUND = 8
 _MARGIN_TOLERANCE = 1e-9

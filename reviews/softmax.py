@@ -219,7 +219,8 @@ def _checked_digits(digits):
         raise TypeError("digits must be an int, not %s" % type(digits).__name__)
     if not 1 <= digits <= MAX_DIGITS:
         raise InputError("digits must be from 1 to %d, not %s"
-                         % (MAX_DIGITS, digits if abs(digits) < 10 ** 12 else "%.3e" % digits))
+                         % (MAX_DIGITS, digits if abs(digits) < 10 ** 12
+                            else "an int of %d bits" % digits.bit_length()))
     return digits
 
 

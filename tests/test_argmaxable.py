@@ -491,5 +491,15 @@ class TestErrors(unittest.TestCase):
                          ([[F(1, 2), F(1, 10)]], [F(3)]))
 
 
+
+class TestHugeArguments(unittest.TestCase):
+
+    def test_a_dense_combination_of_too_many_classes_is_refused_by_name(self):
+        for classes in (10 ** 12, 10 ** 5000):
+            with self.subTest(classes=classes):
+                with self.assertRaisesRegex(InputError, "at most 2\\*\\*26 classes"):
+                    ClassResult(0, False, None, ((1, F(1)),), classes).combination
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -382,5 +382,15 @@ class TestAccuracyGrid(unittest.TestCase):
                 self.assertLessEqual(abs(math.fsum(softmax(z)) - 1), len(z) * 2 ** -52)
 
 
+
+class TestHugeDigits(unittest.TestCase):
+
+    def test_digits_of_any_size_get_a_one_line_input_error(self):
+        for digits in (10 ** 5000, -10 ** 5000):
+            with self.subTest(sign=digits > 0):
+                with self.assertRaisesRegex(InputError, "not an int of 16610 bits"):
+                    softmax_exact([1, 2], digits=digits)
+
+
 if __name__ == "__main__":
     unittest.main()
