@@ -64,7 +64,7 @@ from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import common_denominator, to_float
+from reviews.exact import common_denominator, shown, to_float
 from reviews.feasibility import Program, basis_combination, is_combination, scaled_floats
 from reviews.layer_input import (
     box_bound, certificate_number, class_index, exact_layer, integer_layer, sequence, validated,
@@ -107,7 +107,7 @@ class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms clas
                              % self.index)
         if self.classes > _DENSE_LIMIT:
             raise InputError("class %d: a dense combination has at most 2**26 classes, not %s;"
-                             " use its terms" % (self.index, _count_text(self.classes)))
+                             " use its terms" % (self.index, shown(self.classes)))
         dense = [0] * self.classes
         for j, value in self.terms:
             if not 0 <= j < self.classes:
@@ -120,10 +120,6 @@ class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms clas
 _FIRST_PENALTY = 4
 # A dense combination past this many classes would not fit in memory.
 _DENSE_LIMIT = 2 ** 26
-
-
-def _count_text(n):
-    return str(n) if n < 10 ** 12 else "an int of %d bits" % n.bit_length()
 
 _FLOAT_ROUNDS = 64
 _ADDED_PER_ROUND = 8

@@ -11,6 +11,7 @@ number text such as 0.9) is the decimal fraction it spells.
     to_float            a rational rounded to the nearest float, +-inf beyond
     to_decimal          a rational rounded in a given decimal context
     rational_text       "p" or "p/q" for any rational, however many digits
+    shown               a value as a message may echo it (at most 60 characters)
 
 The size limit: an exact value's numerator and denominator (in lowest
 terms) may have at most ``MAX_BITS`` = 65,536 bits each, about 19,700
@@ -29,7 +30,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 
 __all__ = ["MAX_BITS", "real_number", "check_size", "decimal_size_error",
-           "common_denominator", "to_float", "to_decimal", "rational_text"]
+           "common_denominator", "to_float", "to_decimal", "rational_text", "shown"]
 
 MAX_BITS = 65536
 # A decimal coefficient of this many digits may still be below 2**MAX_BITS.
@@ -56,7 +57,7 @@ def real_number(x, where):
     reviews.errors.InputError: bias[0] is Decimal('1E+999999999'), past the size limit: ...
     """
     if isinstance(x, bool) or not isinstance(x, (numbers.Real, decimal.Decimal)):
-        raise InputError("%s is %s, not a real number" % (where, _shown(x)))
+        raise InputError("%s is %s, not a real number" % (where, shown(x)))
     if isinstance(x, decimal.Decimal):
         if x.is_nan():
             raise InputError("%s is NaN" % where)
@@ -64,25 +65,31 @@ def real_number(x, where):
             return math.inf if x > 0 else -math.inf
         problem = decimal_size_error(x)
         if problem:
-            raise InputError("%s is %s, %s" % (where, _shown(x), problem))
+            raise InputError("%s is %s, %s" % (where, shown(x), problem))
         return check_size(Fraction(x), where)
     if isinstance(x, numbers.Rational):
         try:
             numerator, denominator = int(x.numerator), int(x.denominator)
         except (TypeError, ValueError, OverflowError):
-            raise InputError("%s is %s, not a usable rational" % (where, _shown(x))) from None
+            raise InputError("%s is %s, not a usable rational" % (where, shown(x))) from None
         return check_size(Fraction(numerator, denominator), where)
     try:
         value = float(x)
     except (TypeError, ValueError, OverflowError):
-        raise InputError("%s is %s, not convertible to a float" % (where, _shown(x))) from None
+        raise InputError("%s is %s, not convertible to a float" % (where, shown(x))) from None
     if math.isnan(value):
         raise InputError("%s is NaN" % where)
     return value
 
 
-def _shown(x):
-    """At most 60 characters of repr(x), for a message."""
+def shown(x):
+    """At most 60 characters of repr(x), for a message; a huge int by its size.
+
+    >>> shown(10 ** 5000), shown(12)
+    ('an int of 16610 bits', '12')
+    """
+    if isinstance(x, int) and not isinstance(x, bool) and not -10 ** 12 < x < 10 ** 12:
+        return "an int of %d bits" % x.bit_length()
     try:
         text = repr(x)
     except Exception:

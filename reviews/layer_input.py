@@ -20,7 +20,7 @@ import numbers
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import common_denominator, real_number
+from reviews.exact import common_denominator, real_number, shown
 
 __all__ = ["exact_layer", "integer_layer", "box_bound", "validated", "sequence", "finite",
            "certificate_number", "class_index"]
@@ -124,8 +124,8 @@ def class_index(value, classes, where):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError("%s must be an int, not %s" % (where, type(value).__name__))
     if not 0 <= value < classes:
-        raise InputError("%s is %d, not a class of this layer (0 to %d)"
-                         % (where, value, classes - 1))
+        raise InputError("%s is %s, not a class of this layer (0 to %d)"
+                         % (where, shown(value), classes - 1))
     return int(value)
 
 

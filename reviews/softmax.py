@@ -40,7 +40,7 @@ import numbers
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import real_number, to_decimal, to_float
+from reviews.exact import real_number, shown, to_decimal, to_float
 from reviews.rounding import (
     decimal_context as _context,
     decimal_ln1p as _ln1p,
@@ -219,8 +219,7 @@ def _checked_digits(digits):
         raise TypeError("digits must be an int, not %s" % type(digits).__name__)
     if not 1 <= digits <= MAX_DIGITS:
         raise InputError("digits must be from 1 to %d, not %s"
-                         % (MAX_DIGITS, digits if abs(digits) < 10 ** 12
-                            else "an int of %d bits" % digits.bit_length()))
+                         % (MAX_DIGITS, shown(digits)))
     return digits
 
 

@@ -500,6 +500,14 @@ class TestHugeArguments(unittest.TestCase):
                 with self.assertRaisesRegex(InputError, "at most 2\\*\\*26 classes"):
                     ClassResult(0, False, None, ((1, F(1)),), classes).combination
 
+    def test_a_huge_index_is_named_by_its_size_not_printed(self):
+        results = (ClassResult(10 ** 5000, True, (1,), None, 2),
+                   ClassResult(0, False, None, ((10 ** 5000, F(1)),), 2))
+        for result in results:
+            with self.subTest(result=result.index):
+                with self.assertRaisesRegex(InputError, "is an int of 16610 bits, not a class"):
+                    verify([[0], [1]], None, result)
+
 
 if __name__ == "__main__":
     unittest.main()
