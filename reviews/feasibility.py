@@ -63,6 +63,7 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator, to_float
+from reviews.exact_division import exact_divider
 
 __all__ = ["Decision", "Relaxed", "Program", "decide", "basis_combination",
            "is_combination", "is_witness", "scaled_floats", "solve_square"]
@@ -97,8 +98,9 @@ class Program:
     In floats the tableau is the usual one.  Exact (``exact=True``), rows,
     offsets and penalty must be integers, and the tableau stays integer:
     it holds the true tableau times ``scale``, the basis determinant, and a
-    pivot is Bareiss's fraction-free step (every division exact), which
-    avoids the gcd of a Fraction at every operation.  Each row and its
+    pivot is Bareiss's fraction-free step (every division exact, and done
+    as one: ``reviews.exact_division``), which avoids the gcd of a
+    Fraction at every operation.  Each row and its
     offset are divided by their gcd first (a layer's common denominator
     can make them thousands of bits longer than they need be); that
     changes no witness, and ``row_weights`` undoes it.
@@ -139,13 +141,14 @@ class Program:
         p = pivot_row[col + 1]
         if self.exact:
             scale = self.scale
+            divide = exact_divider(scale)
             for r, other in enumerate(tableau):
                 if r != row:
                     f = other[col + 1]
                     if f:
-                        tableau[r] = [(p * a - f * b) // scale for a, b in zip(other, pivot_row)]
+                        tableau[r] = [divide(p * a - f * b) for a, b in zip(other, pivot_row)]
                     elif p != scale:
-                        tableau[r] = [p * a // scale for a in other]
+                        tableau[r] = [divide(p * a) for a in other]
             # The scale stays positive, so signs read off the integers.
             if p < 0:
                 self.tableau = tableau = [[-v for v in line] for line in tableau]
@@ -305,7 +308,8 @@ def solve_square(columns, rhs):
     """The exact solution of sum_j v_j columns[j] = rhs, or None if singular.
 
     Fraction-free Gauss-Jordan elimination (Bareiss, Montante): integers
-    throughout, every division exact, the solution is column / determinant.
+    throughout, every division exact (``exact_divider``), the solution is
+    column / determinant.
 
     >>> solve_square([[2, 0], [1, 1]], [3, 1])
     [Fraction(1, 1), Fraction(1, 1)]
@@ -320,11 +324,12 @@ def solve_square(columns, rhs):
         matrix[k], matrix[pivot] = matrix[pivot], matrix[k]
         head = matrix[k]
         p = head[k]
+        divide = exact_divider(previous)
         for r in range(n):
             if r != k:
                 row = matrix[r]
                 f = row[k]
-                matrix[r] = [(p * a - f * b) // previous for a, b in zip(row, head)]
+                matrix[r] = [divide(p * a - f * b) for a, b in zip(row, head)]
         previous = p
     return [Fraction(row[n], row[r]) for r, row in enumerate(matrix)]
 

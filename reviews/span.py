@@ -15,6 +15,7 @@ not a box in the coordinates s: a boxed question cannot be reduced so.)
 
 from fractions import Fraction
 
+from reviews.exact_division import exact_divider
 from reviews.feasibility import solve_square
 
 __all__ = ["AffineSpan"]
@@ -50,11 +51,12 @@ class AffineSpan:
             coordinates[rank], coordinates[pick] = coordinates[pick], coordinates[rank]
             head = matrix[rank]
             p = head[column]
+            divide = exact_divider(previous)
             for q in range(dim):
                 row = matrix[q]
                 f = row[column]
                 if q != rank and (f or any(row)):
-                    matrix[q] = [(p * a - f * b) // previous for a, b in zip(row, head)]
+                    matrix[q] = [divide(p * a - f * b) for a, b in zip(row, head)]
             previous = p
             pivots.append(column + 1)
             rank += 1
