@@ -21,9 +21,9 @@ integers.  Candidates come from x = w_i, then from a small linear program
 over the classes that beat the last candidate (Clarkson's idea), in floats;
 the same program in exact integers decides what floats leave open, and
 always decides (reviews.feasibility proves that it ends).  With fewer
-classes than dimensions (C - 1 < d), the program runs in exact coordinates
-on the affine span of the rows, of dimension at most C - 1, and witnesses
-are mapped back to R^d exactly.
+classes than dimensions (C - 1 < d), the program runs on at most C - 1
+input coordinates that carry the whole question (reviews.span); witnesses
+are exact there, and a combination is checked on the whole layer.
 
 Floats only propose: a number past the float range is still taken at its
 exact value, and where floats cannot hold it the exact path decides.
@@ -44,8 +44,8 @@ By LP duality over the compact box, one of the two always exists: the
 program of reviews.feasibility with its penalty fixed at R.  Without a bias
 the box changes nothing (a witness scaled towards 0 stays one), so the
 answers are those for R^d with witnesses scaled into the box.  With a bias
-the affine-span reduction is not used (the box is not a box in span
-coordinates) and every candidate is clamped into the box.  An answer for
+the reduction to a few coordinates is not used (a boxed combination's
+condition is not kept by it) and every candidate is clamped into the box.  An answer for
 R^d is also one for the box where it holds: a combination with
 sum_j lam_j w_j = w_i proves every box, a witness proves R^d; but a boxed
 combination proves nothing about R^d, and ``verify`` with box=None says so.
@@ -71,7 +71,7 @@ from reviews.layer_input import (
 )
 from reviews.lines import upper_envelope
 from reviews.packed import Packed, dot
-from reviews.span import AffineSpan
+from reviews.span import SpanCoordinates
 from reviews.twins import Twins
 from reviews.workers import job_count, run_chunks
 
@@ -294,24 +294,30 @@ class _Layer:
         return self.candidate([Fraction(v) * self.x_unit for v in x])
 
     def reduced(self, needed):
-        """(this layer on the affine span of its rows, its AffineSpan), or None if not worth it.
+        """(this layer on a few coordinates, its SpanCoordinates), or None if not worth it.
 
-        The span of {w_j - w_0} has dimension r <= C - 1, so only C - 1 < d
-        can gain.  Finding it costs about C * d * r exact operations on
-        numbers r times longer than the entries, and a float program in d
-        dimensions about d**3 float operations: so the floats get the span
-        only for few classes (C**3 <= d**2), the exact program whenever it
-        is ``needed`` (exact pivots in d dimensions cost far more).
-        Computed once, when a class first needs the LP.
+        The differences w_j - w_0 span r <= C - 1 dimensions, so only
+        C - 1 < d can gain; r coordinates carry the whole question
+        (reviews.span), on the layer's own integers.  Finding them costs
+        about C * r * min(d, C) operations modulo a prime, and a float
+        program in d dimensions about d**3 float operations: so the floats
+        get the coordinates only for few classes (C**3 <= d**2), the exact
+        program whenever it is ``needed`` (exact pivots in d dimensions
+        cost far more).  Computed once, when a class first needs the LP.
         """
         if self.box is not None or self.classes - 1 >= self.dim or not (
                 needed or self.classes ** 3 <= self.dim ** 2):
             return None
         if self._reduced is None:
-            span = AffineSpan(self.weights)
-            bias = [span.delta * b for b in self.bias] if self.has_bias else None
-            self._reduced = _Layer(span.rows, bias, span.delta * self.denominator), span
+            span = SpanCoordinates(self.weights)
+            bias = self.bias if self.has_bias else None
+            self._reduced = _Layer(span.restricted(self.weights), bias, self.denominator), span
         return self._reduced
+
+    def combination_holds(self, i, terms):
+        """Exact check: ``terms`` are a combination for class i on this layer, in R^d."""
+        rows, offsets = self.differences(i, [j for j, _ in terms])
+        return is_combination(rows, offsets, [value for _, value in terms])
 
 
 def _clarkson(layer, i, working, exact):
@@ -397,7 +403,12 @@ def _decide(layer, i):
             return _clarkson(layer, i, working, exact=True)
     reduced, span = reduction
     result = _decide(reduced, i)
-    return ClassResult(i, True, span.lift(result.witness), None) if result.argmaxable else result
+    if result.argmaxable:
+        return ClassResult(i, True, span.lift(result.witness), None)
+    if layer.combination_holds(i, result.terms):
+        return result
+    # The coordinates miss part of the span (reviews.span): use all d.
+    return _clarkson(layer, i, working, exact=True)
 
 
 def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):

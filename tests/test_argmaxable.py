@@ -6,9 +6,11 @@ from decimal import Decimal
 from fractions import Fraction as F
 from unittest import mock
 
+from reviews import argmaxable
 from reviews.argmaxable import ClassResult, braid_reflect, check_layer, exact_layer, verify
 from reviews.errors import InputError
 from reviews.feasibility import Program
+from reviews.span import SpanCoordinates
 
 FIGURE_1 = [[-2, -2], [1, 2], [F(9, 5), F(-4, 5)], [F(9, 10), F(1, 5)]]
 
@@ -187,8 +189,24 @@ class TestNumbersPastTheFloatRange(unittest.TestCase):
         self.assertIsNone(braid_reflect([[Decimal("1e309")], [0]], None, 1))
 
 
-class TestAffineSpanReduction(unittest.TestCase):
-    """Issue 7, item 4: a few classes in a high dimension."""
+def exact_rank(vectors):
+    """The rank of integer or Fraction vectors, by Gaussian elimination in Fractions."""
+    rows, rank = [[F(v) for v in vector] for vector in vectors], 0
+    for column in range(len(rows[0]) if rows else 0):
+        pivot = next((r for r in range(rank, len(rows)) if rows[r][column]), None)
+        if pivot is None:
+            continue
+        rows[rank], rows[pivot] = rows[pivot], rows[rank]
+        for r in range(len(rows)):
+            if r != rank and rows[r][column]:
+                f = rows[r][column] / rows[rank][column]
+                rows[r] = [a - f * b for a, b in zip(rows[r], rows[rank])]
+        rank += 1
+    return rank
+
+
+class TestSpanCoordinates(unittest.TestCase):
+    """Issue 7, item 4: a few classes in a high dimension, on a few of its coordinates."""
 
     def setUp(self):
         rng = random.Random(15)
@@ -225,6 +243,64 @@ class TestAffineSpanReduction(unittest.TestCase):
         results = check_layer([row, row, row], [0, 2, 1])
         self.assertEqual([r.argmaxable for r in results], [False, True, False])
         self.assertTrue(all(verify([row, row, row], [0, 2, 1], r) for r in results))
+
+    def test_the_programs_see_the_layers_own_numbers(self):
+        # Exact coordinates on the span of rows of 1000 bits would have
+        # about 2000 (a 2 x 2 determinant); chosen coordinates keep 1001.
+        rng = random.Random(17)
+        a, b, c = ([rng.randrange(-2 ** 1000, 2 ** 1000) * 3 for _ in range(40)]
+                   for _ in range(3))
+        weights = [a, b, c, [(p + q + r) // 3 for p, q, r in zip(a, b, c)]]
+        entries = []
+        original = Program.__init__
+
+        def recording(program, rows, offsets, *arguments, **keywords):
+            if keywords.get("exact"):
+                entries.extend(v for row in rows for v in row)
+            original(program, rows, offsets, *arguments, **keywords)
+
+        with mock.patch.object(Program, "__init__", recording), \
+                mock.patch("reviews.argmaxable._FLOAT_ROUNDS", 0):
+            results = check_layer(weights)
+        self.assertEqual([r.argmaxable for r in results], [True, True, True, False])
+        self.assertTrue(entries)
+        self.assertLessEqual(max(abs(v) for v in entries).bit_length(), 1003)
+
+    def test_a_combination_on_too_few_coordinates_is_caught(self):
+        # Modulo 3 the first coordinate's differences (0, 3) vanish, so only
+        # the second is chosen, where class 2 lies between classes 0 and 1;
+        # on the whole layer it is the strict maximum at x = (1, 0, ...).
+        weights = [[0] * 6, [0, 10, 0, 0, 0, 0], [3, 1, 0, 0, 0, 0]]
+        checked = []
+        original = argmaxable._Layer.combination_holds
+
+        def recording(layer, i, terms):
+            checked.append((i, original(layer, i, terms)))
+            return checked[-1][1]
+
+        # No reflections and no centring: the program is reached at once.
+        with mock.patch("reviews.span._PRIME", 3), \
+                mock.patch.object(argmaxable, "_REFLECTIONS", 0), \
+                mock.patch.object(argmaxable._Layer, "centre", lambda layer: [0.0] * 6), \
+                mock.patch.object(argmaxable._Layer, "combination_holds", recording):
+            results = check_layer(weights)
+        self.assertEqual(checked, [(2, False)])
+        self.assertEqual([r.argmaxable for r in results], [True, True, True])
+        self.assertTrue(all(verify(weights, None, r) for r in results))
+
+    def test_chosen_coordinates_keep_the_rank_of_the_differences(self):
+        rng = random.Random(18)
+        for _ in range(100):
+            classes, dim = rng.randint(2, 7), rng.randint(1, 12)
+            basis = [[rng.randint(-3, 3) for _ in range(dim)] for _ in range(rng.randint(1, 4))]
+            weights = [[sum(rng.randint(-2, 2) * v for v in column) + rng.choice((0, 7))
+                        for column in zip(*basis)] for _ in range(classes)]
+            differences = [[p - q for p, q in zip(row, weights[0])] for row in weights[1:]]
+            span = SpanCoordinates(weights)
+            with self.subTest(weights=weights):
+                self.assertEqual(exact_rank(span.restricted(differences)),
+                                 exact_rank(differences))
+                self.assertLessEqual(len(span.coordinates), max(1, exact_rank(differences)))
 
     def test_span_coordinates_are_exact_on_random_layers(self):
         rng = random.Random(16)
