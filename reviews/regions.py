@@ -30,9 +30,12 @@ import math
 from collections import namedtuple
 from fractions import Fraction
 
-from reviews.argmaxable import exact_layer
 from reviews.errors import InputError
-from reviews.feasibility import decide, solve_square
+from reviews.exact import common_denominator
+from reviews.feasibility import decide, is_combination
+from reviews.layer_input import integer_layer
+from reviews.packed import dot
+from reviews.span import AffineSpan
 
 __all__ = ["region_count", "stirling_first", "realized_rankings", "Ranking"]
 
@@ -168,67 +171,118 @@ def realized_rankings(weights, bias=None):
     >>> [r.order for r in realized_rankings([[0], [1]]) if r.witness]
     [(0, 1), (1, 0)]
     """
-    rows, biases = exact_layer(weights, bias)
+    rows, biases, denominator = integer_layer(weights, bias)
     if len(rows) > _MAX_RANKED_CLASSES:
         raise InputError("realized_rankings: %d classes have %d! rankings; at most %d classes"
                          " (%d rankings) are enumerated"
                          % (len(rows), len(rows), _MAX_RANKED_CLASSES,
                             math.factorial(_MAX_RANKED_CLASSES)))
-    biases = biases or [Fraction(0)] * len(rows)
     if len(rows) == 1:
         return [Ranking((0,), tuple(Fraction(0) for _ in rows[0]), None)]
-    span = _Span([[a - b for a, b in zip(row, rows[0])] for row in rows[1:]])
-    reduced = [[Fraction(0)] * span.rank] + [span.coordinates(v) for v in span.vectors]
-    result = []
-    for order in itertools.permutations(range(len(rows))):
-        pairs = list(zip(order, order[1:]))
-        decision = decide([[a - b for a, b in zip(reduced[hi], reduced[lo])] for hi, lo in pairs],
-                          [biases[hi] - biases[lo] for hi, lo in pairs])
-        witness = decision.witness and span.point(decision.witness, len(rows[0]))
-        result.append(Ranking(order, witness, decision.combination))
-    return result
+    # The integer layer is the layer times a positive number: the same rankings.
+    rankings = _Rankings(rows, biases or [0] * len(rows), denominator)
+    return [rankings.decide(order) for order in itertools.permutations(range(len(rows)))]
 
 
-class _Span:
-    """The span of the differences w_j - w_0, in coordinates of a basis of them.
+class _Rankings:
+    """The rankings of one integer layer, decided in turn, most without a program.
 
-    Logit differences only see the span's part of x: with x = any point
-    whose products with the basis are y, (w_j - w_0) . x = c_j . y for c_j
-    the coordinates of w_j - w_0.  So the programs have rank <= C - 1
-    unknowns however large d is, with the small numbers c_j (unit vectors
-    for the basis itself), and a combination of the c_j is one of the
-    w_j - w_0 with the same weights.
+    The programs run on the layer's affine span (reviews.span): with s_k =
+    v_k . x, class j's logit minus class 0's is N_j . s / delta + b_j - b_0,
+    in r <= C - 1 unknowns.  Other certificates come first, each checked
+    exactly before it is taken (``decide``):
+
+    * with rank C - 1 every ranking occurs: N_j is delta times the unit
+      vector j - 1, so s_(j-1) = t_j - t_0 - b_j + b_0 gives class j the
+      logit t_j plus a common term, for t any strictly ordered targets;
+    * without a bias, x -> -x reverses every ranking: a witness, negated,
+      is one of the reverse ranking;
+    * a combination proving a ranking impossible weighs pairs (hi, lo) of
+      classes; it proves every ranking that puts each hi above its lo too,
+      as w_hi - w_lo (and b_hi - b_lo) is the sum of the differences of the
+      consecutive pairs between them: a few combinations settle most
+      impossible rankings.
     """
 
-    def __init__(self, vectors):
-        self.vectors = vectors
-        self.basis, self.pivots, echelon = [], [], []
-        for vector in vectors:
-            reduced = list(vector)
-            for pivot, row in echelon:
-                if reduced[pivot]:
-                    factor = reduced[pivot] / row[pivot]
-                    reduced = [a - factor * b for a, b in zip(reduced, row)]
-            pivot = next((q for q, v in enumerate(reduced) if v), None)
-            if pivot is not None:
-                echelon.append((pivot, reduced))
-                self.basis.append(vector)
-                self.pivots.append(pivot)
-        # Equal rows: one coordinate, always 0, keeps every program well formed.
-        self.rank = max(len(self.basis), 1)
+    def __init__(self, rows, biases, denominator):
+        self.rows, self.biases = rows, biases
+        span = AffineSpan(rows)
+        self.delta = span.delta
+        self.full_rank = len(span.coordinates) == len(rows) - 1
+        # x = lift(s) is linear in s: x = (sum_k s_k lifts_k) / lift_scale.
+        units = [[int(k == m) for m in range(len(span.rows[0]))] for k in range(len(span.rows[0]))]
+        lifts = [span.lift(unit) for unit in units] if span.coordinates else []
+        self.lift_scale = common_denominator(v for x in lifts for v in x)
+        self.lifts = [[int(v * self.lift_scale) for v in x] for x in lifts]
+        # The programs' rows, delta times the coordinates, and offsets delta * b,
+        # all times the layer's denominator: numbers of one size, as the float
+        # program needs; their witness s' is s = denominator * s'.
+        self.reduced = [[denominator * v for v in row] for row in span.rows]
+        self.offsets = [self.delta * b for b in biases]
+        self.denominator = denominator
+        self.mirrored = not any(biases)
+        self.mirror_points = {}
+        self.impossible = []
 
-    def coordinates(self, vector):
-        """c with sum_k c_k basis_k = vector (in the span), read on the pivot columns."""
-        if not self.basis:
-            return [Fraction(0)]
-        return solve_square([[u[q] for q in self.pivots] for u in self.basis],
-                            [vector[q] for q in self.pivots])
+    def decide(self, order):
+        """The Ranking of ``order`` (largest logit first), its certificate checked."""
+        point = self._candidate(order)
+        if point is not None and self._ranks(point, order):
+            return self._found(order, point)
+        pairs = list(zip(order, order[1:]))
+        rows = [[a - b for a, b in zip(self.reduced[hi], self.reduced[lo])] for hi, lo in pairs]
+        offsets = [self.offsets[hi] - self.offsets[lo] for hi, lo in pairs]
+        lam = next((lam for lam in self._combinations(order)
+                    if is_combination(rows, offsets, lam)), None)
+        if lam is None:
+            decision = decide(rows, offsets)
+            if decision.witness is not None:
+                # Checked by decide on the span, and lifted exactly.
+                return self._found(order, self._lift([self.denominator * v
+                                                      for v in decision.witness]))
+            lam = decision.combination
+        terms = tuple((hi, lo, v) for (hi, lo), v in zip(pairs, lam) if v)
+        self.impossible.append(terms)
+        if self.mirrored:
+            self.impossible.append(tuple((lo, hi, v) for hi, lo, v in terms))
+        return Ranking(order, None, lam)
 
-    def point(self, y, dim):
-        """An x in R^dim, zero off the pivot columns, with basis_k . x = y_k."""
-        x = [Fraction(0)] * dim
-        if self.basis:
-            values = solve_square([[u[q] for u in self.basis] for q in self.pivots], y)
-            for q, value in zip(self.pivots, values):
-                x[q] = value
-        return tuple(x)
+    def _found(self, order, point):
+        numerators, scale = point
+        if self.mirrored:
+            self.mirror_points[order[::-1]] = [-v for v in numerators], scale
+        return Ranking(order, tuple(Fraction(v, scale) for v in numerators), None)
+
+    def _candidate(self, order):
+        """A point (numerators, positive scale) that may give ``order``, or None."""
+        if self.full_rank:
+            target = {j: -k for k, j in enumerate(order)}
+            b = self.biases
+            return self._lift([target[j] - target[0] - b[j] + b[0] for j in range(1, len(order))])
+        return self.mirror_points.get(order)
+
+    def _lift(self, s):
+        """The point x = lift(s) as (integer numerators, their positive scale)."""
+        scale = common_denominator(s)
+        s = [int(v * scale) for v in s]
+        numerators = [sum(v * lift[q] for v, lift in zip(s, self.lifts))
+                      for q in range(len(self.rows[0]))] if self.lifts else [0] * len(self.rows[0])
+        return numerators, scale * self.lift_scale
+
+    def _ranks(self, point, order):
+        """Exact: does the point give its classes strictly the order ``order``?"""
+        numerators, scale = point
+        logits = [dot(self.rows[j], numerators) + scale * self.biases[j] for j in order]
+        return all(a > b for a, b in zip(logits, logits[1:]))
+
+    def _combinations(self, order):
+        """Combinations on ``order``'s pairs carried over from the certificates found."""
+        place = {j: k for k, j in enumerate(order)}
+        for terms in self.impossible:
+            if all(place[hi] < place[lo] for hi, lo, _ in terms):
+                lam = [Fraction(0)] * (len(order) - 1)
+                for hi, lo, v in terms:
+                    for k in range(place[hi], place[lo]):
+                        lam[k] += v
+                total = sum(lam)
+                yield tuple(v / total for v in lam)
