@@ -221,7 +221,7 @@ class _Rankings:
         self.offsets = [self.delta * b for b in biases]
         self.denominator = denominator
         self.mirrored = not any(biases)
-        self.mirror_points = {}
+        self.points = {}
         self.impossible = []
 
     def decide(self, order):
@@ -248,10 +248,40 @@ class _Rankings:
         return Ranking(order, None, lam)
 
     def _found(self, order, point):
-        numerators, scale = point
+        self._keep(order, point)
+        # Reflected across each tie of neighbours, the point may land in
+        # another region: its ranking, computed exactly, is then settled too.
+        for hi, lo in zip(order, order[1:]) if not self.full_rank else ():
+            reflected = self._reflected(point, hi, lo)
+            if reflected is not None:
+                ranking = self._ranking(reflected)
+                if ranking is not None and ranking not in self.points:
+                    self._keep(ranking, reflected)
+        return Ranking(order, tuple(Fraction(v, point[1]) for v in point[0]), None)
+
+    def _keep(self, order, point):
+        self.points[order] = point
         if self.mirrored:
-            self.mirror_points[order[::-1]] = [-v for v in numerators], scale
-        return Ranking(order, tuple(Fraction(v, scale) for v in numerators), None)
+            self.points[order[::-1]] = [-v for v in point[0]], point[1]
+
+    def _reflected(self, point, hi, lo):
+        numerators, scale = point
+        normal = [a - b for a, b in zip(self.rows[hi], self.rows[lo])]
+        size = dot(normal, normal)
+        if not size:
+            return None
+        margin = dot(normal, numerators) + scale * (self.biases[hi] - self.biases[lo])
+        reflected = [size * v - 2 * margin * n for v, n in zip(numerators, normal)]
+        common = math.gcd(size * scale, *reflected)
+        return [v // common for v in reflected], size * scale // common
+
+    def _ranking(self, point):
+        numerators, scale = point
+        logits = [dot(row, numerators) + scale * b for row, b in zip(self.rows, self.biases)]
+        order = tuple(sorted(range(len(logits)), key=logits.__getitem__, reverse=True))
+        if len(set(logits)) < len(logits):
+            return None
+        return order
 
     def _candidate(self, order):
         """A point (numerators, positive scale) that may give ``order``, or None."""
@@ -259,7 +289,7 @@ class _Rankings:
             target = {j: -k for k, j in enumerate(order)}
             b = self.biases
             return self._lift([target[j] - target[0] - b[j] + b[0] for j in range(1, len(order))])
-        return self.mirror_points.get(order)
+        return self.points.get(order)
 
     def _lift(self, s):
         """The point x = lift(s) as (integer numerators, their positive scale)."""
