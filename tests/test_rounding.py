@@ -88,6 +88,26 @@ class TestKernels(unittest.TestCase):
             with self.subTest(s=s):
                 self.assertLessEqual(abs(got - want), Fraction(2) ** -80 * want)
 
+    def test_exp_table_is_two_to_the_j_over_4096_within_2_to_the_minus_105(self):
+        context = decimal.Context(prec=60)
+        step = context.exp(context.divide(context.ln(2), 4096))
+        power = decimal.Decimal(1)
+        for j, (high, low) in enumerate(zip(rounding._TH, rounding._TL)):
+            error = context.subtract(context.add(decimal.Decimal(high), decimal.Decimal(low)),
+                                     power)
+            if abs(error) > context.multiply(power, decimal.Decimal(2) ** -105):
+                self.fail("T_%d is off by %s" % (j, error))
+            self.assertEqual(high, float(power))
+            power = context.multiply(power, step)
+
+    def test_log_table_is_built_at_the_first_logarithm_not_at_import(self):
+        code = ("import sys; sys.path.insert(0, sys.argv[1]); from reviews import rounding;"
+                " before = rounding._LOG_TABLE is None; rounding.rounded_logsumexp([0.0, 1.0]);"
+                " print(before, len(rounding._LOG_TABLE[0]))")
+        done = subprocess.run([sys.executable, "-c", code, ROOT], capture_output=True,
+                              text=True, timeout=60)
+        self.assertEqual((done.returncode, done.stdout), (0, "True 363\n"), done.stderr)
+
 
 class TestExp(unittest.TestCase):
 
