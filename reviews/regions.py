@@ -241,7 +241,9 @@ class _Rankings:
                 return self._found(order, self._lift([self.denominator * v
                                                       for v in decision.witness]))
             lam = decision.combination
-        terms = tuple((hi, lo, v) for (hi, lo), v in zip(pairs, lam) if v)
+        # Kept in integers: lam times its common denominator.
+        scale = common_denominator(lam)
+        terms = tuple((hi, lo, int(v * scale)) for (hi, lo), v in zip(pairs, lam) if v)
         self.impossible.append(terms)
         if self.mirrored:
             self.impossible.append(tuple((lo, hi, v) for hi, lo, v in terms))
@@ -310,9 +312,9 @@ class _Rankings:
         place = {j: k for k, j in enumerate(order)}
         for terms in self.impossible:
             if all(place[hi] < place[lo] for hi, lo, _ in terms):
-                lam = [Fraction(0)] * (len(order) - 1)
+                lam = [0] * (len(order) - 1)
                 for hi, lo, v in terms:
                     for k in range(place[hi], place[lo]):
                         lam[k] += v
                 total = sum(lam)
-                yield tuple(v / total for v in lam)
+                yield tuple(Fraction(v, total) for v in lam)
