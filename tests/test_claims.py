@@ -1,6 +1,9 @@
 """Tests of reviews.claims: the registry, selection and the runner."""
 
 import decimal
+import os
+import subprocess
+import sys
 import unittest
 from unittest import mock
 
@@ -24,6 +27,23 @@ class TestRegistry(unittest.TestCase):
         ids = [c.id for c in all_claims()]
         self.assertEqual(len(ids), len(set(ids)))
         self.assertIn("memorization.every-distribution", ids)
+
+    def test_papers_are_found_in_name_order_each_module_once(self):
+        ids = [c.id for c in all_claims()]
+        papers = [i.split(".")[0] for i in ids]
+        self.assertEqual(list(dict.fromkeys(papers)), ["low-rank", "memorization"])
+        self.assertEqual(papers, sorted(papers))
+
+    def test_finding_the_claims_loads_no_figures_and_no_inspect(self):
+        # What the default run pays for: figures (xml.etree) only when drawn,
+        # and no pkgutil.iter_modules, which imports inspect, ast and dis.
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        code = ("import sys; sys.path.insert(0, sys.argv[1]); from reviews.claims import"
+                " all_claims; all_claims(); print(sorted(m for m in ('inspect',"
+                " 'reviews.figures', 'xml.etree') if m in sys.modules))")
+        done = subprocess.run([sys.executable, "-c", code, root], capture_output=True,
+                              text=True, timeout=60)
+        self.assertEqual((done.returncode, done.stdout), (0, "[]\n"), done.stderr)
 
     def test_select_keeps_registry_order(self):
         claims = [claim("a", PASS, PASS), claim("b", PASS, PASS), claim("c", PASS, PASS)]

@@ -1,10 +1,13 @@
 """Tests of reviews.regions: the formula, Stirling numbers, enumeration."""
 
+import itertools
 import math
 import random
 import unittest
 from fractions import Fraction as F
+from unittest import mock
 
+from reviews import regions
 from reviews.errors import InputError
 from reviews.feasibility import is_combination, is_witness
 from reviews.regions import realized_rankings, region_count, stirling_first
@@ -150,6 +153,41 @@ class TestEnumeration(unittest.TestCase):
                 rankings = realized_rankings(weights, bias)
                 self.assertEqual(sum(1 for r in rankings if r.witness), count)
                 self.assertCertified(weights, bias, rankings)
+
+    def test_five_classes_in_few_dimensions_match_the_formula_with_checked_certificates(self):
+        # Most of these rankings are settled by carried-over combinations
+        # and reflected points, not by programs of their own.
+        rng = random.Random(6)
+        for d in (1, 2, 3):
+            for bias in (True, False):
+                weights = [[rng.gauss(0, 1) for _ in range(d)] for _ in range(5)]
+                biases = [rng.gauss(0, 1) for _ in range(5)] if bias else None
+                with self.subTest(d=d, bias=bias):
+                    rankings = realized_rankings(weights, biases)
+                    self.assertEqual([r.order for r in rankings],
+                                     list(itertools.permutations(range(5))))
+                    self.assertEqual(sum(1 for r in rankings if r.witness),
+                                     region_count(5, d, bias))
+                    self.assertCertified(weights, biases, rankings)
+
+    def test_full_rank_layers_need_no_program(self):
+        rng = random.Random(7)
+        weights = [[rng.gauss(0, 1) for _ in range(4)] for _ in range(4)]
+        biases = [rng.gauss(0, 1) for _ in range(4)]
+        with mock.patch.object(regions, "decide", side_effect=AssertionError("a program ran")):
+            rankings = realized_rankings(weights, biases)
+        self.assertEqual(sum(1 for r in rankings if r.witness), 24)
+        self.assertCertified(weights, biases, rankings)
+
+    def test_without_bias_a_ranking_and_its_reverse_share_one_program(self):
+        rng = random.Random(8)
+        weights = [[rng.gauss(0, 1) for _ in range(2)] for _ in range(4)]
+        with mock.patch.object(regions, "decide", wraps=regions.decide) as programs:
+            rankings = realized_rankings(weights)
+        self.assertLessEqual(programs.call_count, 12)
+        realized = {r.order for r in rankings if r.witness}
+        self.assertEqual(realized, {order[::-1] for order in realized})
+        self.assertCertified(weights, None, rankings)
 
     def test_one_class(self):
         self.assertEqual(len(realized_rankings([[5]])), 1)
