@@ -17,8 +17,9 @@ C is.  Arguments past these limits, where no answer is practical, raise
 InputError naming them.
 
 ``realized_rankings`` enumerates the rankings a given layer produces, each
-decided exactly with its certificate (reviews.feasibility), so the formula
-can be checked against an actual layer.
+decided exactly with its certificate (a witness, or a combination checked
+by reviews.feasibility), so the formula can be checked against an actual
+layer; most rankings need no linear program of their own.
 
     region_count        the formula, an exact int
     stirling_first      unsigned Stirling numbers of the first kind
@@ -187,38 +188,57 @@ def realized_rankings(weights, bias=None):
 class _Rankings:
     """The rankings of one integer layer, decided in turn, most without a program.
 
-    The programs run on the layer's affine span (reviews.span): with s_k =
-    v_k . x, class j's logit minus class 0's is N_j . s / delta + b_j - b_0,
-    in r <= C - 1 unknowns.  Other certificates come first, each checked
-    exactly before it is taken (``decide``):
+    Logits depend on x only through s_k = v_k . x, the coordinates of the
+    layer's affine span (reviews.span): class j's logit minus class 0's is
+    N_j . s / delta + b_j - b_0, with N_p = delta * (unit vector k) for the
+    class p = p_k that gives v_k.  So the reachable logit vectors l (up to
+    one common term) are those with sum_j alpha_j (l_j - b_j) = 0 for
+    every affine dependency alpha of the rows (sum_j alpha_j w_j = 0,
+    sum_j alpha_j = 0), and s_k = l_(p_k) - l_0 - b_(p_k) + b_0 reaches l.
+    A combination on a ranking's consecutive pairs is one such alpha, its
+    weights the partial sums of alpha along the ranking.  Every certificate
+    below is checked exactly before it is taken (``decide``):
 
-    * with rank C - 1 every ranking occurs: N_j is delta times the unit
-      vector j - 1, so s_(j-1) = t_j - t_0 - b_j + b_0 gives class j the
-      logit t_j plus a common term, for t any strictly ordered targets;
-    * without a bias, x -> -x reverses every ranking: a witness, negated,
-      is one of the reverse ranking;
-    * a combination proving a ranking impossible weighs pairs (hi, lo) of
-      classes; it proves every ranking that puts each hi above its lo too,
-      as w_hi - w_lo (and b_hi - b_lo) is the sum of the differences of the
-      consecutive pairs between them: a few combinations settle most
-      impossible rankings.
+    * rank C - 1 (no dependency): every strictly ordered l is reachable;
+    * rank C - 2 (one dependency alpha, up to scale): with P_m the partial
+      sums of alpha along the ranking, l with gaps g_m > 0 between places
+      m and m + 1 has sum_j alpha_j l_j = sum_m g_m P_m, which must be
+      A = sum_j alpha_j b_j: such gaps exist unless every P_m has the sign
+      opposite to A (or is 0), and then P, scaled to sum 1, is the combination;
+    * lower ranks: a program in r unknowns decides, but first, without a
+      bias, x -> -x reverses every ranking, so a witness negated is one of
+      the reverse ranking; each witness reflected across its neighbours'
+      ties may land in another region, whose ranking it then settles; and
+      a combination with weights on pairs (hi, lo) proves every ranking
+      that keeps each hi above its lo too, since w_hi - w_lo (and b_hi -
+      b_lo) is the sum of the consecutive pairs' differences between them.
     """
 
     def __init__(self, rows, biases, denominator):
         self.rows, self.biases = rows, biases
         span = AffineSpan(rows)
-        self.delta = span.delta
-        self.full_rank = len(span.coordinates) == len(rows) - 1
+        rank, delta = len(span.coordinates), span.delta
         # x = lift(s) is linear in s: x = (sum_k s_k lifts_k) / lift_scale.
-        units = [[int(k == m) for m in range(len(span.rows[0]))] for k in range(len(span.rows[0]))]
-        lifts = [span.lift(unit) for unit in units] if span.coordinates else []
+        units = [[int(k == m) for m in range(rank)] for k in range(rank)]
+        lifts = [span.lift(unit) for unit in units]
         self.lift_scale = common_denominator(v for x in lifts for v in x)
         self.lifts = [[int(v * self.lift_scale) for v in x] for x in lifts]
+        self.pivots = [span.rows.index([delta * v for v in unit]) for unit in units]
+        self.dependency = None
+        if rank == len(rows) - 2:
+            q = next(j for j in range(1, len(rows)) if j not in self.pivots)
+            n = span.rows[q][:rank]
+            self.dependency = [0] * len(rows)
+            self.dependency[0] = sum(n) - delta
+            self.dependency[q] = delta
+            for p, v in zip(self.pivots, n):
+                self.dependency[p] = -v
+        self.settled = rank >= len(rows) - 2
         # The programs' rows, delta times the coordinates, and offsets delta * b,
         # all times the layer's denominator: numbers of one size, as the float
         # program needs; their witness s' is s = denominator * s'.
         self.reduced = [[denominator * v for v in row] for row in span.rows]
-        self.offsets = [self.delta * b for b in biases]
+        self.offsets = [delta * b for b in biases]
         self.denominator = denominator
         self.mirrored = not any(biases)
         self.points = {}
@@ -253,7 +273,7 @@ class _Rankings:
         self._keep(order, point)
         # Reflected across each tie of neighbours, the point may land in
         # another region: its ranking, computed exactly, is then settled too.
-        for hi, lo in zip(order, order[1:]) if not self.full_rank else ():
+        for hi, lo in zip(order, order[1:]) if not self.settled else ():
             reflected = self._reflected(point, hi, lo)
             if reflected is not None:
                 ranking = self._ranking(reflected)
@@ -287,18 +307,39 @@ class _Rankings:
 
     def _candidate(self, order):
         """A point (numerators, positive scale) that may give ``order``, or None."""
-        if self.full_rank:
-            target = {j: -k for k, j in enumerate(order)}
-            b = self.biases
-            return self._lift([target[j] - target[0] - b[j] + b[0] for j in range(1, len(order))])
-        return self.points.get(order)
+        if not self.settled:
+            return self.points.get(order)
+        gaps = [1] * (len(order) - 1)
+        if self.dependency is not None:
+            # Gaps of 1 give sum_m P_m; scale them, or widen one, to reach A.
+            sums = self._partial_sums(order)
+            target, total = dot(self.dependency, self.biases), sum(sums)
+            if target * total > 0:
+                gaps = [Fraction(target, total)] * len(gaps)
+            elif target != total:
+                m = next((m for m, v in enumerate(sums) if v * (target - total) > 0), None)
+                if m is None:
+                    return None
+                gaps[m] += Fraction(target - total, sums[m])
+        logits = [0] * len(order)
+        for m in range(len(order) - 2, -1, -1):
+            logits[order[m]] = logits[order[m + 1]] + gaps[m]
+        b = self.biases
+        return self._lift([logits[p] - logits[0] - b[p] + b[0] for p in self.pivots])
+
+    def _partial_sums(self, order):
+        sums, total = [], 0
+        for j in order[:-1]:
+            total += self.dependency[j]
+            sums.append(total)
+        return sums
 
     def _lift(self, s):
         """The point x = lift(s) as (integer numerators, their positive scale)."""
         scale = common_denominator(s)
         s = [int(v * scale) for v in s]
         numerators = [sum(v * lift[q] for v, lift in zip(s, self.lifts))
-                      for q in range(len(self.rows[0]))] if self.lifts else [0] * len(self.rows[0])
+                      for q in range(len(self.rows[0]))]
         return numerators, scale * self.lift_scale
 
     def _ranks(self, point, order):
@@ -308,7 +349,13 @@ class _Rankings:
         return all(a > b for a, b in zip(logits, logits[1:]))
 
     def _combinations(self, order):
-        """Combinations on ``order``'s pairs carried over from the certificates found."""
+        """Combinations on ``order``'s pairs: from the dependency, or carried over."""
+        if self.dependency is not None:
+            sums = self._partial_sums(order)
+            total = sum(sums)
+            if total:
+                yield tuple(Fraction(v, total) for v in sums)
+            return
         place = {j: k for k, j in enumerate(order)}
         for terms in self.impossible:
             if all(place[hi] < place[lo] for hi, lo, _ in terms):

@@ -170,22 +170,34 @@ class TestEnumeration(unittest.TestCase):
                                      region_count(5, d, bias))
                     self.assertCertified(weights, biases, rankings)
 
-    def test_full_rank_layers_need_no_program(self):
+    def test_layers_of_rank_c_minus_1_or_c_minus_2_need_no_program(self):
         rng = random.Random(7)
-        weights = [[rng.gauss(0, 1) for _ in range(4)] for _ in range(4)]
-        biases = [rng.gauss(0, 1) for _ in range(4)]
+        for classes, d, bias, count in ((4, 4, True, 24), (4, 3, False, 24), (5, 3, True, 96),
+                                        (5, 3, False, 72), (4, 2, True, 18), (3, 1, False, 2)):
+            weights = [[rng.gauss(0, 1) for _ in range(d)] for _ in range(classes)]
+            biases = [rng.gauss(0, 1) for _ in range(classes)] if bias else None
+            with self.subTest(classes=classes, d=d, bias=bias):
+                with mock.patch.object(regions, "decide",
+                                       side_effect=AssertionError("a program ran")):
+                    rankings = realized_rankings(weights, biases)
+                self.assertEqual(sum(1 for r in rankings if r.witness), count)
+                self.assertCertified(weights, biases, rankings)
+
+    def test_equal_rows_leave_the_bias_to_decide_without_a_program(self):
         with mock.patch.object(regions, "decide", side_effect=AssertionError("a program ran")):
-            rankings = realized_rankings(weights, biases)
-        self.assertEqual(sum(1 for r in rankings if r.witness), 24)
-        self.assertCertified(weights, biases, rankings)
+            rankings = realized_rankings([[1, 2], [1, 2]], [0, 1])
+        self.assertEqual([(r.order, r.witness is not None) for r in rankings],
+                         [((0, 1), False), ((1, 0), True)])
+        self.assertEqual(rankings[0].combination, (F(1),))
 
     def test_without_bias_a_ranking_and_its_reverse_share_one_program(self):
         rng = random.Random(8)
-        weights = [[rng.gauss(0, 1) for _ in range(2)] for _ in range(4)]
+        weights = [[rng.gauss(0, 1) for _ in range(2)] for _ in range(5)]
         with mock.patch.object(regions, "decide", wraps=regions.decide) as programs:
             rankings = realized_rankings(weights)
-        self.assertLessEqual(programs.call_count, 12)
+        self.assertLessEqual(programs.call_count, 60)
         realized = {r.order for r in rankings if r.witness}
+        self.assertEqual(len(realized), region_count(5, 2, False))
         self.assertEqual(realized, {order[::-1] for order in realized})
         self.assertCertified(weights, None, rankings)
 

@@ -8,9 +8,9 @@ the median wall time of each and their ratio: the ratio is what the target
 ("the default run within 35x of python -c pass") is about, and timing the
 two in turn keeps it fair on a busy machine.  The processes' CPU time (user
 + system, where the resource module exists) is printed too: on a machine
-with more runnable processes than cores it varies far less than wall time.  Then, unless --no-claims, the
-best of RUNS in-process times of each claim's check (this interpreter),
-slowest first, to show where the time goes.  PYTHON is this interpreter
+with more runnable processes than cores it varies far less than wall time.
+Then, unless --no-claims, the best of RUNS in-process times of each claim's
+check (this interpreter), slowest first, to show where the time goes.  PYTHON is this interpreter
 unless --python names another (say ~/.pyenv/versions/3.9.18/bin/python).
 
 Bytecode: the processes run with this environment as it is.  Where
