@@ -248,7 +248,7 @@ class _Rankings:
         """The Ranking of ``order`` (largest logit first), its certificate checked."""
         point = self._candidate(order)
         if point is not None and self._ranks(point, order):
-            return self._found(order, point)
+            return self._found(order, point, reflect=False)
         pairs = list(zip(order, order[1:]))
         rows = [[a - b for a, b in zip(self.reduced[hi], self.reduced[lo])] for hi, lo in pairs]
         offsets = [self.offsets[hi] - self.offsets[lo] for hi, lo in pairs]
@@ -259,7 +259,7 @@ class _Rankings:
             if decision.witness is not None:
                 # Checked by decide on the span, and lifted exactly.
                 return self._found(order, self._lift([self.denominator * v
-                                                      for v in decision.witness]))
+                                                      for v in decision.witness]), reflect=True)
             lam = decision.combination
         # Kept in integers: lam times its common denominator.
         scale = common_denominator(lam)
@@ -269,11 +269,12 @@ class _Rankings:
             self.impossible.append(tuple((lo, hi, v) for hi, lo, v in terms))
         return Ranking(order, None, lam)
 
-    def _found(self, order, point):
+    def _found(self, order, point, reflect):
         self._keep(order, point)
-        # Reflected across each tie of neighbours, the point may land in
-        # another region: its ranking, computed exactly, is then settled too.
-        for hi, lo in zip(order, order[1:]) if not self.settled else ():
+        # Reflected across each tie of neighbours, a program's point may land
+        # in another region: its ranking, computed exactly, is then settled
+        # too.  Reflected points are not reflected again: their numbers grow.
+        for hi, lo in zip(order, order[1:]) if reflect else ():
             reflected = self._reflected(point, hi, lo)
             if reflected is not None:
                 ranking = self._ranking(reflected)
