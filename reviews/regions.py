@@ -235,10 +235,13 @@ class _Rankings:
                 self.dependency[p] = -v
         self.settled = rank >= len(rows) - 2
         # The programs' rows, delta times the coordinates, and offsets delta * b,
-        # all times the layer's denominator: numbers of one size, as the float
-        # program needs; their witness s' is s = denominator * s'.
-        self.reduced = [[denominator * v for v in row] for row in span.rows]
-        self.offsets = [delta * b for b in biases]
+        # all divided by their common factor (thousands of bits where the
+        # layer's denominator is long) and the rows times the denominator:
+        # numbers of one size, as the float program needs; their witness s'
+        # is s = denominator * s'.
+        common = math.gcd(delta, *itertools.chain.from_iterable(span.rows))
+        self.reduced = [[denominator * v // common for v in row] for row in span.rows]
+        self.offsets = [delta // common * b for b in biases]
         self.denominator = denominator
         self.mirrored = not any(biases)
         self.points = {}
