@@ -203,8 +203,9 @@ class _Rankings:
     * rank C - 2 (one dependency alpha, up to scale): with P_m the partial
       sums of alpha along the ranking, l with gaps g_m > 0 between places
       m and m + 1 has sum_j alpha_j l_j = sum_m g_m P_m, which must be
-      A = sum_j alpha_j b_j: such gaps exist unless every P_m has the sign
-      opposite to A (or is 0), and then P, scaled to sum 1, is the combination;
+      A = sum_j alpha_j b_j: such gaps exist unless the P_m all lie on one
+      side of 0 and A does not lie strictly on that side, and then P,
+      scaled to sum 1, is the combination;
     * lower ranks: a program in r unknowns decides, but first, without a
       bias, x -> -x reverses every ranking, so a witness negated is one of
       the reverse ranking; each witness reflected across its neighbours'
