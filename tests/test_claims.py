@@ -1,9 +1,6 @@
 """Tests of reviews.claims: the registry, selection and the runner."""
 
 import decimal
-import os
-import subprocess
-import sys
 import unittest
 from unittest import mock
 
@@ -12,6 +9,7 @@ from reviews.claims import (
     float_row, run, select,
 )
 from reviews.errors import InputError
+from tests.support import fresh_python
 
 PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001")
 
@@ -37,12 +35,9 @@ class TestRegistry(unittest.TestCase):
     def test_finding_the_claims_loads_no_figures_and_no_inspect(self):
         # What the default run pays for: figures (xml.etree) only when drawn,
         # and no pkgutil.iter_modules, which imports inspect, ast and dis.
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        code = ("import sys; sys.path.insert(0, sys.argv[1]); from reviews.claims import"
-                " all_claims; all_claims(); print(sorted(m for m in ('inspect',"
-                " 'reviews.figures', 'xml.etree') if m in sys.modules))")
-        done = subprocess.run([sys.executable, "-c", code, root], capture_output=True,
-                              text=True, timeout=60)
+        done = fresh_python("from reviews.claims import all_claims; all_claims(); print(sorted("
+                            "m for m in ('inspect', 'reviews.figures', 'xml.etree')"
+                            " if m in sys.modules))")
         self.assertEqual((done.returncode, done.stdout), (0, "[]\n"), done.stderr)
 
     def test_select_keeps_registry_order(self):

@@ -21,6 +21,7 @@ from reviews.rounding import (
 )
 from reviews.softmax import log_softmax, logsumexp, softmax, softmax_naive
 from reviews.softmax import log_softmax_exact, logsumexp_exact, softmax_exact
+from tests.support import fresh_python
 from tests.test_softmax import correctly_rounded, grid_vectors
 from tests.test_softmax import rounded_log_softmax as reference_log_softmax
 
@@ -101,11 +102,9 @@ class TestKernels(unittest.TestCase):
             power = context.multiply(power, step)
 
     def test_log_table_is_built_at_the_first_logarithm_not_at_import(self):
-        code = ("import sys; sys.path.insert(0, sys.argv[1]); from reviews import rounding;"
-                " before = rounding._LOG_TABLE is None; rounding.rounded_logsumexp([0.0, 1.0]);"
-                " print(before, len(rounding._LOG_TABLE[0]))")
-        done = subprocess.run([sys.executable, "-c", code, ROOT], capture_output=True,
-                              text=True, timeout=60)
+        done = fresh_python("from reviews import rounding; before = rounding._LOG_TABLE is None;"
+                            " rounding.rounded_logsumexp([0.0, 1.0]);"
+                            " print(before, len(rounding._LOG_TABLE[0]))")
         self.assertEqual((done.returncode, done.stdout), (0, "True 363\n"), done.stderr)
 
 
