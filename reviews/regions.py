@@ -17,8 +17,9 @@ C is.  Arguments past these limits, where no answer is practical, raise
 InputError naming them.
 
 ``realized_rankings`` enumerates the rankings a given layer produces, each
-decided exactly with its certificate (reviews.feasibility), so the formula
-can be checked against an actual layer.
+decided exactly with its certificate (a witness, or a combination checked
+by reviews.feasibility), so the formula can be checked against an actual
+layer; most rankings need no linear program of their own.
 
     region_count        the formula, an exact int
     stirling_first      unsigned Stirling numbers of the first kind
@@ -30,9 +31,12 @@ import math
 from collections import namedtuple
 from fractions import Fraction
 
-from reviews.argmaxable import exact_layer
 from reviews.errors import InputError
-from reviews.feasibility import decide, solve_square
+from reviews.exact import common_denominator
+from reviews.feasibility import decide, is_combination
+from reviews.layer_input import integer_layer
+from reviews.packed import dot
+from reviews.span import AffineSpan
 
 __all__ = ["region_count", "stirling_first", "realized_rankings", "Ranking"]
 
@@ -168,67 +172,201 @@ def realized_rankings(weights, bias=None):
     >>> [r.order for r in realized_rankings([[0], [1]]) if r.witness]
     [(0, 1), (1, 0)]
     """
-    rows, biases = exact_layer(weights, bias)
+    rows, biases, denominator = integer_layer(weights, bias)
     if len(rows) > _MAX_RANKED_CLASSES:
         raise InputError("realized_rankings: %d classes have %d! rankings; at most %d classes"
                          " (%d rankings) are enumerated"
                          % (len(rows), len(rows), _MAX_RANKED_CLASSES,
                             math.factorial(_MAX_RANKED_CLASSES)))
-    biases = biases or [Fraction(0)] * len(rows)
     if len(rows) == 1:
         return [Ranking((0,), tuple(Fraction(0) for _ in rows[0]), None)]
-    span = _Span([[a - b for a, b in zip(row, rows[0])] for row in rows[1:]])
-    reduced = [[Fraction(0)] * span.rank] + [span.coordinates(v) for v in span.vectors]
-    result = []
-    for order in itertools.permutations(range(len(rows))):
-        pairs = list(zip(order, order[1:]))
-        decision = decide([[a - b for a, b in zip(reduced[hi], reduced[lo])] for hi, lo in pairs],
-                          [biases[hi] - biases[lo] for hi, lo in pairs])
-        witness = decision.witness and span.point(decision.witness, len(rows[0]))
-        result.append(Ranking(order, witness, decision.combination))
-    return result
+    # The integer layer is the layer times a positive number: the same rankings.
+    rankings = _Rankings(rows, biases or [0] * len(rows), denominator)
+    return [rankings.decide(order) for order in itertools.permutations(range(len(rows)))]
 
 
-class _Span:
-    """The span of the differences w_j - w_0, in coordinates of a basis of them.
+class _Rankings:
+    """The rankings of one integer layer, decided in turn, most without a program.
 
-    Logit differences only see the span's part of x: with x = any point
-    whose products with the basis are y, (w_j - w_0) . x = c_j . y for c_j
-    the coordinates of w_j - w_0.  So the programs have rank <= C - 1
-    unknowns however large d is, with the small numbers c_j (unit vectors
-    for the basis itself), and a combination of the c_j is one of the
-    w_j - w_0 with the same weights.
+    Logits depend on x only through s_k = v_k . x, the coordinates of the
+    layer's affine span (reviews.span): class j's logit minus class 0's is
+    N_j . s / delta + b_j - b_0, with N_p = delta * (unit vector k) for the
+    class p = p_k that gives v_k.  So the reachable logit vectors l (up to
+    one common term) are those with sum_j alpha_j (l_j - b_j) = 0 for
+    every affine dependency alpha of the rows (sum_j alpha_j w_j = 0,
+    sum_j alpha_j = 0), and s_k = l_(p_k) - l_0 - b_(p_k) + b_0 reaches l.
+    A combination on a ranking's consecutive pairs is one such alpha, its
+    weights the partial sums of alpha along the ranking.  Every certificate
+    below is checked exactly before it is taken (``decide``):
+
+    * rank C - 1 (no dependency): every strictly ordered l is reachable;
+    * rank C - 2 (one dependency alpha, up to scale): with P_m the partial
+      sums of alpha along the ranking, l with gaps g_m > 0 between places
+      m and m + 1 has sum_j alpha_j l_j = sum_m g_m P_m, which must be
+      A = sum_j alpha_j b_j: such gaps exist unless the P_m all lie on one
+      side of 0 and A does not lie strictly on that side, and then P,
+      scaled to sum 1, is the combination;
+    * lower ranks: a program in r unknowns decides, but first, without a
+      bias, x -> -x reverses every ranking, so a witness negated is one of
+      the reverse ranking; each witness reflected across its neighbours'
+      ties may land in another region, whose ranking it then settles; and
+      a combination with weights on pairs (hi, lo) proves every ranking
+      that keeps each hi above its lo too, since w_hi - w_lo (and b_hi -
+      b_lo) is the sum of the consecutive pairs' differences between them.
     """
 
-    def __init__(self, vectors):
-        self.vectors = vectors
-        self.basis, self.pivots, echelon = [], [], []
-        for vector in vectors:
-            reduced = list(vector)
-            for pivot, row in echelon:
-                if reduced[pivot]:
-                    factor = reduced[pivot] / row[pivot]
-                    reduced = [a - factor * b for a, b in zip(reduced, row)]
-            pivot = next((q for q, v in enumerate(reduced) if v), None)
-            if pivot is not None:
-                echelon.append((pivot, reduced))
-                self.basis.append(vector)
-                self.pivots.append(pivot)
-        # Equal rows: one coordinate, always 0, keeps every program well formed.
-        self.rank = max(len(self.basis), 1)
+    def __init__(self, rows, biases, denominator):
+        self.rows, self.biases = rows, biases
+        span = AffineSpan(rows)
+        rank, delta = len(span.coordinates), span.delta
+        # x = lift(s) is linear in s: x = (sum_k s_k lifts_k) / lift_scale.
+        units = [[int(k == m) for m in range(rank)] for k in range(rank)]
+        lifts = [span.lift(unit) for unit in units]
+        self.lift_scale = common_denominator(v for x in lifts for v in x)
+        self.lifts = [[int(v * self.lift_scale) for v in x] for x in lifts]
+        self.pivots = [span.rows.index([delta * v for v in unit]) for unit in units]
+        self.dependency = None
+        if rank == len(rows) - 2:
+            q = next(j for j in range(1, len(rows)) if j not in self.pivots)
+            n = span.rows[q][:rank]
+            self.dependency = [0] * len(rows)
+            self.dependency[0] = sum(n) - delta
+            self.dependency[q] = delta
+            for p, v in zip(self.pivots, n):
+                self.dependency[p] = -v
+        self.settled = rank >= len(rows) - 2
+        # The programs' rows, delta times the coordinates, and offsets delta * b,
+        # all divided by their common factor (thousands of bits where the
+        # layer's denominator is long) and the rows times the denominator:
+        # numbers of one size, as the float program needs; their witness s'
+        # is s = denominator * s'.
+        common = math.gcd(delta, *itertools.chain.from_iterable(span.rows))
+        self.reduced = [[denominator * v // common for v in row] for row in span.rows]
+        self.offsets = [delta // common * b for b in biases]
+        self.denominator = denominator
+        self.mirrored = not any(biases)
+        self.points = {}
+        self.impossible = []
 
-    def coordinates(self, vector):
-        """c with sum_k c_k basis_k = vector (in the span), read on the pivot columns."""
-        if not self.basis:
-            return [Fraction(0)]
-        return solve_square([[u[q] for q in self.pivots] for u in self.basis],
-                            [vector[q] for q in self.pivots])
+    def decide(self, order):
+        """The Ranking of ``order`` (largest logit first), its certificate checked."""
+        point = self._candidate(order)
+        if point is not None and self._ranks(point, order):
+            return self._found(order, point, reflect=False)
+        pairs = list(zip(order, order[1:]))
+        rows = [[a - b for a, b in zip(self.reduced[hi], self.reduced[lo])] for hi, lo in pairs]
+        offsets = [self.offsets[hi] - self.offsets[lo] for hi, lo in pairs]
+        lam = next((lam for lam in self._combinations(order)
+                    if is_combination(rows, offsets, lam)), None)
+        if lam is None:
+            decision = decide(rows, offsets)
+            if decision.witness is not None:
+                # Checked by decide on the span, and lifted exactly.
+                return self._found(order, self._lift([self.denominator * v
+                                                      for v in decision.witness]), reflect=True)
+            lam = decision.combination
+        # Kept in integers: lam times its common denominator.
+        scale = common_denominator(lam)
+        terms = tuple((hi, lo, int(v * scale)) for (hi, lo), v in zip(pairs, lam) if v)
+        self.impossible.append(terms)
+        if self.mirrored:
+            self.impossible.append(tuple((lo, hi, v) for hi, lo, v in terms))
+        return Ranking(order, None, lam)
 
-    def point(self, y, dim):
-        """An x in R^dim, zero off the pivot columns, with basis_k . x = y_k."""
-        x = [Fraction(0)] * dim
-        if self.basis:
-            values = solve_square([[u[q] for u in self.basis] for q in self.pivots], y)
-            for q, value in zip(self.pivots, values):
-                x[q] = value
-        return tuple(x)
+    def _found(self, order, point, reflect):
+        self._keep(order, point)
+        # Reflected across each tie of neighbours, a program's point may land
+        # in another region: its ranking, computed exactly, is then settled
+        # too.  Reflected points are not reflected again: their numbers grow.
+        for hi, lo in zip(order, order[1:]) if reflect else ():
+            reflected = self._reflected(point, hi, lo)
+            if reflected is not None:
+                ranking = self._ranking(reflected)
+                if ranking is not None and ranking not in self.points:
+                    self._keep(ranking, reflected)
+        return Ranking(order, tuple(Fraction(v, point[1]) for v in point[0]), None)
+
+    def _keep(self, order, point):
+        self.points[order] = point
+        if self.mirrored:
+            self.points[order[::-1]] = [-v for v in point[0]], point[1]
+
+    def _reflected(self, point, hi, lo):
+        numerators, scale = point
+        normal = [a - b for a, b in zip(self.rows[hi], self.rows[lo])]
+        size = dot(normal, normal)
+        if not size:
+            return None
+        margin = dot(normal, numerators) + scale * (self.biases[hi] - self.biases[lo])
+        reflected = [size * v - 2 * margin * n for v, n in zip(numerators, normal)]
+        common = math.gcd(size * scale, *reflected)
+        return [v // common for v in reflected], size * scale // common
+
+    def _ranking(self, point):
+        numerators, scale = point
+        logits = [dot(row, numerators) + scale * b for row, b in zip(self.rows, self.biases)]
+        order = tuple(sorted(range(len(logits)), key=logits.__getitem__, reverse=True))
+        if len(set(logits)) < len(logits):
+            return None
+        return order
+
+    def _candidate(self, order):
+        """A point (numerators, positive scale) that may give ``order``, or None."""
+        if not self.settled:
+            return self.points.get(order)
+        gaps = [1] * (len(order) - 1)
+        if self.dependency is not None:
+            # Gaps of 1 give sum_m P_m; scale them, or widen one, to reach A.
+            sums = self._partial_sums(order)
+            target, total = dot(self.dependency, self.biases), sum(sums)
+            if target * total > 0:
+                gaps = [Fraction(target, total)] * len(gaps)
+            elif target != total:
+                m = next((m for m, v in enumerate(sums) if v * (target - total) > 0), None)
+                if m is None:
+                    return None
+                gaps[m] += Fraction(target - total, sums[m])
+        logits = [0] * len(order)
+        for m in range(len(order) - 2, -1, -1):
+            logits[order[m]] = logits[order[m + 1]] + gaps[m]
+        b = self.biases
+        return self._lift([logits[p] - logits[0] - b[p] + b[0] for p in self.pivots])
+
+    def _partial_sums(self, order):
+        sums, total = [], 0
+        for j in order[:-1]:
+            total += self.dependency[j]
+            sums.append(total)
+        return sums
+
+    def _lift(self, s):
+        """The point x = lift(s) as (integer numerators, their positive scale)."""
+        scale = common_denominator(s)
+        s = [int(v * scale) for v in s]
+        numerators = [sum(v * lift[q] for v, lift in zip(s, self.lifts))
+                      for q in range(len(self.rows[0]))]
+        return numerators, scale * self.lift_scale
+
+    def _ranks(self, point, order):
+        """Exact: does the point give its classes strictly the order ``order``?"""
+        numerators, scale = point
+        logits = [dot(self.rows[j], numerators) + scale * self.biases[j] for j in order]
+        return all(a > b for a, b in zip(logits, logits[1:]))
+
+    def _combinations(self, order):
+        """Combinations on ``order``'s pairs: from the dependency, or carried over."""
+        if self.dependency is not None:
+            sums = self._partial_sums(order)
+            total = sum(sums)
+            if total:
+                yield tuple(Fraction(v, total) for v in sums)
+            return
+        place = {j: k for k, j in enumerate(order)}
+        for terms in self.impossible:
+            if all(place[hi] < place[lo] for hi, lo, _ in terms):
+                lam = [0] * (len(order) - 1)
+                for hi, lo, v in terms:
+                    for k in range(place[hi], place[lo]):
+                        lam[k] += v
+                total = sum(lam)
+                yield tuple(Fraction(v, total) for v in lam)

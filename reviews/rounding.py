@@ -54,10 +54,11 @@ r = x - N ln2/4096, |r| <= ln2/8192 * (1 + 2**-28) < 2**-13.5:
    2**-42.5 with four roundings (2**-93.9); using ph for exp(rh) in rl*ph
    costs below 2**-95.9 and dropping rl**2/2 below 2**-86.8.  So
    |ph + lo - exp(r)| < 2**-79.3.
-4. T_j = 2**(j/4096) = Th + Tl from a 60-digit decimal power (error below
-   2**-105 after rounding to two floats).  Th * ph = eh + pe exactly
-   (Dekker's product, Th split at import), el = pe + (Th*lo + Tl*ph) with
-   roundings and the dropped Tl*lo below 2**-92.
+4. T_j = 2**(j/4096) = Th + Tl from a 200-bit fixed-point power (error
+   below 2**-186, and below 2**-105 after rounding to two floats).
+   Th * ph = eh + pe exactly (Dekker's product, Th split at import),
+   el = pe + (Th*lo + Tl*ph) with roundings and the dropped Tl*lo below
+   2**-92.
 
 So eh + el = exp(x) 2**-m (1 + theta) with |theta| <= beta = 2**-79 (the
 code uses 2**-78).  exp(0) is exactly (1.0, 0.0, 0).
@@ -66,7 +67,7 @@ The log kernel, ln(S) for S = Sh + Sl >= 1 + 2**-21 (double-double):
 S = 2**k (y + yl) with y in [2**-0.5, 2**0.5); r_j is a 14-bit reciprocal
 of the 1/512-wide bin of y (r_j = 1 for the bin [1, 1 + 1/512)), so that
 y*r_j is exact in two products (y split at 2**-38) and t = (y + yl) r_j - 1
-= th + tl to 2**-105, |t| <= 2**-9 (checked at import).  Then
+= th + tl to 2**-105, |t| <= 2**-9 (checked as the table is built).  Then
 ln S = k ln 2 - ln r_j + ln(1 + t), with k ln 2 in three pieces (exact
 products), -ln r_j from a 60-digit table (2**-106), and
 ln(1 + t) = th - th**2/2 + th**3/3 + th**4 P(th) + tl/(1 + th), the last as
@@ -154,6 +155,9 @@ _TABLE = decimal.Context(prec=60)
 # 40 digits: below 2**-129 relative, and faster for the 363 logs.
 _LOGS = decimal.Context(prec=40)
 _LN2 = Fraction(_TABLE.ln(2))
+# The exp table's fixed point: 200 bits, its step 2**(1/4096) from 80 digits.
+_FIXED_BITS = 200
+_STEP_CONTEXT = decimal.Context(prec=80)
 # Bounds of the analysis above, with margin.
 _BETA = 2.0 ** -78
 _ALPHA = 2.0 ** -78
@@ -210,17 +214,23 @@ def _short(value, bits):
 
 
 def _exp_table():
-    step = _TABLE.exp(to_decimal(_LN2 / 4096, _TABLE))
-    value = decimal.Decimal(1)
+    # T_j = 2**(j/4096) in fixed point with _FIXED_BITS fraction bits: each
+    # product is truncated, so T_j is low by at most 4096 * 3 units of
+    # 2**-_FIXED_BITS, and an int converts to the nearest float.
+    context = _STEP_CONTEXT
+    step = int(context.multiply(context.exp(context.divide(context.ln(2), 4096)),
+                                2 ** _FIXED_BITS))
+    value = 1 << _FIXED_BITS
     highs, lows, tops, bottoms = [], [], [], []
     for _ in range(4096):
-        high, low = _two_floats(value)
+        high = math.ldexp(float(value), -_FIXED_BITS)
+        rest = value - int(math.ldexp(high, _FIXED_BITS))
         top, bottom = _split(high)
         highs.append(high)
-        lows.append(low)
+        lows.append(math.ldexp(float(rest), -_FIXED_BITS))
         tops.append(top)
         bottoms.append(bottom)
-        value = _TABLE.multiply(value, step)
+        value = value * step >> _FIXED_BITS
     return highs, lows, tops, bottoms
 
 
@@ -237,23 +247,31 @@ _SCALE = _DOWN[:831] + [0.0] * 1300
 _T4 = list(zip(_TH, _TH1, _TH2, _TL))
 
 
+# Built on first use: most runs (the claims' among them) take no logarithm
+# and need not pay for its 363 decimal logarithms.
+_LOG_TABLE = None
+
+
 def _log_table():
-    reciprocals, highs, lows = {}, {}, {}
-    for j in range(362, 725):
-        if j == 512:
-            r = 1.0
-        else:
-            r = float(round(Fraction(2 ** 13 * 1024, 2 * j + 1)) / 2 ** 13)
-        low_end, high_end = Fraction(j, 512), Fraction(j + 1, 512)
-        worst = max(abs(low_end * Fraction(r) - 1), abs(high_end * Fraction(r) - 1))
-        if worst > Fraction(1, 512):
-            raise RuntimeError("log table: |t| bound fails at bin %d" % j)
-        reciprocals[j] = r
-        highs[j], lows[j] = _two_floats(-_LOGS.ln(decimal.Decimal(r)))
-    return reciprocals, highs, lows
+    """(r_j, high and low parts of -ln r_j) by bin j, built on the first call."""
+    global _LOG_TABLE
+    if _LOG_TABLE is None:
+        reciprocals, highs, lows = {}, {}, {}
+        for j in range(362, 725):
+            if j == 512:
+                r = 1.0
+            else:
+                r = float(round(Fraction(2 ** 13 * 1024, 2 * j + 1)) / 2 ** 13)
+            low_end, high_end = Fraction(j, 512), Fraction(j + 1, 512)
+            worst = max(abs(low_end * Fraction(r) - 1), abs(high_end * Fraction(r) - 1))
+            if worst > Fraction(1, 512):
+                raise RuntimeError("log table: |t| bound fails at bin %d" % j)
+            reciprocals[j] = r
+            highs[j], lows[j] = _two_floats(-_LOGS.ln(decimal.Decimal(r)))
+        _LOG_TABLE = reciprocals, highs, lows
+    return _LOG_TABLE
 
 
-_R, _LRH, _LRL = _log_table()
 _L2_1 = _short(_LN2, 42)
 _L2_2 = _short(_LN2 - Fraction(_L2_1), 42)
 _L2_3 = float(_LN2 - Fraction(_L2_1) - Fraction(_L2_2))
@@ -307,7 +325,8 @@ def _ln(sh, sl):
     y = f
     yl = math.ldexp(sl, -k)
     j = int(y * 512.0)
-    r = _R[j]
+    reciprocals, highs, lows = _LOG_TABLE or _log_table()
+    r = reciprocals[j]
     y1 = (y + 24576.0) - 24576.0
     a = y1 * r - 1.0
     b = (y - y1) * r
@@ -336,7 +355,7 @@ def _ln(sh, sl):
     parts = [th, -0.5 * sq, -0.5 * sqe, c3, c3_low,
              tl * (1.0 - th * (1.0 - th * (1.0 - th * (1.0 - th)))), tail]
     if j != 512:
-        parts += [_LRH[j], _LRL[j]]
+        parts += [highs[j], lows[j]]
     if k:
         parts += [k * _L2_1, k * _L2_2, k * _L2_3]
     return parts

@@ -1,8 +1,19 @@
-"""Helpers shared by the tests: a temporary folder to write files into."""
+"""Helpers shared by the tests: a temporary folder to write files into, and
+a fresh interpreter for what one process can show only once (its imports)."""
 
 import os
+import subprocess
+import sys
 import tempfile
 import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def fresh_python(code):
+    """Run ``code`` in a new interpreter that imports ``reviews`` from this checkout."""
+    return subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1])\n"
+                           + code, ROOT], capture_output=True, text=True, timeout=120)
 
 
 class FileTestCase(unittest.TestCase):

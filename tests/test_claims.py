@@ -9,6 +9,7 @@ from reviews.claims import (
     float_row, run, select,
 )
 from reviews.errors import InputError
+from tests.support import fresh_python
 
 PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001")
 
@@ -24,6 +25,20 @@ class TestRegistry(unittest.TestCase):
         ids = [c.id for c in all_claims()]
         self.assertEqual(len(ids), len(set(ids)))
         self.assertIn("memorization.every-distribution", ids)
+
+    def test_papers_are_found_in_name_order_each_module_once(self):
+        ids = [c.id for c in all_claims()]
+        papers = [i.split(".")[0] for i in ids]
+        self.assertEqual(list(dict.fromkeys(papers)), ["low-rank", "memorization"])
+        self.assertEqual(papers, sorted(papers))
+
+    def test_finding_the_claims_loads_no_figures_and_no_inspect(self):
+        # What the default run pays for: figures (xml.etree) only when drawn,
+        # and no pkgutil.iter_modules, which imports inspect, ast and dis.
+        done = fresh_python("from reviews.claims import all_claims; all_claims(); print(sorted("
+                            "m for m in ('inspect', 'reviews.figures', 'xml.etree')"
+                            " if m in sys.modules))")
+        self.assertEqual((done.returncode, done.stdout), (0, "[]\n"), done.stderr)
 
     def test_select_keeps_registry_order(self):
         claims = [claim("a", PASS, PASS), claim("b", PASS, PASS), claim("c", PASS, PASS)]

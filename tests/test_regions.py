@@ -1,10 +1,13 @@
 """Tests of reviews.regions: the formula, Stirling numbers, enumeration."""
 
+import itertools
 import math
 import random
 import unittest
 from fractions import Fraction as F
+from unittest import mock
 
+from reviews import regions
 from reviews.errors import InputError
 from reviews.feasibility import is_combination, is_witness
 from reviews.regions import realized_rankings, region_count, stirling_first
@@ -150,6 +153,53 @@ class TestEnumeration(unittest.TestCase):
                 rankings = realized_rankings(weights, bias)
                 self.assertEqual(sum(1 for r in rankings if r.witness), count)
                 self.assertCertified(weights, bias, rankings)
+
+    def test_five_classes_in_few_dimensions_match_the_formula_with_checked_certificates(self):
+        # Most of these rankings are settled by carried-over combinations
+        # and reflected points, not by programs of their own.
+        rng = random.Random(6)
+        for d in (1, 2, 3):
+            for bias in (True, False):
+                weights = [[rng.gauss(0, 1) for _ in range(d)] for _ in range(5)]
+                biases = [rng.gauss(0, 1) for _ in range(5)] if bias else None
+                with self.subTest(d=d, bias=bias):
+                    rankings = realized_rankings(weights, biases)
+                    self.assertEqual([r.order for r in rankings],
+                                     list(itertools.permutations(range(5))))
+                    self.assertEqual(sum(1 for r in rankings if r.witness),
+                                     region_count(5, d, bias))
+                    self.assertCertified(weights, biases, rankings)
+
+    def test_layers_of_rank_c_minus_1_or_c_minus_2_need_no_program(self):
+        rng = random.Random(7)
+        for classes, d, bias, count in ((4, 4, True, 24), (4, 3, False, 24), (5, 3, True, 96),
+                                        (5, 3, False, 72), (4, 2, True, 18), (3, 1, False, 2)):
+            weights = [[rng.gauss(0, 1) for _ in range(d)] for _ in range(classes)]
+            biases = [rng.gauss(0, 1) for _ in range(classes)] if bias else None
+            with self.subTest(classes=classes, d=d, bias=bias):
+                with mock.patch.object(regions, "decide",
+                                       side_effect=AssertionError("a program ran")):
+                    rankings = realized_rankings(weights, biases)
+                self.assertEqual(sum(1 for r in rankings if r.witness), count)
+                self.assertCertified(weights, biases, rankings)
+
+    def test_equal_rows_leave_the_bias_to_decide_without_a_program(self):
+        with mock.patch.object(regions, "decide", side_effect=AssertionError("a program ran")):
+            rankings = realized_rankings([[1, 2], [1, 2]], [0, 1])
+        self.assertEqual([(r.order, r.witness is not None) for r in rankings],
+                         [((0, 1), False), ((1, 0), True)])
+        self.assertEqual(rankings[0].combination, (F(1),))
+
+    def test_without_bias_a_ranking_and_its_reverse_share_one_program(self):
+        rng = random.Random(8)
+        weights = [[rng.gauss(0, 1) for _ in range(2)] for _ in range(5)]
+        with mock.patch.object(regions, "decide", wraps=regions.decide) as programs:
+            rankings = realized_rankings(weights)
+        self.assertLessEqual(programs.call_count, 60)
+        realized = {r.order for r in rankings if r.witness}
+        self.assertEqual(len(realized), region_count(5, 2, False))
+        self.assertEqual(realized, {order[::-1] for order in realized})
+        self.assertCertified(weights, None, rankings)
 
     def test_one_class(self):
         self.assertEqual(len(realized_rankings([[5]])), 1)

@@ -21,6 +21,7 @@ from reviews.rounding import (
 )
 from reviews.softmax import log_softmax, logsumexp, softmax, softmax_naive
 from reviews.softmax import log_softmax_exact, logsumexp_exact, softmax_exact
+from tests.support import fresh_python
 from tests.test_softmax import correctly_rounded, grid_vectors
 from tests.test_softmax import rounded_log_softmax as reference_log_softmax
 
@@ -87,6 +88,24 @@ class TestKernels(unittest.TestCase):
             want = Fraction(ln(Fraction(s) + Fraction(low)))
             with self.subTest(s=s):
                 self.assertLessEqual(abs(got - want), Fraction(2) ** -80 * want)
+
+    def test_exp_table_is_two_to_the_j_over_4096_within_2_to_the_minus_105(self):
+        context = decimal.Context(prec=60)
+        step = context.exp(context.divide(context.ln(2), 4096))
+        power = decimal.Decimal(1)
+        for j, (high, low) in enumerate(zip(rounding._TH, rounding._TL)):
+            error = context.subtract(context.add(decimal.Decimal(high), decimal.Decimal(low)),
+                                     power)
+            if abs(error) > context.multiply(power, decimal.Decimal(2) ** -105):
+                self.fail("T_%d is off by %s" % (j, error))
+            self.assertEqual(high, float(power))
+            power = context.multiply(power, step)
+
+    def test_log_table_is_built_at_the_first_logarithm_not_at_import(self):
+        done = fresh_python("from reviews import rounding; before = rounding._LOG_TABLE is None;"
+                            " rounding.rounded_logsumexp([0.0, 1.0]);"
+                            " print(before, len(rounding._LOG_TABLE[0]))")
+        self.assertEqual((done.returncode, done.stdout), (0, "True 363\n"), done.stderr)
 
 
 class TestExp(unittest.TestCase):

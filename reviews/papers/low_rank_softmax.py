@@ -16,10 +16,8 @@ from reviews.argmaxable import braid_reflect, check_layer, verify
 from reviews.claims import (NOT_CHECKED, PASS, FAIL, Claim, Figure, Outcome, Paper, Row,
                             command_name)
 from reviews.exact import common_denominator
-from reviews.figures import Arrow, Axis, Panel, region_map, shaded_table
 from reviews.layer_input import integer_layer
 from reviews.packed import Packed
-from reviews.planar import argmax_regions, convex_hull
 from reviews.regions import realized_rankings, region_count
 
 __all__ = ["PAPER", "CLAIMS", "FIGURE_1", "region_table", "simplex_with_centroid",
@@ -334,6 +332,9 @@ FIGURE_BOX = (-3, 3)
 
 def draw_figure_1():
     """figure1.svg: the input plane coloured by the argmax, regions as exact polygons."""
+    # Imported here: a run without figures need not load them (nor xml.etree).
+    from reviews.figures import Arrow, Axis, region_map
+    from reviews.planar import argmax_regions, convex_hull
     results = check_layer(FIGURE_1)
     regions = argmax_regions(FIGURE_1, box=FIGURE_BOX)
     if [bool(r) for r in regions] != [r.argmaxable for r in results]:
@@ -361,6 +362,7 @@ def draw_figure_1():
 
 def draw_region_tables():
     """regions.svg: the region-count tables, shaded by count / C!, C! cells outlined."""
+    from reviews.figures import Panel, shaded_table
     panels = []
     for bias in (True, False):
         cells = region_table(bias)

@@ -15,7 +15,6 @@ from fractions import Fraction
 
 from reviews.claims import FAIL, PASS, Claim, Figure, Outcome, Paper, Row, float_row
 from reviews.exact import to_decimal
-from reviews.figures import Axis, Mark, Rule, Series, Strip, line_chart
 from reviews.softmax import (
     REFERENCE_DIGITS,
     log_softmax,
@@ -338,6 +337,8 @@ POSITIVITY_DESCRIPTION = (
 def draw_positivity():
     """positivity.svg: log10 softmax([g, 0])[1] for g = 0..1000, exact and in
     floats; below, each float series' distance from the exact value in ulp."""
+    # Imported here: a run without figures need not load them (nor xml.etree).
+    from reviews.figures import Axis, Mark, Rule, Series, Strip, line_chart
     ln10 = _WORK.ln(10)
     exact_p2 = {g: softmax_exact([g, 0])[1] for g in _FIGURE_GAPS}
     exact = [(g, float(_WORK.divide(log_softmax_exact([g, 0])[1], ln10)))
