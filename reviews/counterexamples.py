@@ -48,6 +48,7 @@ if __name__ == "__main__" and not __package__:
 import argparse
 import json
 import platform
+import time
 
 from reviews import __version__
 from reviews.argmaxable import check_layer, verify
@@ -78,7 +79,6 @@ __all__ = [
 SUITE_NAME = "review-counterexamples"
 _PROGRAM = "counterexamples"
 _INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
-_CLEAR_LINE = "\r%s\r" % (" " * 40)   # wipes the progress line on a terminal
 _REPORTS = dict(FORMATS, html=html)
 
 
@@ -333,17 +333,77 @@ def _box(text):
     return value
 
 
-def _progress(err):
-    """A progress callback that redraws one line on a terminal, else None."""
-    if not err.isatty():
-        return None
+class _Progress:
+    """progress(done, total) for check_layer: one line on the terminal ``err``.
 
-    def show(done, total):
-        if done == total:
-            err.write(_CLEAR_LINE)
-        elif done % max(1, total // 100) == 0:
-            err.write("\rchecked %d/%d classes" % (done, total))
-    return show
+    The line is redrawn at most every _REDRAW seconds of ``clock``; the
+    rate counts from the first call, as the time before it goes to reading
+    and preparing the layer.  ``wipe`` clears the line, if one was drawn.
+    """
+
+    def __init__(self, err, clock=time.monotonic):
+        self.err = err         # None once a write failed: a progress line is not worth more
+        self.clock = clock
+        self.drawn = clock()   # when the line was last drawn: none yet, so the check's start
+        self.first = None      # (done, time) at the first call
+        self.width = 0         # the longest line drawn, all of which a redraw covers
+
+    def __call__(self, done, total):
+        now = self.clock()
+        if self.first is None:
+            self.first = done, now
+        if self.err is None or done == total or now - self.drawn < _REDRAW:
+            return
+        counted, since = self.first
+        rate = (done - counted) / (now - since) if done > counted and now > since else None
+        line = _progress_line(done, total, rate)
+        self._write("\r" + line.ljust(self.width))
+        self.drawn, self.width = now, max(self.width, len(line))
+
+    def wipe(self):
+        if self.width:
+            self._write("\r%s\r" % (" " * self.width))
+            self.width = 0
+
+    def _write(self, text):
+        if self.err is not None:
+            try:
+                self.err.write(text)
+            except _WriteFailed:
+                self.err = None
+
+
+_REDRAW = 0.25   # seconds between redraws of the progress line
+
+
+def _progress_line(done, total, rate=None):
+    """The progress line: classes done of ``total`` and, given the ``rate``
+    in classes a second, the rate and the time left.
+
+    >>> _progress_line(3, 50257)
+    'checked 3/50257 classes'
+    >>> _progress_line(1200, 50257, 14.3)
+    'checked 1200/50257 classes, 14.3 classes/s, 57m 11s left'
+    """
+    if rate is None:
+        return "checked %d/%d classes" % (done, total)
+    return "checked %d/%d classes, %s classes/s, %s left" % (
+        done, total, "%.0f" % rate if rate >= 100 else "%.3g" % rate,
+        _duration((total - done) / rate))
+
+
+def _duration(seconds):
+    """``seconds`` rounded, as 42s, 3m 05s or 2h 07m.
+
+    >>> _duration(41.6), _duration(185), _duration(7659)
+    ('42s', '3m 05s', '2h 07m')
+    """
+    seconds = round(seconds)
+    if seconds < 60:
+        return "%ds" % seconds
+    if seconds < 3600:
+        return "%dm %02ds" % divmod(seconds, 60)
+    return "%dh %02dm" % divmod(seconds // 60, 60)
 
 
 def _write_notes(notes, err):
@@ -371,13 +431,17 @@ def _check_layer_command(argv, out, err):
                                note=notes.append)
     _write_notes(notes, err)
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
+    progress = _Progress(err) if err.isatty() else None
     try:
-        results = check_layer(weights, bias, progress=_progress(err), box=arguments.box,
+        results = check_layer(weights, bias, progress=progress, box=arguments.box,
                               jobs=arguments.jobs)
     except InputError as error:
         # check_layer's messages about the bias start with "bias".
         about_bias = arguments.bias is not None and str(error).startswith("bias")
         raise InputError("%s: %s" % (bias_name if about_bias else name, error)) from None
+    finally:
+        if progress is not None:
+            progress.wipe()
     render = LAYER_FORMATS[arguments.format]
     _deliver(render(name, results, len(weights[0]), bias is not None), arguments.output, out)
     return 0
@@ -420,7 +484,7 @@ def main(argv=None, out=None, err=None):
         status, message = _INTERRUPTED, "interrupted"
     if message:
         try:
-            err.write("%s%s: %s\n" % (_CLEAR_LINE if err.isatty() else "", _PROGRAM, message))
+            err.write("%s: %s\n" % (_PROGRAM, message))
         except _WriteFailed:
             pass   # stderr is closed or full too: the exit status says it
     return status
