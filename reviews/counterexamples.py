@@ -69,6 +69,7 @@ from reviews.softmax import (
     softmax_exact,
     ulp_distance,
 )
+from reviews.workers import job_count
 
 __all__ = [
     "softmax", "log_softmax", "logsumexp",
@@ -305,9 +306,10 @@ def _layer_parser(out):
                         help="the bias's array, in the --bias file if given, else in FILE")
     parser.add_argument("--transpose", action="store_true",
                         help="the weights are stored as (d, C): one column per class")
-    parser.add_argument("--jobs", metavar="N", type=_jobs, default=1,
-                        help="worker processes to split the classes across (default: 1;"
-                             " 0: one per CPU); the output is the same for every N")
+    parser.add_argument("--jobs", metavar="N", type=_jobs,
+                        help="worker processes to split the classes across (default, and 0:"
+                             " one per CPU, %d here, but one for a small layer); the output"
+                             " is the same for every N" % job_count(None))
     parser.add_argument("--box", metavar="R", type=_box,
                         help="only inputs with |x_k| <= R for every k, the question the"
                              " paper's detector answers (it uses R = 100)")
@@ -318,11 +320,34 @@ def _layer_parser(out):
 
 
 def _jobs(text):
-    """--jobs N: a whole number, 0 for one process per CPU."""
+    """--jobs N: a whole number, 0 (None) for one process per CPU."""
     if not text.isdigit() or len(text) > 4:
         raise argparse.ArgumentTypeError("expected a whole number of processes, got %r"
                                          % text[:60])
     return int(text) or None
+
+
+# One process per CPU pays only for a layer whose check takes a good deal
+# longer than starting the processes (about 0.02 s under fork, 0.3 s under
+# spawn).  The check of a class costs about one pass over the layer (C * d
+# products) plus a fixed part worth some 8192 of them (its exact linear
+# programs): below _PARALLEL_WORK in all, about 0.1 s, one process does it.
+_CLASS_WORK = 8192
+_PARALLEL_WORK = 1 << 21
+
+
+def _jobs_for(jobs, classes, dim):
+    """The processes for ``--jobs``: N as asked, and for one per CPU (None)
+    one process for a small layer.
+
+    >>> _jobs_for(3, 4, 2), _jobs_for(None, 4, 2)
+    (3, 1)
+    >>> _jobs_for(None, 1000, 4) == job_count(None)
+    True
+    """
+    if jobs is None and classes * (classes * dim + _CLASS_WORK) < _PARALLEL_WORK:
+        return 1
+    return job_count(jobs)
 
 
 def _box(text):
@@ -431,10 +456,10 @@ def _check_layer_command(argv, out, err):
                                note=notes.append)
     _write_notes(notes, err)
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
+    jobs = _jobs_for(arguments.jobs, len(weights), len(weights[0]))
     progress = _Progress(err) if err.isatty() else None
     try:
-        results = check_layer(weights, bias, progress=progress, box=arguments.box,
-                              jobs=arguments.jobs)
+        results = check_layer(weights, bias, progress=progress, box=arguments.box, jobs=jobs)
     except InputError as error:
         # check_layer's messages about the bias start with "bias".
         about_bias = arguments.bias is not None and str(error).startswith("bias")
