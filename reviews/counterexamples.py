@@ -5,7 +5,8 @@
                                       [--output FILE] [--list] [--version]
     python reviews/counterexamples.py check-layer FILE [--bias FILE]
                                       [--tensor NAME] [--bias-tensor NAME]
-                                      [--transpose] [--output FILE]
+                                      [--transpose] [--jobs N] [--box R]
+                                      [--output FILE]
                                       [--format text|markdown|json]
 
 ``--figures DIR`` also writes each run claim's SVG figures into DIR; the
@@ -19,7 +20,10 @@ claims' ids and statements (``--format json``: a list of objects).
 input for ``-``; notes from the reader (a header row skipped, a layer that
 may be stored transposed) go to stderr, one line each.  Its classes are
 numbered from 0, as in the API; the claims number classes as their papers
-do.
+do.  ``--jobs N`` splits the classes across N worker processes (by
+default one per CPU, but one for a small layer); the report is the same
+for every N.  On a terminal, a long check shows on stderr the classes
+done, the rate and the time left, on one line wiped at the end.
 
 Exit status: 0 when every verdict is the one the review states, 1 when any
 differs (a MISMATCH line says which), 2 for a usage error, an unreadable
