@@ -73,7 +73,7 @@ from reviews.softmax import (
     softmax_exact,
     ulp_distance,
 )
-from reviews.workers import job_count
+from reviews.workers import job_count, start_method
 
 __all__ = [
     "softmax", "log_softmax", "logsumexp",
@@ -332,24 +332,30 @@ def _jobs(text):
 
 
 # One process per CPU pays only for a layer whose check takes a good deal
-# longer than starting the processes (about 0.02 s under fork, 0.3 s under
-# spawn).  The check of a class costs about one pass over the layer (C * d
-# products) plus a fixed part worth some 8192 of them (its exact linear
-# programs): below _PARALLEL_WORK in all, about 0.1 s, one process does it.
+# longer than starting the processes: measured, about 0.03 s under fork,
+# 0.4 s under spawn (each one imports the package).  The check of a class
+# costs about one pass over the layer (C * d products) plus a fixed part
+# worth some 8192 of them (its exact linear programs); one process checks
+# a layer below this much in all: about 0.1 s under fork, 1 s otherwise.
 _CLASS_WORK = 8192
 _PARALLEL_WORK = 1 << 21
+_PARALLEL_WORK_IMPORTING = 1 << 24   # under spawn or forkserver
 
 
-def _jobs_for(jobs, classes, dim):
+def _jobs_for(jobs, classes, dim, method="fork"):
     """The processes for ``--jobs``: N as asked, and for one per CPU (None)
-    one process for a small layer.
+    one process for a small layer, smaller when processes start by ``method``
+    "fork" than by "spawn" or "forkserver".
 
     >>> _jobs_for(3, 4, 2), _jobs_for(None, 4, 2)
     (3, 1)
     >>> _jobs_for(None, 1000, 4) == job_count(None)
     True
+    >>> _jobs_for(None, 1000, 4, "spawn")
+    1
     """
-    if jobs is None and classes * (classes * dim + _CLASS_WORK) < _PARALLEL_WORK:
+    least = _PARALLEL_WORK if method == "fork" else _PARALLEL_WORK_IMPORTING
+    if jobs is None and classes * (classes * dim + _CLASS_WORK) < least:
         return 1
     return job_count(jobs)
 
@@ -460,7 +466,7 @@ def _check_layer_command(argv, out, err):
                                note=notes.append)
     _write_notes(notes, err)
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
-    jobs = _jobs_for(arguments.jobs, len(weights), len(weights[0]))
+    jobs = _jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method())
     progress = _Progress(err) if err.isatty() else None
     try:
         results = check_layer(weights, bias, progress=progress, box=arguments.box, jobs=jobs)

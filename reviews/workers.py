@@ -8,8 +8,9 @@ integers, not Fractions.  A script that calls ``run_chunks`` with jobs > 1
 must guard its top level with ``if __name__ == "__main__":`` under
 ``spawn``, as for any use of multiprocessing.
 
-    run_chunks  [work(chunk) for chunk in chunks], over ``jobs`` processes
-    job_count   the number of processes asked for, validated
+    run_chunks    [work(chunk) for chunk in chunks], over ``jobs`` processes
+    job_count     the number of processes asked for, validated
+    start_method  how the processes start: "fork", "spawn" or "forkserver"
 """
 
 import multiprocessing
@@ -18,7 +19,7 @@ import signal
 
 from reviews.errors import InputError
 
-__all__ = ["run_chunks", "job_count"]
+__all__ = ["run_chunks", "job_count", "start_method"]
 
 # The start method of the worker processes; None is the platform's default.
 # (The tests set it to try each method.)
@@ -43,6 +44,16 @@ def job_count(jobs):
     if jobs < 1:
         raise InputError("jobs is %d; the number of worker processes must be at least 1" % jobs)
     return jobs
+
+
+def start_method():
+    """How the worker processes start: "fork" copies this process, at little
+    cost; under "spawn" or "forkserver" each one imports the package first.
+
+    >>> start_method() in multiprocessing.get_all_start_methods()
+    True
+    """
+    return multiprocessing.get_context(START_METHOD).get_start_method()
 
 
 def _start(start, arguments):

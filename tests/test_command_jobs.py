@@ -7,7 +7,6 @@ from unittest import mock
 
 from reviews import counterexamples
 from reviews.counterexamples import _jobs_for
-from reviews.workers import job_count
 from tests.support import FileTestCase
 from tests.test_command import FIGURE_1_JSON, in_process
 
@@ -20,14 +19,25 @@ SPLIT_LAYER = json.dumps({"weights": _VERTICES + [
 
 
 class TestJobsForTheLayer(unittest.TestCase):
+    """With 5 CPUs."""
+
+    def setUp(self):
+        cpus = mock.patch("os.cpu_count", return_value=5)
+        cpus.start()
+        self.addCleanup(cpus.stop)
 
     def test_one_process_per_cpu_from_249_classes_in_one_dimension(self):
-        self.assertEqual((_jobs_for(None, 248, 1), _jobs_for(None, 249, 1)),
-                         (1, job_count(None)))
+        self.assertEqual((_jobs_for(None, 248, 1), _jobs_for(None, 249, 1)), (1, 5))
 
     def test_a_wider_layer_is_split_from_fewer_classes(self):
-        self.assertEqual((_jobs_for(None, 47, 768), _jobs_for(None, 48, 768)),
-                         (1, job_count(None)))
+        self.assertEqual((_jobs_for(None, 47, 768), _jobs_for(None, 48, 768)), (1, 5))
+
+    def test_processes_that_import_the_package_first_need_a_larger_layer(self):
+        for method in ("spawn", "forkserver"):
+            with self.subTest(method=method):
+                self.assertEqual([_jobs_for(None, classes, dim, method) for classes, dim
+                                  in ((249, 1), (48, 768), (142, 768), (143, 768))],
+                                 [1, 1, 1, 5])
 
     def test_an_asked_number_is_kept_whatever_the_layer(self):
         self.assertEqual((_jobs_for(3, 4, 2), _jobs_for(1, 10 ** 5, 768)), (3, 1))
@@ -35,11 +45,13 @@ class TestJobsForTheLayer(unittest.TestCase):
 
 class TestJobsOption(FileTestCase):
 
-    def jobs_used(self, content, *arguments):
-        """The ``jobs`` that check-layer hands to check_layer, with 5 CPUs."""
+    def jobs_used(self, content, *arguments, method="fork"):
+        """The ``jobs`` that check-layer hands to check_layer, with 5 CPUs
+        started by ``method``."""
         path = self.write("layer.json", content)
         with mock.patch.object(counterexamples, "check_layer", return_value=[]) as check, \
                 mock.patch("os.cpu_count", return_value=5), \
+                mock.patch.object(counterexamples, "start_method", return_value=method), \
                 mock.patch.object(counterexamples, "LAYER_FORMATS", {"text": lambda *a: ""}):
             self.assertEqual(in_process("check-layer", path, *arguments), (0, "", ""))
         return check.call_args[1]["jobs"]
@@ -53,6 +65,10 @@ class TestJobsOption(FileTestCase):
         self.assertEqual([self.jobs_used(FIGURE_1_JSON, *option) for option in
                           ((), ("--jobs", "0"), ("--jobs", "3"))],
                          [1, 1, 3])
+
+    def test_the_default_keeps_one_process_for_the_layer_if_processes_are_spawned(self):
+        self.assertEqual((self.jobs_used(SPLIT_LAYER, method="spawn"),
+                          self.jobs_used(SPLIT_LAYER, "--jobs", "2", method="spawn")), (1, 2))
 
     def test_help_names_the_default(self):
         with mock.patch("os.cpu_count", return_value=6):
@@ -77,8 +93,10 @@ class TestSameBytesForEveryJobs(FileTestCase):
             with self.subTest(format=form):
                 one = in_process("check-layer", path, "--format", form, "--jobs", "1")
                 self.assertEqual(one[0], 0)
-                # Two CPUs, so that the default splits the layer on any machine.
-                with mock.patch("os.cpu_count", return_value=2):
+                # Two CPUs started by fork as the rule sees them, so that the
+                # default splits the layer on any machine.
+                with mock.patch("os.cpu_count", return_value=2), \
+                        mock.patch.object(counterexamples, "start_method", return_value="fork"):
                     for jobs in ((), ("--jobs", "0"), ("--jobs", "3")):
                         self.assertEqual(in_process("check-layer", path, "--format", form,
                                                     *jobs), one)

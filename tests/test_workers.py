@@ -110,5 +110,14 @@ class TestJobsErrors(unittest.TestCase):
         self.assertEqual(workers.job_count(None), os.cpu_count() or 1)
 
 
+class TestStartMethod(unittest.TestCase):
+
+    def test_start_method_names_the_one_the_workers_use(self):
+        for method in multiprocessing.get_all_start_methods():
+            with self.subTest(method=method), mock.patch.object(workers, "START_METHOD", method):
+                self.assertEqual(workers.start_method(), method)
+        self.assertEqual(workers.start_method(), multiprocessing.get_start_method())
+
+
 if __name__ == "__main__":
     unittest.main()
