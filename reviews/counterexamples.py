@@ -51,6 +51,7 @@ if __name__ == "__main__" and not __package__:
 
 import argparse
 import json
+import math
 import platform
 import time
 
@@ -428,12 +429,12 @@ def _progress_line(done, total, rate=None):
 
 
 def _duration(seconds):
-    """``seconds`` rounded, as 42s, 3m 05s or 2h 07m.
+    """``seconds`` rounded up (0s only when nothing is left), as 42s, 3m 05s or 2h 07m.
 
-    >>> _duration(41.6), _duration(185), _duration(7659)
+    >>> _duration(41.2), _duration(185), _duration(7659)
     ('42s', '3m 05s', '2h 07m')
     """
-    seconds = round(seconds)
+    seconds = math.ceil(seconds)
     if seconds < 60:
         return "%ds" % seconds
     if seconds < 3600:

@@ -37,8 +37,10 @@ class TestProgressLine(unittest.TestCase):
     def test_the_rate_and_the_time_left_follow_the_count(self):
         self.assertEqual(_progress_line(1200, 50257, 14.3),
                          "checked 1200/50257 classes, 14.3 classes/s, 57m 11s left")
+
+    def test_the_time_left_is_rounded_up_so_that_0s_means_done(self):
         self.assertEqual(_progress_line(9, 10, 2.0),
-                         "checked 9/10 classes, 2 classes/s, 0s left")
+                         "checked 9/10 classes, 2 classes/s, 1s left")
 
     def test_a_slow_rate_keeps_three_digits_and_the_hours_show(self):
         self.assertEqual(_progress_line(5, 50257, 0.0123),
@@ -78,7 +80,7 @@ class TestProgress(unittest.TestCase):
         for done in (1, 2, 3, 5):
             progress(done, 9)
         self.assertEqual(err.getvalue(),
-                         "\rchecked 1/9 classes\rchecked 5/9 classes, 16 classes/s, 0s left")
+                         "\rchecked 1/9 classes\rchecked 5/9 classes, 16 classes/s, 1s left")
 
     def test_a_shorter_line_covers_the_longer_one_and_the_wipe_covers_both(self):
         progress, err = self.progress(0, 1, 2, 62)
