@@ -344,9 +344,9 @@ _PARALLEL_WORK_IMPORTING = 1 << 24   # under spawn or forkserver
 
 
 def _jobs_for(jobs, classes, dim, method="fork"):
-    """The processes for ``--jobs``: N as asked, and for one per CPU (None)
-    one process for a small layer, smaller when processes start by ``method``
-    "fork" than by "spawn" or "forkserver".
+    """The processes for ``--jobs``: N as asked; for one per CPU (None),
+    one process for a layer too small to gain from more, and a larger one
+    when processes start by ``method`` "spawn" or "forkserver" than "fork".
 
     >>> _jobs_for(3, 4, 2), _jobs_for(None, 4, 2)
     (3, 1)

@@ -53,7 +53,9 @@ def start_method():
     >>> start_method() in multiprocessing.get_all_start_methods()
     True
     """
-    return multiprocessing.get_context(START_METHOD).get_start_method()
+    # Asked without fixing the method, which a caller may still set.
+    method = START_METHOD or multiprocessing.get_start_method(allow_none=True)
+    return method or multiprocessing.get_all_start_methods()[0]   # the default comes first
 
 
 def _start(start, arguments):

@@ -118,6 +118,18 @@ class TestStartMethod(unittest.TestCase):
                 self.assertEqual(workers.start_method(), method)
         self.assertEqual(workers.start_method(), multiprocessing.get_start_method())
 
+    def test_asking_leaves_a_users_script_free_to_set_the_method(self):
+        script = ("import multiprocessing, sys\n"
+                  "sys.path.insert(0, %r)\n"
+                  "from reviews import workers\n"
+                  "default = workers.start_method()\n"
+                  "multiprocessing.set_start_method('spawn')\n"
+                  "print(default == multiprocessing.get_all_start_methods()[0],"
+                  " workers.start_method())\n" % ROOT)
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              timeout=120)
+        self.assertEqual((done.stdout, done.stderr), ("True spawn\n", ""))
+
 
 if __name__ == "__main__":
     unittest.main()
