@@ -87,7 +87,14 @@ def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None
     total = sum(map(len, chunks))
     results = [None] * len(chunks)
     context = multiprocessing.get_context(START_METHOD)
-    pool = context.Pool(min(jobs, len(chunks)), _start, (start, arguments))
+    processes = min(jobs, len(chunks))
+    try:
+        pool = context.Pool(processes, _start, (start, arguments))
+    except OSError as error:
+        # The system's limit on processes or open files: the Pool has ended
+        # the processes it started; the remedy is fewer of them.
+        raise InputError("cannot start %d worker processes: %s; ask for fewer jobs"
+                         % (processes, error.strerror or error)) from None
     try:
         done = 0
         numbered = [(n, work, chunk) for n, chunk in enumerate(chunks)]

@@ -110,6 +110,41 @@ class TestJobsErrors(unittest.TestCase):
         self.assertEqual(workers.job_count(None), os.cpu_count() or 1)
 
 
+# A user's script asking for more processes than the system lets it open
+# files for: the limit is set low, as a crowded machine would have it.
+TOO_MANY = """\
+import resource, sys
+sys.path.insert(0, %r)
+from reviews.argmaxable import check_layer
+from reviews.errors import InputError
+
+resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40))
+try:
+    check_layer([[k, -k * k] for k in range(300)], jobs=100)
+except InputError as error:
+    print(error)
+"""
+
+
+class TestTooManyProcesses(unittest.TestCase):
+
+    def test_a_refused_process_is_an_input_error_naming_the_count(self):
+        refused = OSError(11, "Resource temporarily unavailable")
+        with mock.patch.object(multiprocessing.context.BaseContext, "Pool",
+                               side_effect=refused):
+            with self.assertRaisesRegex(InputError, "^cannot start 3 worker processes: Resource"
+                                        " temporarily unavailable; ask for fewer jobs$"):
+                workers.run_chunks(None, (), sum, [[1], [2], [3]], 5)
+
+    @unittest.skipUnless(os.name == "posix", "sets a POSIX resource limit")
+    def test_the_limit_on_open_files_ends_the_check_with_one_message(self):
+        done = subprocess.run([sys.executable, "-c", TOO_MANY % ROOT], capture_output=True,
+                              text=True, timeout=120)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (0, "cannot start 100 worker processes: Too many open files;"
+                             " ask for fewer jobs\n", ""))
+
+
 class TestStartMethod(unittest.TestCase):
 
     def test_start_method_names_the_one_the_workers_use(self):
