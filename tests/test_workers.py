@@ -3,8 +3,10 @@
 import multiprocessing
 import os
 import random
+import signal
 import subprocess
 import sys
+import time
 import unittest
 from fractions import Fraction as F
 from unittest import mock
@@ -143,6 +145,26 @@ class TestTooManyProcesses(unittest.TestCase):
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (0, "cannot start 100 worker processes: Too many open files;"
                              " ask for fewer jobs\n", ""))
+
+
+def _dying_sum(chunk):
+    # Killed while at work, as by the system for want of memory.
+    if chunk == [3]:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.05)
+    return sum(chunk)
+
+
+@unittest.skipUnless(hasattr(signal, "SIGKILL"), "kills a process the POSIX way")
+class TestDeadWorker(unittest.TestCase):
+
+    def test_a_worker_killed_at_work_ends_the_run_with_an_input_error_not_a_hang(self):
+        with mock.patch.object(workers, "_PATIENCE", 0.02):
+            with self.assertRaisesRegex(InputError, "^a worker process stopped unexpectedly"
+                                        " \\(killed for want of memory\\?\\); ask for fewer"
+                                        " jobs$"):
+                workers.run_chunks(None, (), _dying_sum, [[n] for n in range(8)], 2)
+        self.assertEqual(multiprocessing.active_children(), [])
 
 
 class TestStartMethod(unittest.TestCase):
