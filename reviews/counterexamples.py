@@ -5,7 +5,8 @@
                                       [--output FILE] [--list] [--version]
     python reviews/counterexamples.py check-layer FILE [--bias FILE]
                                       [--tensor NAME] [--bias-tensor NAME]
-                                      [--transpose] [--output FILE]
+                                      [--transpose] [--jobs N] [--box R]
+                                      [--output FILE]
                                       [--format text|markdown|json]
 
 ``--figures DIR`` also writes each run claim's SVG figures into DIR; the
@@ -19,7 +20,10 @@ claims' ids and statements (``--format json``: a list of objects).
 input for ``-``; notes from the reader (a header row skipped, a layer that
 may be stored transposed) go to stderr, one line each.  Its classes are
 numbered from 0, as in the API; the claims number classes as their papers
-do.
+do.  ``--jobs N`` splits the classes across N worker processes (by
+default one per CPU, but one for a small layer); the report is the same
+for every N.  On a terminal, a long check shows on stderr the classes
+done, the rate and the time left, on one line wiped at the end.
 
 Exit status: 0 when every verdict is the one the review states, 1 when any
 differs (a MISMATCH line says which), 2 for a usage error, an unreadable
@@ -47,7 +51,9 @@ if __name__ == "__main__" and not __package__:
 
 import argparse
 import json
+import math
 import platform
+import time
 
 from reviews import __version__
 from reviews.argmaxable import check_layer, verify
@@ -68,6 +74,7 @@ from reviews.softmax import (
     softmax_exact,
     ulp_distance,
 )
+from reviews.workers import job_count, start_method
 
 __all__ = [
     "softmax", "log_softmax", "logsumexp",
@@ -78,7 +85,6 @@ __all__ = [
 SUITE_NAME = "review-counterexamples"
 _PROGRAM = "counterexamples"
 _INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
-_CLEAR_LINE = "\r%s\r" % (" " * 40)   # wipes the progress line on a terminal
 _REPORTS = dict(FORMATS, html=html)
 
 
@@ -305,9 +311,10 @@ def _layer_parser(out):
                         help="the bias's array, in the --bias file if given, else in FILE")
     parser.add_argument("--transpose", action="store_true",
                         help="the weights are stored as (d, C): one column per class")
-    parser.add_argument("--jobs", metavar="N", type=_jobs, default=1,
-                        help="worker processes to split the classes across (default: 1;"
-                             " 0: one per CPU); the output is the same for every N")
+    parser.add_argument("--jobs", metavar="N", type=_jobs,
+                        help="worker processes to split the classes across (default, and 0:"
+                             " one per CPU, %d here, but one for a small layer); the output"
+                             " is the same for every N" % job_count(None))
     parser.add_argument("--box", metavar="R", type=_box,
                         help="only inputs with |x_k| <= R for every k, the question the"
                              " paper's detector answers (it uses R = 100)")
@@ -318,11 +325,40 @@ def _layer_parser(out):
 
 
 def _jobs(text):
-    """--jobs N: a whole number, 0 for one process per CPU."""
+    """--jobs N: a whole number, 0 (None) for one process per CPU."""
     if not text.isdigit() or len(text) > 4:
         raise argparse.ArgumentTypeError("expected a whole number of processes, got %r"
                                          % text[:60])
     return int(text) or None
+
+
+# One process per CPU pays only for a layer whose check takes a good deal
+# longer than starting the processes: measured, about 0.03 s under fork,
+# 0.4 s under spawn (each one imports the package).  The check of a class
+# costs about one pass over the layer (C * d products) plus a fixed part
+# worth some 8192 of them (its exact linear programs); one process checks
+# a layer below this much in all: about 0.1 s under fork, 1 s otherwise.
+_CLASS_WORK = 8192
+_PARALLEL_WORK = 1 << 21
+_PARALLEL_WORK_IMPORTING = 1 << 24   # under spawn or forkserver
+
+
+def _jobs_for(jobs, classes, dim, method="fork"):
+    """The processes for ``--jobs``: N as asked; for one per CPU (None),
+    one process for a layer too small to gain from more, and a larger one
+    when processes start by ``method`` "spawn" or "forkserver" than "fork".
+
+    >>> _jobs_for(3, 4, 2), _jobs_for(None, 4, 2)
+    (3, 1)
+    >>> _jobs_for(None, 1000, 4) == job_count(None)
+    True
+    >>> _jobs_for(None, 1000, 4, "spawn")
+    1
+    """
+    least = _PARALLEL_WORK if method == "fork" else _PARALLEL_WORK_IMPORTING
+    if jobs is None and classes * (classes * dim + _CLASS_WORK) < least:
+        return 1
+    return job_count(jobs)
 
 
 def _box(text):
@@ -333,17 +369,77 @@ def _box(text):
     return value
 
 
-def _progress(err):
-    """A progress callback that redraws one line on a terminal, else None."""
-    if not err.isatty():
-        return None
+class _Progress:
+    """progress(done, total) for check_layer: one line on the terminal ``err``.
 
-    def show(done, total):
-        if done == total:
-            err.write(_CLEAR_LINE)
-        elif done % max(1, total // 100) == 0:
-            err.write("\rchecked %d/%d classes" % (done, total))
-    return show
+    The line is redrawn at most every _REDRAW seconds of ``clock``; the
+    rate counts from the first call, as the time before it goes to reading
+    and preparing the layer.  ``wipe`` clears the line, if one was drawn.
+    """
+
+    def __init__(self, err, clock=time.monotonic):
+        self.err = err         # None once a write failed: a progress line is not worth more
+        self.clock = clock
+        self.drawn = clock()   # when the line was last drawn: none yet, so the check's start
+        self.first = None      # (done, time) at the first call
+        self.width = 0         # the longest line drawn, all of which a redraw covers
+
+    def __call__(self, done, total):
+        now = self.clock()
+        if self.first is None:
+            self.first = done, now
+        if self.err is None or done == total or now - self.drawn < _REDRAW:
+            return
+        counted, since = self.first
+        rate = (done - counted) / (now - since) if done > counted and now > since else None
+        line = _progress_line(done, total, rate)
+        self._write("\r" + line.ljust(self.width))
+        self.drawn, self.width = now, max(self.width, len(line))
+
+    def wipe(self):
+        if self.width:
+            self._write("\r%s\r" % (" " * self.width))
+            self.width = 0
+
+    def _write(self, text):
+        if self.err is not None:
+            try:
+                self.err.write(text)
+            except _WriteFailed:
+                self.err = None
+
+
+_REDRAW = 0.25   # seconds between redraws of the progress line
+
+
+def _progress_line(done, total, rate=None):
+    """The progress line: classes done of ``total`` and, given the ``rate``
+    in classes a second, the rate and the time left.
+
+    >>> _progress_line(3, 50257)
+    'checked 3/50257 classes'
+    >>> _progress_line(1200, 50257, 14.3)
+    'checked 1200/50257 classes, 14.3 classes/s, 57m 11s left'
+    """
+    if rate is None:
+        return "checked %d/%d classes" % (done, total)
+    return "checked %d/%d classes, %s classes/s, %s left" % (
+        done, total, "%.0f" % rate if rate >= 100 else "%.3g" % rate,
+        _duration((total - done) / rate))
+
+
+def _duration(seconds):
+    """``seconds`` rounded up (0s only when nothing is left), as 42s, 3m 05s or 2h 07m.
+
+    >>> _duration(41.2), _duration(185), _duration(7659)
+    ('42s', '3m 05s', '2h 07m')
+    """
+    seconds = math.ceil(seconds)
+    if seconds < 60:
+        return "%ds" % seconds
+    if seconds < 3600:
+        return "%dm %02ds" % divmod(seconds, 60)
+    return "%dh %02dm" % divmod(seconds // 60, 60)
 
 
 def _write_notes(notes, err):
@@ -371,13 +467,17 @@ def _check_layer_command(argv, out, err):
                                note=notes.append)
     _write_notes(notes, err)
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
+    jobs = _jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method())
+    progress = _Progress(err) if err.isatty() else None
     try:
-        results = check_layer(weights, bias, progress=_progress(err), box=arguments.box,
-                              jobs=arguments.jobs)
+        results = check_layer(weights, bias, progress=progress, box=arguments.box, jobs=jobs)
     except InputError as error:
         # check_layer's messages about the bias start with "bias".
         about_bias = arguments.bias is not None and str(error).startswith("bias")
         raise InputError("%s: %s" % (bias_name if about_bias else name, error)) from None
+    finally:
+        if progress is not None:
+            progress.wipe()
     render = LAYER_FORMATS[arguments.format]
     _deliver(render(name, results, len(weights[0]), bias is not None), arguments.output, out)
     return 0
@@ -420,7 +520,7 @@ def main(argv=None, out=None, err=None):
         status, message = _INTERRUPTED, "interrupted"
     if message:
         try:
-            err.write("%s%s: %s\n" % (_CLEAR_LINE if err.isatty() else "", _PROGRAM, message))
+            err.write("%s: %s\n" % (_PROGRAM, message))
         except _WriteFailed:
             pass   # stderr is closed or full too: the exit status says it
     return status

@@ -8,8 +8,9 @@ integers, not Fractions.  A script that calls ``run_chunks`` with jobs > 1
 must guard its top level with ``if __name__ == "__main__":`` under
 ``spawn``, as for any use of multiprocessing.
 
-    run_chunks  [work(chunk) for chunk in chunks], over ``jobs`` processes
-    job_count   the number of processes asked for, validated
+    run_chunks    [work(chunk) for chunk in chunks], over ``jobs`` processes
+    job_count     the number of processes asked for, validated
+    start_method  how the processes start: "fork", "spawn" or "forkserver"
 """
 
 import multiprocessing
@@ -18,7 +19,7 @@ import signal
 
 from reviews.errors import InputError
 
-__all__ = ["run_chunks", "job_count"]
+__all__ = ["run_chunks", "job_count", "start_method"]
 
 # The start method of the worker processes; None is the platform's default.
 # (The tests set it to try each method.)
@@ -45,10 +46,23 @@ def job_count(jobs):
     return jobs
 
 
-def _start(start, arguments):
+def start_method():
+    """How the worker processes start: "fork" copies this process, at little
+    cost; under "spawn" or "forkserver" each one imports the package first.
+
+    >>> start_method() in multiprocessing.get_all_start_methods()
+    True
+    """
+    # Asked without fixing the method, which a caller may still set.
+    method = START_METHOD or multiprocessing.get_start_method(allow_none=True)
+    return method or multiprocessing.get_all_start_methods()[0]   # the default comes first
+
+
+def _start(start, arguments, started):
     # Ctrl-C reaches every process of the terminal's group: only the parent
     # handles it (by ending the pool), so the workers print no traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    started.put(None)
     if start is not None:
         start(*arguments)
 
@@ -58,6 +72,29 @@ def _numbered(numbered_chunk):
     return number, work(chunk)
 
 
+# Seconds between looks for a dead worker while waiting for results.
+_PATIENCE = 0.5
+
+
+def _arrivals(results, started, processes):
+    """The pool's ``results`` as they come, looking while none comes whether
+    more processes have ``started`` than the pool's own: one replaces a
+    worker that died, and the Pool would wait forever for its chunk."""
+    count = 0
+    while True:
+        try:
+            yield results.next(_PATIENCE)
+        except StopIteration:
+            return
+        except multiprocessing.TimeoutError:
+            while not started.empty():
+                started.get()
+                count += 1
+            if count > processes:
+                raise InputError("a worker process stopped unexpectedly (killed for want of"
+                                 " memory?); ask for fewer jobs") from None
+
+
 def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None):
     """[receive(work(chunk)) for chunk in chunks], each process first calling start(*arguments).
 
@@ -65,7 +102,9 @@ def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None
     are sent by name); ``receive``, if given, runs in this process on each chunk's
     result as it arrives, while the workers go on.  ``progress(done,
     total)`` is called in this process as chunks complete, with ``done``
-    counting the items of the chunks completed.
+    counting the items of the chunks completed.  A pool the system refuses
+    (too many processes or open files) or a worker that dies (killed for
+    want of memory, say) ends the run with InputError.
 
     >>> run_chunks(None, (), sum, [[1], [2, 3]], 2, receive=str)
     ['1', '5']
@@ -74,11 +113,21 @@ def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None
     total = sum(map(len, chunks))
     results = [None] * len(chunks)
     context = multiprocessing.get_context(START_METHOD)
-    pool = context.Pool(min(jobs, len(chunks)), _start, (start, arguments))
+    processes = min(jobs, len(chunks))
+    started = context.SimpleQueue()   # a word from each process started: see _arrivals
+    try:
+        pool = context.Pool(processes, _start, (start, arguments, started))
+    except OSError as error:
+        # The system's limit on processes or open files: the Pool has ended
+        # the processes it started; the remedy is fewer of them.
+        started.close()
+        raise InputError("cannot start %d worker processes: %s; ask for fewer jobs"
+                         % (processes, error.strerror or error)) from None
     try:
         done = 0
         numbered = [(n, work, chunk) for n, chunk in enumerate(chunks)]
-        for number, result in pool.imap_unordered(_numbered, numbered):
+        for number, result in _arrivals(pool.imap_unordered(_numbered, numbered), started,
+                                        processes):
             results[number] = result if receive is None else receive(result)
             done += len(chunks[number])
             if progress is not None:
@@ -91,4 +140,5 @@ def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None
         raise
     finally:
         pool.join()
+        started.close()
     return results

@@ -341,32 +341,6 @@ class TestCheckLayer(FileTestCase):
                          (2, "", "counterexamples: error: argument FILE: expected a file name,"
                           " got an empty string\n"))
 
-    def test_progress_goes_to_a_terminal_only(self):
-        class Terminal(io.StringIO):
-            def isatty(self):
-                return True
-        path = self.write("fig1.json", FIGURE_1_JSON)
-        out, err = io.StringIO(), Terminal()
-        counterexamples.main(["check-layer", path], out, err)
-        self.assertIn("\rchecked 1/4 classes", err.getvalue())
-        self.assertTrue(err.getvalue().endswith("\r"))
-
-    def test_an_interrupt_wipes_the_progress_line_first(self):
-        class Terminal(io.StringIO):
-            def isatty(self):
-                return True
-
-        def interrupted(weights, bias, progress, box, jobs):
-            progress(1, 4)
-            raise KeyboardInterrupt
-        path = self.write("fig1.json", FIGURE_1_JSON)
-        err = Terminal()
-        with mock.patch.object(counterexamples, "check_layer", interrupted):
-            status = counterexamples.main(["check-layer", path], io.StringIO(), err)
-        self.assertEqual((status, err.getvalue()),
-                         (130, "\rchecked 1/4 classes\r%s\rcounterexamples: interrupted\n"
-                          % (" " * 40)))
-
 
 def figure_1_npz_members(*extra):
     """A .npz member of Figure 1's weights as float64, then ``extra`` members."""

@@ -3,8 +3,10 @@
 import multiprocessing
 import os
 import random
+import signal
 import subprocess
 import sys
+import time
 import unittest
 from fractions import Fraction as F
 from unittest import mock
@@ -108,6 +110,82 @@ class TestJobsErrors(unittest.TestCase):
 
     def test_none_means_every_cpu(self):
         self.assertEqual(workers.job_count(None), os.cpu_count() or 1)
+
+
+# A user's script asking for more processes than the system lets it open
+# files for: the limit is set low, as a crowded machine would have it.
+TOO_MANY = """\
+import resource, sys
+sys.path.insert(0, %r)
+from reviews.argmaxable import check_layer
+from reviews.errors import InputError
+
+resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40))
+try:
+    check_layer([[k, -k * k] for k in range(300)], jobs=100)
+except InputError as error:
+    print(error)
+"""
+
+
+class TestTooManyProcesses(unittest.TestCase):
+
+    def test_a_refused_process_is_an_input_error_naming_the_count(self):
+        refused = OSError(11, "Resource temporarily unavailable")
+        with mock.patch.object(multiprocessing.context.BaseContext, "Pool",
+                               side_effect=refused):
+            with self.assertRaisesRegex(InputError, "^cannot start 3 worker processes: Resource"
+                                        " temporarily unavailable; ask for fewer jobs$"):
+                workers.run_chunks(None, (), sum, [[1], [2], [3]], 5)
+
+    @unittest.skipUnless(os.name == "posix", "sets a POSIX resource limit")
+    def test_the_limit_on_open_files_ends_the_check_with_one_message(self):
+        done = subprocess.run([sys.executable, "-c", TOO_MANY % ROOT], capture_output=True,
+                              text=True, timeout=120)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (0, "cannot start 100 worker processes: Too many open files;"
+                             " ask for fewer jobs\n", ""))
+
+
+def _dying_sum(chunk):
+    # Killed while at work, as by the system for want of memory.
+    if chunk == [3]:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.05)
+    return sum(chunk)
+
+
+@unittest.skipUnless(hasattr(signal, "SIGKILL"), "kills a process the POSIX way")
+class TestDeadWorker(unittest.TestCase):
+
+    def test_a_worker_killed_at_work_ends_the_run_with_an_input_error_not_a_hang(self):
+        with mock.patch.object(workers, "_PATIENCE", 0.02):
+            with self.assertRaisesRegex(InputError, "^a worker process stopped unexpectedly"
+                                        " \\(killed for want of memory\\?\\); ask for fewer"
+                                        " jobs$"):
+                workers.run_chunks(None, (), _dying_sum, [[n] for n in range(8)], 2)
+        self.assertEqual(multiprocessing.active_children(), [])
+
+
+class TestStartMethod(unittest.TestCase):
+
+    def test_start_method_names_the_one_the_workers_use(self):
+        for method in multiprocessing.get_all_start_methods():
+            with self.subTest(method=method), mock.patch.object(workers, "START_METHOD", method):
+                self.assertEqual(workers.start_method(), method)
+        self.assertEqual(workers.start_method(), multiprocessing.get_start_method())
+
+    def test_asking_leaves_a_users_script_free_to_set_the_method(self):
+        script = ("import multiprocessing, sys\n"
+                  "sys.path.insert(0, %r)\n"
+                  "from reviews import workers\n"
+                  "default = workers.start_method()\n"
+                  "multiprocessing.set_start_method('spawn')\n"
+                  "print(default == multiprocessing.get_all_start_methods()[0],"
+                  " workers.start_method())\n" % ROOT)
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              timeout=120)
+        self.assertEqual((done.stdout, done.stderr), ("True spawn\n", ""))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,111 @@
+"""Tests of check-layer --jobs: one process per CPU by default, one for a small layer,
+and the same bytes for every number of processes."""
+
+import json
+import unittest
+from unittest import mock
+
+from reviews import counterexamples
+from reviews.counterexamples import _jobs_for
+from tests.support import FileTestCase
+from tests.test_command import FIGURE_1_JSON, in_process
+
+# 160 classes in d = 32, enough to be split by default: 158 vertices of the
+# cube [-1, 1]^32 (each one argmaxable), the midpoint of two of them
+# (unargmaxable) and a repeated vertex (unargmaxable by its twin).
+_VERTICES = [[1 if k >> b & 1 else -1 for b in range(32)] for k in range(158)]
+SPLIT_LAYER = json.dumps({"weights": _VERTICES + [
+    [(a + b) // 2 for a, b in zip(_VERTICES[0], _VERTICES[1])], _VERTICES[5]]})
+
+
+class TestJobsForTheLayer(unittest.TestCase):
+    """With 5 CPUs."""
+
+    def setUp(self):
+        cpus = mock.patch("os.cpu_count", return_value=5)
+        cpus.start()
+        self.addCleanup(cpus.stop)
+
+    def test_one_process_per_cpu_from_249_classes_in_one_dimension(self):
+        self.assertEqual((_jobs_for(None, 248, 1), _jobs_for(None, 249, 1)), (1, 5))
+
+    def test_a_wider_layer_is_split_from_fewer_classes(self):
+        self.assertEqual((_jobs_for(None, 47, 768), _jobs_for(None, 48, 768)), (1, 5))
+
+    def test_processes_that_import_the_package_first_need_a_larger_layer(self):
+        for method in ("spawn", "forkserver"):
+            with self.subTest(method=method):
+                self.assertEqual([_jobs_for(None, classes, dim, method) for classes, dim
+                                  in ((249, 1), (48, 768), (142, 768), (143, 768))],
+                                 [1, 1, 1, 5])
+
+    def test_an_asked_number_is_kept_whatever_the_layer(self):
+        self.assertEqual((_jobs_for(3, 4, 2), _jobs_for(1, 10 ** 5, 768)), (3, 1))
+
+
+class TestJobsOption(FileTestCase):
+
+    def jobs_used(self, content, *arguments, method="fork"):
+        """The ``jobs`` that check-layer hands to check_layer, with 5 CPUs
+        started by ``method``."""
+        path = self.write("layer.json", content)
+        with mock.patch.object(counterexamples, "check_layer", return_value=[]) as check, \
+                mock.patch("os.cpu_count", return_value=5), \
+                mock.patch.object(counterexamples, "start_method", return_value=method), \
+                mock.patch.object(counterexamples, "LAYER_FORMATS", {"text": lambda *a: ""}):
+            self.assertEqual(in_process("check-layer", path, *arguments), (0, "", ""))
+        return check.call_args[1]["jobs"]
+
+    def test_the_default_and_0_are_one_process_per_cpu_for_a_large_layer(self):
+        self.assertEqual([self.jobs_used(SPLIT_LAYER, *option) for option in
+                          ((), ("--jobs", "0"), ("--jobs", "1"), ("--jobs", "2"))],
+                         [5, 5, 1, 2])
+
+    def test_the_default_and_0_are_one_process_for_a_small_layer(self):
+        self.assertEqual([self.jobs_used(FIGURE_1_JSON, *option) for option in
+                          ((), ("--jobs", "0"), ("--jobs", "3"))],
+                         [1, 1, 3])
+
+    def test_the_default_keeps_one_process_for_the_layer_if_processes_are_spawned(self):
+        self.assertEqual((self.jobs_used(SPLIT_LAYER, method="spawn"),
+                          self.jobs_used(SPLIT_LAYER, "--jobs", "2", method="spawn")), (1, 2))
+
+    def test_help_names_the_default(self):
+        with mock.patch("os.cpu_count", return_value=6):
+            _, out, _ = in_process("check-layer", "--help")
+        self.assertIn("(default, and 0: one per CPU, 6 here, but one for a small layer); the"
+                      " output is the same for every N", " ".join(out.split()))
+
+    def test_a_number_that_is_not_whole_is_a_usage_error(self):
+        path = self.write("layer.json", FIGURE_1_JSON)
+        for text in ("-1", "x", "1.5", "12345"):
+            with self.subTest(jobs=text):
+                self.assertEqual(in_process("check-layer", path, "--jobs", text),
+                                 (2, "", "counterexamples: error: argument --jobs: expected a"
+                                  " whole number of processes, got %r\n" % text))
+
+
+class TestSameBytesForEveryJobs(FileTestCase):
+
+    def test_a_split_layer_prints_the_same_report_for_every_jobs(self):
+        path = self.write("layer.json", SPLIT_LAYER)
+        for form in ("json", "text"):
+            with self.subTest(format=form):
+                one = in_process("check-layer", path, "--format", form, "--jobs", "1")
+                self.assertEqual(one[0], 0)
+                # Two CPUs started by fork as the rule sees them, so that the
+                # default splits the layer on any machine.
+                with mock.patch("os.cpu_count", return_value=2), \
+                        mock.patch.object(counterexamples, "start_method", return_value="fork"):
+                    for jobs in ((), ("--jobs", "0"), ("--jobs", "3")):
+                        self.assertEqual(in_process("check-layer", path, "--format", form,
+                                                    *jobs), one)
+
+    def test_the_split_layer_has_both_verdicts(self):
+        path = self.write("layer.json", SPLIT_LAYER)
+        document = json.loads(in_process("check-layer", path, "--format", "json")[1])
+        self.assertEqual(document["unargmaxable"], [5, 158, 159])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,188 @@
+"""Tests of check-layer's progress line on a terminal: its text, its pace, its wiping."""
+
+import functools
+import io
+import os
+import subprocess
+import sys
+import unittest
+from unittest import mock
+
+from reviews import counterexamples
+from reviews.counterexamples import _Output, _Progress, _progress_line
+from tests.support import FileTestCase
+from tests.test_command import FIGURE_1_JSON, ROOT, in_process
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+class Clock:
+    """A clock that reads the given times in turn."""
+
+    def __init__(self, *times):
+        self.times = iter(times)
+
+    def __call__(self):
+        return next(self.times)
+
+
+class TestProgressLine(unittest.TestCase):
+
+    def test_before_a_rate_is_known_only_the_count_shows(self):
+        self.assertEqual(_progress_line(64, 50257), "checked 64/50257 classes")
+
+    def test_the_rate_and_the_time_left_follow_the_count(self):
+        self.assertEqual(_progress_line(1200, 50257, 14.3),
+                         "checked 1200/50257 classes, 14.3 classes/s, 57m 11s left")
+
+    def test_the_time_left_is_rounded_up_so_that_0s_means_done(self):
+        self.assertEqual(_progress_line(9, 10, 2.0),
+                         "checked 9/10 classes, 2 classes/s, 1s left")
+
+    def test_a_slow_rate_keeps_three_digits_and_the_hours_show(self):
+        self.assertEqual(_progress_line(5, 50257, 0.0123),
+                         "checked 5/50257 classes, 0.0123 classes/s, 1134h 52m left")
+
+    def test_a_fast_rate_is_a_whole_number(self):
+        self.assertEqual(_progress_line(9000, 10000, 1234.56),
+                         "checked 9000/10000 classes, 1235 classes/s, 1s left")
+
+
+class TestProgress(unittest.TestCase):
+
+    def progress(self, *times):
+        err = Terminal()
+        return _Progress(_Output(err, False), Clock(*times)), err
+
+    def test_a_check_shorter_than_a_redraw_draws_and_wipes_nothing(self):
+        progress, err = self.progress(0, 0.1, 0.2)
+        progress(1, 2)
+        progress(2, 2)
+        progress.wipe()
+        self.assertEqual(err.getvalue(), "")
+
+    def test_the_rate_counts_from_the_first_call_not_from_the_start(self):
+        # Reading the layer took 100 s; then 10 classes a second.
+        progress, err = self.progress(0, 100, 101, 102)
+        progress(1, 50)
+        progress(11, 50)
+        progress(21, 50)
+        self.assertEqual(err.getvalue(),
+                         "\rchecked 1/50 classes"
+                         "\rchecked 11/50 classes, 10 classes/s, 4s left"
+                         "\rchecked 21/50 classes, 10 classes/s, 3s left")
+
+    def test_redraws_are_at_least_a_quarter_second_apart(self):
+        progress, err = self.progress(0, 1, 1.1, 1.24, 1.25)
+        for done in (1, 2, 3, 5):
+            progress(done, 9)
+        self.assertEqual(err.getvalue(),
+                         "\rchecked 1/9 classes\rchecked 5/9 classes, 16 classes/s, 1s left")
+
+    def test_a_shorter_line_covers_the_longer_one_and_the_wipe_covers_both(self):
+        progress, err = self.progress(0, 1, 2, 62)
+        progress(1, 99)
+        progress(2, 99)    # 97 s left
+        progress(62, 99)   # 37 s left: a shorter line
+        progress.wipe()
+        long = "checked 2/99 classes, 1 classes/s, 1m 37s left"
+        self.assertEqual(err.getvalue(),
+                         "\rchecked 1/99 classes\r" + long
+                         + "\r" + "checked 62/99 classes, 1 classes/s, 37s left".ljust(len(long))
+                         + "\r" + " " * len(long) + "\r")
+
+    def test_the_last_class_is_not_drawn(self):
+        progress, err = self.progress(0, 1, 2)
+        progress(1, 2)
+        progress(2, 2)
+        self.assertEqual(err.getvalue(), "\rchecked 1/2 classes")
+
+    def test_a_stream_that_fails_stops_the_drawing_not_the_check(self):
+        class Failing(Terminal):
+            tries = 0
+
+            def write(self, text):
+                self.tries += 1
+                raise OSError(5, "Input/output error")
+        err = Failing()
+        progress = _Progress(_Output(err, False), Clock(0, 1, 2))
+        progress(1, 3)
+        progress(2, 3)
+        progress.wipe()
+        self.assertEqual(err.tries, 1)
+
+
+class TestProgressOfTheCommand(FileTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.path = self.write("fig1.json", FIGURE_1_JSON)
+
+    def run_on_a_terminal(self, clock):
+        out, err = io.StringIO(), Terminal()
+        with mock.patch.object(counterexamples, "_Progress",
+                               functools.partial(_Progress, clock=clock)):
+            status = counterexamples.main(["check-layer", self.path], out, err)
+        return status, out.getvalue(), err.getvalue()
+
+    def test_a_terminal_sees_each_class_then_a_wiped_line_and_the_same_report(self):
+        status, out, err = self.run_on_a_terminal(Clock(0, 1, 2, 3, 4))
+        line = "checked 2/4 classes, 1 classes/s, 2s left"
+        self.assertEqual((status, err),
+                         (0, "\rchecked 1/4 classes\r" + line
+                          + "\rchecked 3/4 classes, 1 classes/s, 1s left"
+                          + "\r" + " " * len(line) + "\r"))
+        self.assertEqual(out, in_process("check-layer", self.path)[1])
+
+    def test_without_a_terminal_there_is_no_progress(self):
+        with mock.patch.object(counterexamples, "_Progress") as progress:
+            self.assertEqual(in_process("check-layer", self.path)[::2], (0, ""))
+        progress.assert_not_called()
+
+    def test_an_interrupt_wipes_the_progress_line_first(self):
+        def interrupted(weights, bias, progress, box, jobs):
+            progress(1, 4)
+            raise KeyboardInterrupt
+        with mock.patch.object(counterexamples, "check_layer", interrupted):
+            status, out, err = self.run_on_a_terminal(Clock(0, 1))
+        self.assertEqual((status, out, err),
+                         (130, "", "\rchecked 1/4 classes\r%s\rcounterexamples: interrupted\n"
+                          % (" " * 19)))
+
+
+# Ctrl-C while worker processes run: SIGINT reaches this process at the
+# first class done, as it would from the terminal.
+INTERRUPTED_WORKERS = """\
+import multiprocessing, os, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from reviews import counterexamples
+checked = counterexamples.check_layer
+
+def check_layer(weights, bias, progress, **keywords):
+    def interrupt(done, total):
+        os.kill(os.getpid(), signal.SIGINT)
+    return checked(weights, bias, progress=interrupt, **keywords)
+
+counterexamples.check_layer = check_layer
+status = counterexamples.main(["check-layer", sys.argv[1], "--jobs", "2"])
+print(len(multiprocessing.active_children()))
+sys.exit(status)
+"""
+
+
+@unittest.skipUnless(os.name == "posix", "sends a signal the POSIX way")
+class TestInterruptedWorkers(FileTestCase):
+
+    def test_ctrl_c_among_workers_is_one_line_exit_130_and_no_process_left(self):
+        path = self.write("fig1.json", FIGURE_1_JSON)
+        done = subprocess.run([sys.executable, "-c", INTERRUPTED_WORKERS, path], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (130, b"0\n", b"counterexamples: interrupted\n"))
+
+
+if __name__ == "__main__":
+    unittest.main()
