@@ -51,9 +51,7 @@ if __name__ == "__main__" and not __package__:
 
 import argparse
 import json
-import math
 import platform
-import time
 
 from reviews import __version__
 from reviews.argmaxable import check_layer, verify
@@ -63,6 +61,7 @@ from reviews.formats.source import STDIN
 from reviews.formats.text import decimal_from_text
 from reviews.html_report import html
 from reviews.layer_files import read_layer
+from reviews.progress import Progress
 from reviews.regions import region_count
 from reviews.report import FORMATS, LAYER_FORMATS, Drawn, Suite, all_match
 from reviews.softmax import (
@@ -369,79 +368,6 @@ def _box(text):
     return value
 
 
-class _Progress:
-    """progress(done, total) for check_layer: one line on the terminal ``err``.
-
-    The line is redrawn at most every _REDRAW seconds of ``clock``; the
-    rate counts from the first call, as the time before it goes to reading
-    and preparing the layer.  ``wipe`` clears the line, if one was drawn.
-    """
-
-    def __init__(self, err, clock=time.monotonic):
-        self.err = err         # None once a write failed: a progress line is not worth more
-        self.clock = clock
-        self.drawn = clock()   # when the line was last drawn: none yet, so the check's start
-        self.first = None      # (done, time) at the first call
-        self.width = 0         # the longest line drawn, all of which a redraw covers
-
-    def __call__(self, done, total):
-        now = self.clock()
-        if self.first is None:
-            self.first = done, now
-        if self.err is None or done == total or now - self.drawn < _REDRAW:
-            return
-        counted, since = self.first
-        rate = (done - counted) / (now - since) if done > counted and now > since else None
-        line = _progress_line(done, total, rate)
-        self._write("\r" + line.ljust(self.width))
-        self.drawn, self.width = now, max(self.width, len(line))
-
-    def wipe(self):
-        if self.width:
-            self._write("\r%s\r" % (" " * self.width))
-            self.width = 0
-
-    def _write(self, text):
-        if self.err is not None:
-            try:
-                self.err.write(text)
-            except _WriteFailed:
-                self.err = None
-
-
-_REDRAW = 0.25   # seconds between redraws of the progress line
-
-
-def _progress_line(done, total, rate=None):
-    """The progress line: classes done of ``total`` and, given the ``rate``
-    in classes a second, the rate and the time left.
-
-    >>> _progress_line(3, 50257)
-    'checked 3/50257 classes'
-    >>> _progress_line(1200, 50257, 14.3)
-    'checked 1200/50257 classes, 14.3 classes/s, 57m 11s left'
-    """
-    if rate is None:
-        return "checked %d/%d classes" % (done, total)
-    return "checked %d/%d classes, %s classes/s, %s left" % (
-        done, total, "%.0f" % rate if rate >= 100 else "%.3g" % rate,
-        _duration((total - done) / rate))
-
-
-def _duration(seconds):
-    """``seconds`` rounded up (0s only when nothing is left), as 42s, 3m 05s or 2h 07m.
-
-    >>> _duration(41.2), _duration(185), _duration(7659)
-    ('42s', '3m 05s', '2h 07m')
-    """
-    seconds = math.ceil(seconds)
-    if seconds < 60:
-        return "%ds" % seconds
-    if seconds < 3600:
-        return "%dm %02ds" % divmod(seconds, 60)
-    return "%dh %02dm" % divmod(seconds // 60, 60)
-
-
 def _write_notes(notes, err):
     """Each note as one line on ``err``, if it can be written."""
     for line in notes:
@@ -468,7 +394,7 @@ def _check_layer_command(argv, out, err):
     _write_notes(notes, err)
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
     jobs = _jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method())
-    progress = _Progress(err) if err.isatty() else None
+    progress = Progress(err, failure=_WriteFailed) if err.isatty() else None
     try:
         results = check_layer(weights, bias, progress=progress, box=arguments.box, jobs=jobs)
     except InputError as error:

@@ -9,7 +9,8 @@ import unittest
 from unittest import mock
 
 from reviews import counterexamples
-from reviews.counterexamples import _Output, _Progress, _progress_line
+from reviews.counterexamples import _Output, _WriteFailed
+from reviews.progress import Progress, progress_line
 from tests.support import FileTestCase
 from tests.test_command import FIGURE_1_JSON, ROOT, in_process
 
@@ -32,22 +33,22 @@ class Clock:
 class TestProgressLine(unittest.TestCase):
 
     def test_before_a_rate_is_known_only_the_count_shows(self):
-        self.assertEqual(_progress_line(64, 50257), "checked 64/50257 classes")
+        self.assertEqual(progress_line(64, 50257), "checked 64/50257 classes")
 
     def test_the_rate_and_the_time_left_follow_the_count(self):
-        self.assertEqual(_progress_line(1200, 50257, 14.3),
+        self.assertEqual(progress_line(1200, 50257, 14.3),
                          "checked 1200/50257 classes, 14.3 classes/s, 57m 11s left")
 
     def test_the_time_left_is_rounded_up_so_that_0s_means_done(self):
-        self.assertEqual(_progress_line(9, 10, 2.0),
+        self.assertEqual(progress_line(9, 10, 2.0),
                          "checked 9/10 classes, 2 classes/s, 1s left")
 
     def test_a_slow_rate_keeps_three_digits_and_the_hours_show(self):
-        self.assertEqual(_progress_line(5, 50257, 0.0123),
+        self.assertEqual(progress_line(5, 50257, 0.0123),
                          "checked 5/50257 classes, 0.0123 classes/s, 1134h 52m left")
 
     def test_a_fast_rate_is_a_whole_number(self):
-        self.assertEqual(_progress_line(9000, 10000, 1234.56),
+        self.assertEqual(progress_line(9000, 10000, 1234.56),
                          "checked 9000/10000 classes, 1235 classes/s, 1s left")
 
 
@@ -55,7 +56,7 @@ class TestProgress(unittest.TestCase):
 
     def progress(self, *times):
         err = Terminal()
-        return _Progress(_Output(err, False), Clock(*times)), err
+        return Progress(_Output(err, False), Clock(*times), _WriteFailed), err
 
     def test_a_check_shorter_than_a_redraw_draws_and_wipes_nothing(self):
         progress, err = self.progress(0, 0.1, 0.2)
@@ -108,7 +109,7 @@ class TestProgress(unittest.TestCase):
                 self.tries += 1
                 raise OSError(5, "Input/output error")
         err = Failing()
-        progress = _Progress(_Output(err, False), Clock(0, 1, 2))
+        progress = Progress(_Output(err, False), Clock(0, 1, 2), _WriteFailed)
         progress(1, 3)
         progress(2, 3)
         progress.wipe()
@@ -123,8 +124,8 @@ class TestProgressOfTheCommand(FileTestCase):
 
     def run_on_a_terminal(self, clock):
         out, err = io.StringIO(), Terminal()
-        with mock.patch.object(counterexamples, "_Progress",
-                               functools.partial(_Progress, clock=clock)):
+        with mock.patch.object(counterexamples, "Progress",
+                               functools.partial(Progress, clock=clock)):
             status = counterexamples.main(["check-layer", self.path], out, err)
         return status, out.getvalue(), err.getvalue()
 
@@ -138,7 +139,7 @@ class TestProgressOfTheCommand(FileTestCase):
         self.assertEqual(out, in_process("check-layer", self.path)[1])
 
     def test_without_a_terminal_there_is_no_progress(self):
-        with mock.patch.object(counterexamples, "_Progress") as progress:
+        with mock.patch.object(counterexamples, "Progress") as progress:
             self.assertEqual(in_process("check-layer", self.path)[::2], (0, ""))
         progress.assert_not_called()
 
