@@ -418,7 +418,7 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):
     check runs, in this process.  ``box`` = R (a positive number, taken
     exactly) asks about inputs with |x_k| <= R only (module docstring);
     None asks about R^d.  ``jobs`` worker processes (a positive int, or
-    None for os.cpu_count()) share the classes; the results are the same
+    None for every usable CPU) share the classes; the results are the same
     for every ``jobs``.  With jobs > 1 under the ``spawn`` start method
     (macOS, Windows), call it from under ``if __name__ == "__main__":``.
 

@@ -10,6 +10,7 @@ must guard its top level with ``if __name__ == "__main__":`` under
 
     run_chunks    [work(chunk) for chunk in chunks], over ``jobs`` processes
     job_count     the number of processes asked for, validated
+    usable_cpus   the CPUs this process may use: the default number of processes
     start_method  how the processes start: "fork", "spawn" or "forkserver"
 """
 
@@ -19,17 +20,28 @@ import signal
 
 from reviews.errors import InputError
 
-__all__ = ["run_chunks", "job_count", "start_method"]
+__all__ = ["run_chunks", "job_count", "usable_cpus", "start_method"]
 
 # The start method of the worker processes; None is the platform's default.
 # (The tests set it to try each method.)
 START_METHOD = None
 
 
+def usable_cpus():
+    """The CPUs this process may run on (its affinity where the system says), at least 1.
+
+    >>> usable_cpus() >= 1
+    True
+    """
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def job_count(jobs):
     """``jobs`` as a number of processes: a positive int, or None for every CPU.
 
-    >>> job_count(2), job_count(None) == (os.cpu_count() or 1)
+    >>> job_count(2), job_count(None) == usable_cpus()
     (2, True)
     >>> job_count(0)
     Traceback (most recent call last):
@@ -37,7 +49,7 @@ def job_count(jobs):
     reviews.errors.InputError: jobs is 0; the number of worker processes must be at least 1
     """
     if jobs is None:
-        return os.cpu_count() or 1
+        return usable_cpus()
     if isinstance(jobs, bool) or not isinstance(jobs, int):
         raise TypeError("jobs must be an int (the number of worker processes) or None, not %s"
                         % type(jobs).__name__)

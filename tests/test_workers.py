@@ -109,7 +109,14 @@ class TestJobsErrors(unittest.TestCase):
                     check_layer([[0], [1]], jobs=jobs)
 
     def test_none_means_every_cpu(self):
-        self.assertEqual(workers.job_count(None), os.cpu_count() or 1)
+        self.assertEqual(workers.job_count(None), workers.usable_cpus())
+
+    @unittest.skipUnless(hasattr(os, "sched_getaffinity"), "no CPU affinity here")
+    def test_usable_cpus_are_those_the_process_may_run_on(self):
+        # A container or taskset may allow one CPU of many: one worker, not many.
+        with mock.patch("os.sched_getaffinity", return_value={3}), \
+                mock.patch("os.cpu_count", return_value=64):
+            self.assertEqual(workers.job_count(None), 1)
 
 
 # A user's script asking for more processes than the system lets it open
