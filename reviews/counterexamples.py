@@ -44,6 +44,12 @@ This module also re-exports the public API:
 import os
 import sys
 
+if sys.version_info < (3, 9):
+    # One line and the usage status, not a traceback from a missing function.
+    sys.stderr.write("counterexamples: error: needs Python 3.9 or newer, not %d.%d\n"
+                     % sys.version_info[:2])
+    sys.exit(2)
+
 if __name__ == "__main__" and not __package__:
     # Run as a script, sys.path[0] is reviews/ itself: put the repository
     # root there instead, so that the package imports as a package.

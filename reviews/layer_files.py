@@ -18,8 +18,9 @@ with a note.  A bias file has one number per class: a JSON list, one number per 
 all on one line, or a 1-D array.  Number text is read as the Decimal it
 spells (0.9 is 9/10); arrays hold the floats or ints they store.  Files
 with several arrays need the array named (``tensor``, ``bias_tensor``)
-unless exactly one of them is 2-D; a layer stored as (d, C) is read with
-``transpose=True``.
+unless exactly one of them is 2-D; the only 1-D array of one value per
+class is the bias unless another is named (with a note); a layer stored as
+(d, C) is read with ``transpose=True``.
 
 Limits: only regular files are read (not a FIFO, device or directory, even
 behind a symbolic link); a text file has at most 64 MiB; an array at most
@@ -61,6 +62,8 @@ def _extension(path):
         return STDIN
     extension = os.path.splitext(path)[1].lower()
     if extension != ".json" and extension not in _SEPARATORS and extension not in _ARRAY_FILES:
+        # A missing file, a directory or a device is named as such first.
+        open_regular(path)[0].close()
         raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .npy, .npz or"
                          " .safetensors)" % (path, extension or "no extension"))
     return extension
@@ -151,16 +154,34 @@ def _text_file(path, extension):
     return text, extension
 
 
-def _read_weights(path, tensor, bias_tensor, transpose, note):
+def _found_bias(arrays, weights, classes, path, find_bias, note):
+    """The bias of an array file nobody named one of: its only 1-D array of
+    one value per class, as a model file keeps a head's bias beside its
+    weights (said in a note); None if there is none or more than one."""
+    if not find_bias:
+        return None
+    candidates = [a for a in arrays if a is not weights and tuple(a.shape) == (classes,)]
+    if len(candidates) == 1:
+        if note is not None:
+            note("%s: array %s (one value per class) is read as the bias; name another with"
+                 " %s" % (path, excerpt(candidates[0].name), _BIAS_OPTION))
+        return _vector(candidates[0], path)
+    if candidates and note is not None:
+        note("%s: %d arrays have one value per class (%s): none is read as the bias; name one"
+             " with %s" % (path, len(candidates), _listing(candidates), _BIAS_OPTION))
+    return None
+
+
+def _read_weights(path, tensor, bias_tensor, transpose, note, find_bias):
     extension = _extension(path)
     if extension in _ARRAY_FILES:
         handle, size = open_regular(path)
         with handle:
             arrays = _ARRAY_FILES[extension](handle, size, path)
-            weights = _weight_rows(_choose(arrays, tensor, path, 2, "weights", _WEIGHTS_OPTION,
-                                           bias_tensor), path, transpose)
+            chosen = _choose(arrays, tensor, path, 2, "weights", _WEIGHTS_OPTION, bias_tensor)
+            weights = _weight_rows(chosen, path, transpose)
             if bias_tensor is None:
-                return weights, None
+                return weights, _found_bias(arrays, chosen, len(weights), path, find_bias, note)
             return weights, _vector(_choose(arrays, bias_tensor, path, 1, "bias", _BIAS_OPTION),
                                     path)
     if tensor is not None or bias_tensor is not None:
@@ -206,14 +227,16 @@ def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
     have one number per class.  ``-`` reads JSON or CSV from standard input
     (JSON if it starts with [ or {).  ``note``, if given, is called with a
     line of text for what the user should know but is not an error: a
-    header row skipped, or d > C (the layer may be stored transposed).
+    header row skipped, an array read as the bias without being named (the
+    only 1-D array of one value per class in an .npz or .safetensors file
+    with no bias file given), or d > C (the layer may be stored transposed).
     """
     if path == "-" and bias_path == "-":
         raise InputError("the layer and the bias cannot both come from standard input (-)")
     path = STDIN if path == "-" else path
     bias_path = STDIN if bias_path == "-" else bias_path
     weights, bias = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
-                                  transpose, note)
+                                  transpose, note, find_bias=bias_path is None)
     if bias_path is not None:
         if bias is not None:
             raise InputError("%s already has a bias; do not also pass --bias" % path)
@@ -222,8 +245,9 @@ def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
             raise InputError("%s has %d numbers for the %d classes of %s"
                              % (bias_path, len(bias), len(weights), path))
     if note is not None and len(weights[0]) > len(weights):
-        note("%s: %d classes of dimension d = %d > C: if the layer is stored as (d, C),"
-             " read it transposed" % (path, len(weights), len(weights[0])))
+        note("%s: %d class%s of dimension d = %d > C: if the layer is stored as (d, C),"
+             " read it transposed" % (path, len(weights), "" if len(weights) == 1 else "es",
+                                      len(weights[0])))
     return weights, bias
 
 

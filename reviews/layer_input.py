@@ -78,14 +78,14 @@ def integer_layer(weights, bias):
 
 
 def sequence(values, what):
-    """``values`` as a list; InputError for text or a non-sequence, naming ``what``."""
+    """``values`` as a list; TypeError for text or a non-sequence, naming ``what``."""
     if isinstance(values, (str, bytes)):
-        raise InputError("%s must be a sequence of numbers, not text" % what)
+        raise TypeError("%s must be a sequence of numbers, not text" % what)
     try:
         return list(values)
     except TypeError:
-        raise InputError("%s must be a sequence of numbers, not %s"
-                         % (what, type(values).__name__)) from None
+        raise TypeError("%s must be a sequence of numbers, not %s"
+                        % (what, type(values).__name__)) from None
 
 
 def _rows(weights):

@@ -508,13 +508,22 @@ class TestErrors(unittest.TestCase):
             (([[1, float("inf")]],), r"weights\[0\]\[1\] is inf; weights and biases must be finite"),
             (([[1], [2]], [0]), "bias has length 1 for 2 classes"),
             (([[1], [2]], [0, float("-inf")]), r"bias\[1\] is -inf"),
+        ]
+        for arguments, message in cases:
+            with self.subTest(arguments=arguments):
+                with self.assertRaisesRegex(InputError, message):
+                    check_layer(*arguments)
+
+    def test_a_layer_that_is_not_a_sequence_is_a_type_error(self):
+        cases = [
             ((5,), "weights must be a sequence of numbers, not int"),
+            (("abc",), "weights must be a sequence of numbers, not text"),
             (([[1], 2],), "weights row 1 must be a sequence of numbers, not int"),
             (([[1]], "1"), "bias must be a sequence of numbers, not text"),
         ]
         for arguments, message in cases:
             with self.subTest(arguments=arguments):
-                with self.assertRaisesRegex(InputError, message):
+                with self.assertRaisesRegex(TypeError, message):
                     check_layer(*arguments)
 
     def test_progress_must_be_callable(self):

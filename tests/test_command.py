@@ -59,10 +59,9 @@ class TestScript(unittest.TestCase):
         self.assertRegex(done.stdout, r"\n\d+ claims: \d+ as the review states, 0 MISMATCH\n$")
 
     def test_two_runs_give_identical_bytes_and_the_pinned_claims(self):
-        # Every printed number and verdict, pinned.  After a deliberate change:
-        # python reviews/counterexamples.py --format json | python -c "import json, sys;
-        #   json.dump(json.load(sys.stdin)['claims'], sys.stdout, indent=2); print()"
-        #   > tests/golden/claims.json
+        # Every printed number and verdict, pinned.  After a deliberate change,
+        # regenerate tests/golden/claims.json with the README's three commands
+        # ("Adding a reviewed paper").
         first, second = command("--format", "json").stdout, command("--format", "json").stdout
         self.assertEqual(first, second)
         with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:
@@ -81,6 +80,15 @@ class TestScript(unittest.TestCase):
         done = subprocess.run([sys.executable, "-m", "reviews.counterexamples", "--version"],
                               cwd=ROOT, stdout=subprocess.PIPE, universal_newlines=True)
         self.assertEqual(done.stdout, "review-counterexamples %s\n" % __version__)
+
+    def test_an_older_python_gets_one_line_and_exit_2(self):
+        # Python 3.8 lacks math.nextafter: a run would end in a traceback.
+        done = subprocess.run(
+            [sys.executable, "-c", "import runpy, sys; sys.version_info = (3, 8, 18, 'final', 0);"
+             " runpy.run_path(sys.argv[1], run_name='__main__')", SCRIPT],
+            cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (2, "", "counterexamples: error: needs Python 3.9 or newer, not 3.8\n"))
 
     def test_unknown_flag_is_one_line_on_stderr_and_exit_2(self):
         done = command("--bogus")
@@ -317,7 +325,7 @@ class TestCheckLayer(FileTestCase):
         cases = [
             ("missing.json", None, "cannot read"),
             ("ragged.csv", "1,2\n3\n", "ragged.csv: weights row 1 has length 1, row 0 has length 2"),
-            ("bad.json", "[[1, true]]", r"bad.json: weights\[0\]\[1\] is True, not a real number"),
+            ("bad.json", "[[1, true]]", r"bad.json: weights\[0\]\[1\] is true, not a real number"),
         ]
         for name, content, message in cases:
             path = os.path.join(self.folder.name, name) if content is None else self.write(name, content)
@@ -429,9 +437,12 @@ class TestModelFiles(FileTestCase):
         self.assertEqual((status, err), (0, ""))
         document = json.loads(out)
         self.assertEqual((document["bias"], document["unargmaxable"]), (True, []))
-        # Without it, the only 2-D array is the weights and there is no bias.
-        document = json.loads(in_process("check-layer", path, "--format", "json")[1])
-        self.assertEqual((document["bias"], document["unargmaxable"]), (False, [3]))
+        # Without it, the only array of one value per class is the bias, with a note.
+        status, out, err = in_process("check-layer", path, "--format", "json")
+        self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, []))
+        self.assertEqual(err, "counterexamples: note: %s: array 'final_logits_bias' (one value"
+                              " per class) is read as the bias; name another with"
+                              " bias_tensor=... or --bias-tensor\n" % path)
 
     def test_bias_tensor_from_a_separate_bias_file(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)

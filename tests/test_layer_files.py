@@ -102,6 +102,31 @@ class TestErrors(FileTestCase):
     def test_unknown_extension(self):
         self.assertRejects("unknown file type '.xlsx'", "l.xlsx", "1")
 
+    def test_numbers_with_another_files_separator_are_a_row_not_a_header(self):
+        # A .csv saved with semicolons or tabs: the error is on line 1 and
+        # says which separator the file was read with.
+        for name, content, holds in (("s.csv", "1;0\n0;1\n", "semicolons"),
+                                     ("x.csv", "1\t0\n0\t1\n", "tabs"),
+                                     ("c.tsv", "1,0\n0,1\n", "commas")):
+            with self.subTest(name=name):
+                self.assertRejects(r"line 1, column 1: .* is not a number \(it holds %s; fields"
+                                   r" here are separated by (commas|tabs)" % holds, name, content)
+
+    def test_a_header_of_words_is_still_a_header(self):
+        notes = []
+        path = self.write("h.csv", "logit a;logit b,x\n1,2\n")
+        self.assertEqual(read_layer(path, note=notes.append), ([[1, 2]], None))
+        self.assertEqual(len(notes), 2)
+        self.assertIn("line 1 is taken as a header", notes[0])
+        self.assertIn("1 class of dimension d = 2", notes[1])
+
+    def test_a_folder_or_device_without_extension_is_named_as_such(self):
+        with self.assertRaisesRegex(InputError, "it is a directory, not a regular file"):
+            read_layer(self.folder.name)
+        if os.path.exists("/dev/zero"):
+            with self.assertRaisesRegex(InputError, "it is a character device"):
+                read_layer("/dev/zero")
+
     def test_bias_twice(self):
         bias = self.write("b.csv", "1\n")
         self.assertRejects("already has a bias", "l.json", '{"weights": [[1]], "bias": [0]}', bias)

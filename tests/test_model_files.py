@@ -265,6 +265,30 @@ class TestChoosingArrays(FileTestCase):
         path = self.write("l.csv", "1,2\n3,4\n5,6\n")
         self.assertEqual(read_layer(path, transpose=True)[0], [[1, 3, 5], [2, 4, 6]])
 
+    def test_the_only_array_of_one_value_per_class_is_the_bias_with_a_note(self):
+        # A model file keeps the head's bias beside its weights: dropping it
+        # silently would change the verdicts.
+        notes = []
+        weights, bias = read_layer(self.path, tensor="head", note=notes.append)
+        self.assertEqual((weights, bias), ([[1, 0], [0, 1], [-1, -1]], [0, 0, 1]))
+        self.assertEqual(notes, ["%s: array 'bias' (one value per class) is read as the bias;"
+                                 " name another with bias_tensor=... or --bias-tensor"
+                                 % self.path])
+
+    def test_several_arrays_of_one_value_per_class_leave_the_bias_unread_with_a_note(self):
+        path = self.write("two.npz", npz_bytes([("w.npy", npy_bytes([1, 0, 0, 1], (2, 2))),
+                                                ("b.npy", npy_bytes([0, 1], (2,))),
+                                                ("c.npy", npy_bytes([1, 0], (2,)))]))
+        notes = []
+        self.assertEqual(read_layer(path, note=notes.append), ([[1, 0], [0, 1]], None))
+        self.assertEqual(len(notes), 1)
+        self.assertIn("2 arrays have one value per class ('b' (2,) ", notes[0])
+        self.assertIn("none is read as the bias", notes[0])
+
+    def test_a_bias_file_given_is_the_bias_even_beside_such_an_array(self):
+        bias_file = self.write("b.json", "[5, 6, 7]")
+        self.assertEqual(read_layer(self.path, bias_file, tensor="head")[1], [5, 6, 7])
+
     def test_tensor_names_need_a_file_of_arrays(self):
         path = self.write("l.csv", "1,2\n")
         with self.assertRaisesRegex(InputError, "l.csv has no named arrays"):

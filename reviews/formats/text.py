@@ -41,6 +41,10 @@ _NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|s?nan[0-9]*)", re.IGNORECASE)
 _PAST_LIMIT = decimal_size_error(decimal.Decimal("1e99999"))
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _BLANKS = re.compile(r"[ \t]+")
+# A field holding another file type's separator: the file was likely saved
+# with that one (np.savetxt's spaces in a .csv, say).
+_SEPARATOR_NAMES = {",": "commas", "\t": "tabs", ";": "semicolons", " ": "spaces"}
+_OTHER_SEPARATORS = re.compile(r"[,;\t ]+")
 # A string runs to its closing quote or, unterminated, to the end: each
 # unmatched quote must not cost a scan of the rest of the text.
 _JSON_NESTING = re.compile(r'"[^"\\]*(?:\\.?[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
@@ -82,9 +86,11 @@ def delimited_rows(text, path, separator, note=None):
     that has one).
 
     Blank lines are skipped.  A first row in which no field is a number is
-    a header: it is skipped, and ``note`` (if given) is called with a line
-    saying so.  Anything else that is not a number is an error naming its
-    line and column (the field's number).
+    a header (unless its fields are numbers joined by another separator):
+    it is skipped, and ``note`` (if given) is called with a line saying
+    so.  Anything else that is not a number is an error naming its line and
+    column (the field's number), and the separator the file was read with
+    if the field holds another.
 
     >>> delimited_rows("x,y\\n1,2.5\\n", "l.csv", ",", print)
     l.csv: line 1 is taken as a header: 'x,y'
@@ -99,7 +105,8 @@ def delimited_rows(text, path, separator, note=None):
             continue
         fields = _fields(line, separator)
         values = [decimal_from_text(field) for field in fields]
-        if first and all(value == "not a number" for value in values):
+        if first and all(value == "not a number" for value in values) and not any(
+                _numbers_otherwise_separated(field) for field in fields):
             if note is not None:
                 note("%s: line %d is taken as a header: %s" % (path, line_number, excerpt(line)))
         else:
@@ -109,6 +116,8 @@ def delimited_rows(text, path, separator, note=None):
                         value = "quoted: a numeric layer file has no quotes"
                     elif not field:
                         value = "an empty field"
+                    else:
+                        value += _separator_hint(field, separator)
                     raise InputError("%s: line %d, column %d: %s is %s"
                                      % (path, line_number, column, excerpt(field), value))
             rows.append(values)
@@ -116,6 +125,23 @@ def delimited_rows(text, path, separator, note=None):
     if not rows:
         raise InputError("%s has no rows of numbers" % path)
     return rows
+
+
+def _numbers_otherwise_separated(field):
+    """Whether ``field`` is numbers joined by another separator: a row, not a header."""
+    parts = _OTHER_SEPARATORS.split(field.strip(" \t"))
+    return len(parts) > 1 and all(isinstance(decimal_from_text(p), decimal.Decimal) for p in parts)
+
+
+def _separator_hint(field, separator):
+    """', in a file whose fields are separated by ...' if ``field`` holds another separator."""
+    others = [name for mark, name in _SEPARATOR_NAMES.items()
+              if mark in field and mark != separator and not (separator is None and mark in " \t")]
+    if not others:
+        return ""
+    expected = {",": "commas", "\t": "tabs"}.get(separator, "spaces, tabs or semicolons")
+    return " (it holds %s; fields here are separated by %s: .csv commas, .tsv tabs, .txt" \
+           " spaces, tabs or semicolons)" % (others[0], expected)
 
 
 class _Refused:
@@ -177,8 +203,12 @@ def describe_json(value):
     """A parsed JSON value in a few words, for a message.
 
     >>> describe_json({}), describe_json([1]), describe_json("abc"), describe_json(True)
-    ('an object', 'a list', "'abc'", 'True')
+    ('an object', 'a list', "'abc'", 'true')
+    >>> describe_json(None)
+    'null'
     """
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list):
