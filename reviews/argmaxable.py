@@ -293,7 +293,7 @@ class _Layer:
         # The unit is past the float range: scale exactly instead.
         return self.candidate([Fraction(v) * self.x_unit for v in x])
 
-    def reduced(self, needed):
+    def reduced(self, needed, exact=False):
         """(this layer on a few coordinates, its SpanCoordinates), or None if not worth it.
 
         The differences w_j - w_0 span r <= C - 1 dimensions, so only
@@ -303,13 +303,16 @@ class _Layer:
         program in d dimensions about d**3 float operations: so the floats
         get the coordinates only for few classes (C**3 <= d**2), the exact
         program whenever it is ``needed`` (exact pivots in d dimensions
-        cost far more).  Computed once, when a class first needs the LP.
+        cost far more).  Computed once, when a class first needs the LP;
+        ``exact`` asks for coordinates chosen in exact arithmetic instead
+        (once the prime has missed part of the span), kept for the classes
+        after.
         """
         if self.box is not None or self.classes - 1 >= self.dim or not (
                 needed or self.classes ** 3 <= self.dim ** 2):
             return None
-        if self._reduced is None:
-            span = SpanCoordinates(self.weights)
+        if self._reduced is None or (exact and not self._reduced[1].exact):
+            span = SpanCoordinates(self.weights, exact=exact)
             bias = self.bias if self.has_bias else None
             self._reduced = _Layer(span.restricted(self.weights), bias, self.denominator), span
         return self._reduced
@@ -401,14 +404,19 @@ def _decide(layer, i):
         reduction = layer.reduced(needed=True)
         if reduction is None:
             return _clarkson(layer, i, working, exact=True)
-    reduced, span = reduction
-    result = _decide(reduced, i)
-    if result.argmaxable:
-        return ClassResult(i, True, span.lift(result.witness), None)
-    if layer.combination_holds(i, result.terms):
-        return result
-    # The coordinates miss part of the span (reviews.span): use all d.
-    return _clarkson(layer, i, working, exact=True)
+    while True:
+        reduced, span = reduction
+        result = _decide(reduced, i)
+        if result.argmaxable:
+            return ClassResult(i, True, span.lift(result.witness), None)
+        if layer.combination_holds(i, result.terms):
+            return result
+        if span.exact:
+            # Exact coordinates keep the rank, so this never happens; were
+            # it to, no unchecked answer is reported: all d coordinates.
+            return _clarkson(layer, i, working, exact=True)
+        # The prime missed part of the span (reviews.span): exact coordinates.
+        reduction = layer.reduced(needed=True, exact=True)
 
 
 def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):

@@ -18,10 +18,13 @@ modulo a prime of 61 bits, fast on numbers of any length; a rank modulo p
 can only be too small, which makes Q too small, and then a combination of
 the restricted layer may not be one of the layer.  So a combination found
 on Q is checked exactly on the whole layer before it is reported
-(``reviews.argmaxable``), and the class is decided in all d coordinates if
-it fails; a witness needs no check.  (A box |x_k| <= R is no obstacle for
-witnesses but is for combinations, whose box term has the 1-norm of u:
-boxed questions are not reduced.)
+(``reviews.argmaxable``); if it fails, Q is chosen again in exact
+arithmetic (``exact=True``: the pivot coordinates of ``AffineSpan``,
+slower on long numbers but never too few) and the class decided on it.
+Differences that are all multiples of p, the one way to make the prime
+miss, cost that one exact elimination.  A witness needs no check.  (A box
+|x_k| <= R is no obstacle for witnesses but is for combinations, whose box
+term has the 1-norm of u: boxed questions are not reduced.)
 
 Exact coordinates on the span itself (``AffineSpan``): with pivot classes
 p_1..p_r whose differences v_k = w_(p_k) - w_0 form a basis of it, every
@@ -51,7 +54,8 @@ _PRIME = 2 ** 61 - 1
 class SpanCoordinates:
     """Coordinates Q of R^d on which the rows' differences keep their rank.
 
-    ``coordinates`` is Q in increasing order (one coordinate at least).
+    ``coordinates`` is Q in increasing order (one coordinate at least);
+    ``exact`` says whether Q was chosen in exact arithmetic.
 
     >>> span = SpanCoordinates([[1, 5, 0], [2, 5, 0], [3, 5, 0]])
     >>> span.coordinates
@@ -62,8 +66,12 @@ class SpanCoordinates:
     (Fraction(7, 1), Fraction(0, 1), Fraction(0, 1))
     """
 
-    def __init__(self, weights):
+    def __init__(self, weights, exact=False):
         self.dim = len(weights[0])
+        self.exact = exact
+        if exact:
+            self.coordinates = sorted(AffineSpan(weights).coordinates) or [0]
+            return
         origin = weights[0]
         most = len(weights) - 1
         # Each coordinate q is the vector of the differences' q-th entries;

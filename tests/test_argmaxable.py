@@ -284,9 +284,32 @@ class TestSpanCoordinates(unittest.TestCase):
                 mock.patch.object(argmaxable._Layer, "centre", lambda layer: [0.0] * 6), \
                 mock.patch.object(argmaxable._Layer, "combination_holds", recording):
             results = check_layer(weights)
+        # Then exact coordinates, which keep the rank, decide it.
         self.assertEqual(checked, [(2, False)])
         self.assertEqual([r.argmaxable for r in results], [True, True, True])
         self.assertTrue(all(verify(weights, None, r) for r in results))
+
+    def test_differences_that_are_multiples_of_the_prime_cost_one_exact_choice(self):
+        # Modulo 2**61 - 1 every difference vanishes; exact coordinates keep
+        # the programs in at most C - 1 dimensions, not d = 40.
+        p = 2 ** 61 - 1
+        rng = random.Random(19)
+        base = [[p * rng.randint(-3, 3) for _ in range(40)] for _ in range(4)]
+        weights = base + [[(a + b) // 2 for a, b in zip(base[0], base[1])],
+                          [(a + b) // 2 for a, b in zip(base[2], base[3])]]
+        dimensions = []
+        original = Program.__init__
+
+        def recording(program, rows, *arguments, **keywords):
+            dimensions.append(len(rows[0]))
+            original(program, rows, *arguments, **keywords)
+
+        for bias in (None, [1, 0, 2, 0, -5, 3]):
+            with self.subTest(bias=bias), mock.patch.object(Program, "__init__", recording):
+                results = check_layer(weights, bias)
+                self.assertTrue(all(verify(weights, bias, r) for r in results))
+        self.assertTrue(dimensions)
+        self.assertLessEqual(max(dimensions), 5)
 
     def test_chosen_coordinates_keep_the_rank_of_the_differences(self):
         rng = random.Random(18)
