@@ -56,6 +56,7 @@ if __name__ == "__main__" and not __package__:
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 import argparse
+import io
 import json
 import platform
 
@@ -138,12 +139,22 @@ class _Output:
         if self.stream is None:
             raise _WriteFailed("the stream is closed")
         try:
-            try:
-                self.stream.write(text)
-            except UnicodeEncodeError:
-                encoding = self.stream.encoding
-                self.stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
-            self.stream.flush()
+            binary = getattr(self.stream, "buffer", None)
+            if isinstance(binary, io.RawIOBase):
+                # Unbuffered (python -u, PYTHONUNBUFFERED): a raw write may take
+                # part of the text (a pipe whose reader left), and the text
+                # layer would drop the rest without a word.
+                self.stream.flush()
+                data = text.replace("\n", os.linesep).encode(self.stream.encoding,
+                                                             "backslashreplace")
+                _write_all(binary, data)
+            else:
+                try:
+                    self.stream.write(text)
+                except UnicodeEncodeError:
+                    encoding = self.stream.encoding
+                    self.stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+                self.stream.flush()
         except (OSError, ValueError) as error:   # ValueError: the file was closed
             self._discard()
             if isinstance(error, BrokenPipeError):
@@ -159,6 +170,16 @@ class _Output:
             os.close(devnull)
         except (OSError, ValueError):
             pass   # nothing more can be done for a stream that has no descriptor
+
+
+def _write_all(raw, data):
+    """Every byte of ``data`` to the raw stream, or the OSError that stopped it."""
+    view = memoryview(data)
+    while view:
+        written = raw.write(view)
+        if written is None:   # a non-blocking stream that would block
+            raise BlockingIOError(0, "the stream would block")
+        view = view[written:]
 
 
 class _Parser(argparse.ArgumentParser):

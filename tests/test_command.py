@@ -742,6 +742,22 @@ class TestStreams(FileTestCase):
             os.close(writer)
         self.assertEqual((done.returncode, done.stderr), (2, b""))
 
+    def test_a_reader_leaving_mid_report_is_exit_2_even_unbuffered(self):
+        # Unbuffered (PYTHONUNBUFFERED, python -u), a write to a pipe whose
+        # reader leaves takes part of the report and the text layer dropped
+        # the rest: a cut report with exit 0.  The reader here takes one
+        # line of the 100 KB page, then leaves.
+        for unbuffered in ("1", ""):
+            environment = dict(os.environ, PYTHONUNBUFFERED=unbuffered)
+            with self.subTest(unbuffered=unbuffered):
+                child = subprocess.Popen([sys.executable, SCRIPT, "--format", "html"], cwd=ROOT,
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         env=environment)
+                child.stdout.readline()
+                child.stdout.close()
+                self.assertEqual((child.wait(timeout=120), child.stderr.read()), (2, b""))
+                child.stderr.close()
+
     def test_a_usage_error_with_stderr_closed_still_exits_2(self):
         done = script(["--bogus"], stderr=None, preexec_fn=closing(2))
         self.assertEqual((done.returncode, done.stdout), (2, b""))
