@@ -46,6 +46,9 @@ _MAX_RECURRENCE_CLASSES = 2000    # the recurrence in C: C * d big-int steps
 _MAX_EULERIAN_DIM = 100           # the Eulerian sum: about d**2 steps ...
 _MAX_CLASSES_DIGITS = 100         # ... on numbers of about 2 d log2(C) bits
 _MAX_RANKED_CLASSES = 6           # 6! = 720 exact programs
+# The layer over its common denominator, in bits: exact programs on longer
+# numbers cost seconds each (1e-300 with 1e300 beside it: 2,000 bits).
+_MAX_RANKED_BITS = 1024
 
 Ranking = namedtuple("Ranking", "order witness combination")
 Ranking.__doc__ = """A ranking of classes (largest logit first) and its certificate.
@@ -165,7 +168,10 @@ def realized_rankings(weights, bias=None):
 
     A list of Ranking, one per permutation in lexicographic order; each is
     decided exactly (a witness input, or a combination proving it cannot
-    occur).  There are C! of them: more than 6 classes raise InputError.
+    occur).  There are C! of them: more than 6 classes raise InputError, as
+    do numbers that need more than 1,024 bits over the layer's common
+    denominator (about 1e-150 beside 1e150), on which each exact program
+    would cost seconds.
     The programs work in the span of the rows (rank <= C - 1), so a large
     d costs little.
 
@@ -178,6 +184,12 @@ def realized_rankings(weights, bias=None):
                          " (%d rankings) are enumerated"
                          % (len(rows), len(rows), _MAX_RANKED_CLASSES,
                             math.factorial(_MAX_RANKED_CLASSES)))
+    longest = max(abs(v).bit_length() for v in itertools.chain(
+        itertools.chain.from_iterable(rows), biases or ()))
+    if longest > _MAX_RANKED_BITS:
+        raise InputError("realized_rankings: the layer's numbers over their common denominator"
+                         " take %d bits; at most %d (magnitudes from about 1e-150 to 1e150 in one"
+                         " layer) are enumerated" % (longest, _MAX_RANKED_BITS))
     if len(rows) == 1:
         return [Ranking((0,), tuple(Fraction(0) for _ in rows[0]), None)]
     # The integer layer is the layer times a positive number: the same rankings.

@@ -209,6 +209,17 @@ class TestEnumeration(unittest.TestCase):
                                     r" at most 6 classes \(720 rankings\) are enumerated$"):
             realized_rankings([[j] for j in range(7)])
 
+    def test_numbers_past_1024_bits_over_their_common_denominator_are_refused(self):
+        # A hostile tester's 5 classes at 1e-4000 and 1e4000: 43 s of exact
+        # programs before the limit, refused at once now.
+        e, big = F(10) ** -4000, F(10) ** 4000
+        with self.assertRaisesRegex(InputError, r"^realized_rankings: the layer's numbers over"
+                                    r" their common denominator take 26578 bits; at most 1024"):
+            realized_rankings([[big, 1], [1, e], [-big, 3 * e], [2, -big], [3 * e, 7]],
+                              [e, 2, -big, 5 * big, 1])
+        # 1e-150 beside 1e150 is within it.
+        self.assertEqual(len(realized_rankings([[F(10) ** -150], [F(10) ** 150]])), 2)
+
 
 if __name__ == "__main__":
     unittest.main()
