@@ -59,6 +59,7 @@ import argparse
 import io
 import json
 import platform
+import re
 
 from reviews import __version__
 from reviews.argmaxable import check_layer, verify
@@ -339,8 +340,9 @@ def _layer_parser(out):
                         help="the weights are stored as (d, C): one column per class")
     parser.add_argument("--jobs", metavar="N", type=_jobs,
                         help="worker processes to split the classes across (default, and 0:"
-                             " one per CPU, %d here, but one for a small layer); the output"
-                             " is the same for every N" % job_count(None))
+                             " one per CPU, %d here, but one for a small layer; never more"
+                             " than the CPUs); the output is the same for every N"
+                             % job_count(None))
     parser.add_argument("--box", metavar="R", type=_box,
                         help="only inputs with |x_k| <= R for every k, the question the"
                              " paper's detector answers (it uses R = 100)")
@@ -352,11 +354,13 @@ def _layer_parser(out):
 
 def _jobs(text):
     """--jobs N: a whole number, 0 (None) for one process per CPU."""
-    if not text.isdigit() or len(text) > 4:
+    if not _WHOLE_NUMBER.fullmatch(text):
         raise argparse.ArgumentTypeError("expected a whole number of processes, got %r"
                                          % text[:60])
     return int(text) or None
 
+
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,4}")   # ASCII digits only, as in a layer file
 
 # One process per CPU pays only for a layer whose check takes a good deal
 # longer than starting the processes: measured, about 0.03 s under fork,
@@ -370,13 +374,14 @@ _PARALLEL_WORK_IMPORTING = 1 << 24   # under spawn or forkserver
 
 
 def _jobs_for(jobs, classes, dim, method="fork"):
-    """The processes for ``--jobs``: N as asked; for one per CPU (None),
-    one process for a layer too small to gain from more, and a larger one
-    when processes start by ``method`` "spawn" or "forkserver" than "fork".
+    """The processes for ``--jobs``: N as asked, at most one per usable
+    CPU; for one per CPU (None), one process for a layer too small to gain
+    from more, and a larger one when processes start by ``method`` "spawn"
+    or "forkserver" than "fork".
 
-    >>> _jobs_for(3, 4, 2), _jobs_for(None, 4, 2)
-    (3, 1)
-    >>> _jobs_for(None, 1000, 4) == job_count(None)
+    >>> _jobs_for(1, 4, 2), _jobs_for(None, 4, 2)
+    (1, 1)
+    >>> _jobs_for(None, 1000, 4) == _jobs_for(1000, 1000, 4) == job_count(None)
     True
     >>> _jobs_for(None, 1000, 4, "spawn")
     1
@@ -384,7 +389,7 @@ def _jobs_for(jobs, classes, dim, method="fork"):
     least = _PARALLEL_WORK if method == "fork" else _PARALLEL_WORK_IMPORTING
     if jobs is None and classes * (classes * dim + _CLASS_WORK) < least:
         return 1
-    return job_count(jobs)
+    return min(job_count(jobs), job_count(None))
 
 
 def _box(text):
@@ -393,6 +398,14 @@ def _box(text):
     if isinstance(value, str) or value <= 0:
         raise argparse.ArgumentTypeError("expected a positive number, got %r" % text[:60])
     return value
+
+
+def _columns(stream):
+    """The width of the terminal ``stream`` shows on; 80 if it cannot say."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or 80
+    except (AttributeError, OSError, ValueError):
+        return 80
 
 
 def _write_notes(notes, err):
@@ -421,7 +434,12 @@ def _check_layer_command(argv, out, err):
     _write_notes(notes, err)
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
     jobs = _jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method())
-    progress = Progress(err, failure=_WriteFailed) if err.isatty() else None
+    if arguments.jobs is not None and jobs < arguments.jobs:
+        _write_notes(["--jobs %d: %d CPU%s usable here, so %d worker process%s (more only"
+                      " take turns)" % (arguments.jobs, jobs, "" if jobs == 1 else "s", jobs,
+                                        "" if jobs == 1 else "es")], err)
+    progress = (Progress(err, failure=_WriteFailed, columns=_columns(err.stream))
+                if err.isatty() else None)
     try:
         results = check_layer(weights, bias, progress=progress, box=arguments.box, jobs=jobs)
     except InputError as error:

@@ -169,6 +169,10 @@ def _found_bias(arrays, weights, classes, path, find_bias, note):
     if candidates and note is not None:
         note("%s: %d arrays have one value per class (%s): none is read as the bias; name one"
              " with %s" % (path, len(candidates), _listing(candidates), _BIAS_OPTION))
+    others = [a for a in arrays if a is not weights and len(a.shape) == 1]
+    if not candidates and others and note is not None:
+        note("%s: no bias read: no 1-D array has one value for each of the %d classes (%s)"
+             % (path, classes, _listing(others)))
     return None
 
 

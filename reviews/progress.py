@@ -17,13 +17,16 @@ class Progress:
     The line is redrawn at most every _REDRAW seconds of ``clock``; the
     rate counts from the first call, as the time before it goes to reading
     and preparing the layer.  ``wipe`` clears the line, if one was drawn.
-    A write that raises ``failure`` ends the drawing, not the check.
+    A write that raises ``failure`` ends the drawing, not the check; the
+    line is cut to fit a terminal ``columns`` wide.
     """
 
-    def __init__(self, err, clock=time.monotonic, failure=OSError):
+    def __init__(self, err, clock=time.monotonic, failure=OSError, columns=80):
         self.err = err         # None once a write failed: a progress line is not worth more
         self.clock = clock
         self.failure = failure
+        # A line as wide as the terminal wraps, and \r then redraws only its last row.
+        self.room = max(columns - 1, 1)
         self.drawn = clock()   # when the line was last drawn: none yet, so the check's start
         self.first = None      # (done, time) at the first call
         self.width = 0         # the longest line drawn, all of which a redraw covers
@@ -36,7 +39,7 @@ class Progress:
             return
         counted, since = self.first
         rate = (done - counted) / (now - since) if done > counted and now > since else None
-        line = progress_line(done, total, rate)
+        line = progress_line(done, total, rate)[:self.room]
         self._write("\r" + line.ljust(self.width))
         self.drawn, self.width = now, max(self.width, len(line))
 

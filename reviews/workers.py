@@ -17,6 +17,7 @@ must guard its top level with ``if __name__ == "__main__":`` under
 import multiprocessing
 import os
 import signal
+import time
 
 from reviews.errors import InputError
 
@@ -86,25 +87,38 @@ def _numbered(numbered_chunk):
 
 # Seconds between looks for a dead worker while waiting for results.
 _PATIENCE = 0.5
+# Seconds to wait for a first worker to start: a process starts in well under
+# a second, but under spawn a script without the __main__ guard makes every
+# worker die while it starts, and the Pool would start new ones forever.
+_FIRST_START = 20
 
 
 def _arrivals(results, started, processes):
-    """The pool's ``results`` as they come, looking while none comes whether
-    more processes have ``started`` than the pool's own: one replaces a
-    worker that died, and the Pool would wait forever for its chunk."""
+    """The pool's ``results`` as they come, looking at each result and every
+    _PATIENCE seconds whether more processes have ``started`` than the
+    pool's own (one replaces a worker that died, and the Pool would wait
+    forever for its chunk), or none has started at all."""
     count = 0
+    begun = time.monotonic()
     while True:
         try:
-            yield results.next(_PATIENCE)
+            result = results.next(_PATIENCE)
         except StopIteration:
             return
         except multiprocessing.TimeoutError:
-            while not started.empty():
-                started.get()
-                count += 1
-            if count > processes:
-                raise InputError("a worker process stopped unexpectedly (killed for want of"
-                                 " memory?); ask for fewer jobs") from None
+            pass
+        else:
+            yield result
+        while not started.empty():
+            started.get()
+            count += 1
+        if count > processes:
+            raise InputError("a worker process stopped unexpectedly (killed for want of"
+                             " memory?); ask for fewer jobs")
+        if not count and time.monotonic() - begun > _FIRST_START:
+            raise InputError("no worker process started in %d s; under the spawn start method"
+                             " (macOS, Windows) a script must run check_layer from under"
+                             " if __name__ == \"__main__\":" % _FIRST_START)
 
 
 def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None):

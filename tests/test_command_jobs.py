@@ -73,12 +73,13 @@ class TestJobsOption(FileTestCase):
     def test_help_names_the_default(self):
         with mock.patch("reviews.workers.usable_cpus", return_value=6):
             _, out, _ = in_process("check-layer", "--help")
-        self.assertIn("(default, and 0: one per CPU, 6 here, but one for a small layer); the"
-                      " output is the same for every N", " ".join(out.split()))
+        self.assertIn("(default, and 0: one per CPU, 6 here, but one for a small layer; never"
+                      " more than the CPUs); the output is the same for every N",
+                      " ".join(out.split()))
 
     def test_a_number_that_is_not_whole_is_a_usage_error(self):
         path = self.write("layer.json", FIGURE_1_JSON)
-        for text in ("-1", "x", "1.5", "12345"):
+        for text in ("-1", "x", "1.5", "12345", "\uff12", "\u0663", "\u00b9", " 2"):
             with self.subTest(jobs=text):
                 self.assertEqual(in_process("check-layer", path, "--jobs", text),
                                  (2, "", "counterexamples: error: argument --jobs: expected a"
@@ -97,9 +98,15 @@ class TestSameBytesForEveryJobs(FileTestCase):
                 # default splits the layer on any machine.
                 with mock.patch("reviews.workers.usable_cpus", return_value=2), \
                         mock.patch.object(counterexamples, "start_method", return_value="fork"):
-                    for jobs in ((), ("--jobs", "0"), ("--jobs", "3")):
+                    for jobs in ((), ("--jobs", "0")):
                         self.assertEqual(in_process("check-layer", path, "--format", form,
                                                     *jobs), one)
+                    # More than the CPUs: as many as the CPUs, with a note.
+                    status, out, err = in_process("check-layer", path, "--format", form,
+                                                  "--jobs", "3")
+                    self.assertEqual((status, out), one[:2])
+                    self.assertEqual(err, "counterexamples: note: --jobs 3: 2 CPUs usable here,"
+                                          " so 2 worker processes (more only take turns)\n")
 
     def test_the_split_layer_has_both_verdicts(self):
         path = self.write("layer.json", SPLIT_LAYER)

@@ -95,6 +95,17 @@ class TestProgress(unittest.TestCase):
                          + "\r" + "checked 62/99 classes, 1 classes/s, 37s left".ljust(len(long))
                          + "\r" + " " * len(long) + "\r")
 
+    def test_a_narrow_terminal_gets_a_line_that_does_not_wrap(self):
+        # A wrapped line leaves its first rows behind at each \r redraw.
+        err = Terminal()
+        progress = Progress(_Output(err, False), Clock(0, 1, 2), _WriteFailed, columns=20)
+        progress(1, 50257)
+        progress(101, 50257)
+        progress.wipe()
+        self.assertEqual(err.getvalue(), "\rchecked 1/50257 cla"
+                                         "\rchecked 101/50257 c"
+                                         "\r" + " " * 19 + "\r")
+
     def test_the_last_class_is_not_drawn(self):
         progress, err = self.progress(0, 1, 2)
         progress(1, 2)

@@ -109,8 +109,14 @@ class TestErrors(FileTestCase):
                                      ("x.csv", "1\t0\n0\t1\n", "tabs"),
                                      ("c.tsv", "1,0\n0,1\n", "commas")):
             with self.subTest(name=name):
-                self.assertRejects(r"line 1, column 1: .* is not a number \(it holds %s; fields"
-                                   r" here are separated by (commas|tabs)" % holds, name, content)
+                self.assertRejects(r"line 1, column 1: .* is not a number \(it holds %s; this"
+                                   r" file's fields are separated by (commas|tabs)" % holds,
+                                   name, content)
+
+    def test_a_txt_with_a_semicolon_is_read_with_semicolons_and_says_so(self):
+        self.assertRejects(r"line 1, column 1: '1 2' is not a number \(it holds spaces; this"
+                           r" file's fields are separated by semicolons", "m.txt",
+                           "1 2\n3 4\n5;6\n")
 
     def test_a_header_of_words_is_still_a_header(self):
         notes = []

@@ -285,6 +285,14 @@ class TestChoosingArrays(FileTestCase):
         self.assertIn("2 arrays have one value per class ('b' (2,) ", notes[0])
         self.assertIn("none is read as the bias", notes[0])
 
+    def test_a_1d_array_of_another_length_is_not_the_bias_and_a_note_says_so(self):
+        path = self.write("one.npz", npz_bytes([("w.npy", npy_bytes([1, 0, 0, 1], (2, 2))),
+                                                ("b.npy", npy_bytes([0, 1, 2], (3,)))]))
+        notes = []
+        self.assertEqual(read_layer(path, note=notes.append), ([[1, 0], [0, 1]], None))
+        self.assertEqual(notes, ["%s: no bias read: no 1-D array has one value for each of the"
+                                 " 2 classes ('b' (3,) <f8)" % path])
+
     def test_a_bias_file_given_is_the_bias_even_beside_such_an_array(self):
         bias_file = self.write("b.json", "[5, 6, 7]")
         self.assertEqual(read_layer(self.path, bias_file, tensor="head")[1], [5, 6, 7])

@@ -174,6 +174,49 @@ class TestDeadWorker(unittest.TestCase):
         self.assertEqual(multiprocessing.active_children(), [])
 
 
+    def test_a_worker_killed_while_others_deliver_is_found_at_once(self):
+        # The other worker keeps returning chunks, so no wait for a result
+        # ever passes _PATIENCE: the look for a replaced worker comes with
+        # every result, not only after a quiet spell (then: near the end).
+        done = []
+        with self.assertRaisesRegex(InputError, "^a worker process stopped unexpectedly"):
+            workers.run_chunks(None, (), _dying_sum, [[n] for n in range(200)], 2,
+                               progress=lambda count, total: done.append(count))
+        self.assertLess(len(done), 100)
+        self.assertEqual(multiprocessing.active_children(), [])
+
+
+# A script without the __main__ guard under spawn: every worker re-runs it,
+# fails while starting, and the Pool would start new ones forever.
+UNGUARDED = """import multiprocessing, sys
+sys.path.insert(0, %r)
+from reviews import workers
+from reviews.argmaxable import check_layer
+from reviews.errors import InputError
+
+workers._FIRST_START = 3
+multiprocessing.set_start_method("spawn", force=True)
+try:
+    check_layer([[k, -k * k] for k in range(300)], jobs=2)
+except InputError as error:
+    print(error)
+"""
+
+
+class TestUnguardedSpawn(FileTestCase):
+
+    @unittest.skipUnless("spawn" in multiprocessing.get_all_start_methods(), "no spawn here")
+    def test_a_script_without_the_main_guard_gets_a_message_not_a_hang(self):
+        # A file, not -c: spawn re-runs a script's file in each worker.
+        path = self.write("unguarded.py", UNGUARDED % ROOT)
+        done = subprocess.run([sys.executable, path], capture_output=True, text=True,
+                              timeout=120)
+        self.assertEqual(done.stdout.splitlines()[-1:],
+                         ['no worker process started in 3 s; under the spawn start method'
+                          ' (macOS, Windows) a script must run check_layer from under'
+                          ' if __name__ == "__main__":'])
+
+
 class TestStartMethod(unittest.TestCase):
 
     def test_start_method_names_the_one_the_workers_use(self):

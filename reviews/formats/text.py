@@ -139,9 +139,10 @@ def _separator_hint(field, separator):
               if mark in field and mark != separator and not (separator is None and mark in " \t")]
     if not others:
         return ""
-    expected = {",": "commas", "\t": "tabs"}.get(separator, "spaces, tabs or semicolons")
-    return " (it holds %s; fields here are separated by %s: .csv commas, .tsv tabs, .txt" \
-           " spaces, tabs or semicolons)" % (others[0], expected)
+    expected = {",": "commas", "\t": "tabs", ";": "semicolons"}.get(separator, "spaces and tabs")
+    return (" (it holds %s; this file's fields are separated by %s: a .csv file's by commas,"
+            " a .tsv's by tabs, a .txt's by spaces and tabs, or by semicolons if it has one)"
+            % (others[0], expected))
 
 
 class _Refused:
