@@ -427,25 +427,34 @@ def _check_layer_command(argv, out, err):
     # The reader's messages and notes already start with the file they are about.
     # Notes are held until the layer is read: bad input gets its one error line only.
     notes = []
-    weights, bias = read_layer(arguments.file, arguments.bias, tensor=arguments.tensor,
-                               bias_tensor=arguments.bias_tensor,
-                               transpose=arguments.transpose,
-                               note=notes.append)
-    _write_notes(notes, err)
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
-    jobs = _jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method())
-    if arguments.jobs is not None and jobs < arguments.jobs:
-        _write_notes(["--jobs %d: %d CPU%s usable here, so %d worker process%s (more only"
-                      " take turns)" % (arguments.jobs, jobs, "" if jobs == 1 else "s", jobs,
-                                        "" if jobs == 1 else "es")], err)
     progress = (Progress(err, failure=_WriteFailed, columns=_columns(err.stream))
                 if err.isatty() else None)
     try:
-        results = check_layer(weights, bias, progress=progress, box=arguments.box, jobs=jobs)
-    except InputError as error:
-        # check_layer's messages about the bias start with "bias".
-        about_bias = arguments.bias is not None and str(error).startswith("bias")
-        raise InputError("%s: %s" % (bias_name if about_bias else name, error)) from None
+        if progress is not None:
+            progress.status("reading %s" % name)
+        weights, bias = read_layer(arguments.file, arguments.bias, tensor=arguments.tensor,
+                                   bias_tensor=arguments.bias_tensor,
+                                   transpose=arguments.transpose,
+                                   note=notes.append)
+        if progress is not None:
+            progress.wipe()
+        _write_notes(notes, err)
+        jobs = _jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method())
+        if arguments.jobs is not None and jobs < arguments.jobs:
+            _write_notes(["--jobs %d: %d CPU%s usable here, so %d worker process%s (more only"
+                          " take turns)" % (arguments.jobs, jobs, "" if jobs == 1 else "s",
+                                            jobs, "" if jobs == 1 else "es")], err)
+        if progress is not None:
+            progress.status("preparing %d classes of dimension %d"
+                            % (len(weights), len(weights[0])))
+        try:
+            results = check_layer(weights, bias, progress=progress, box=arguments.box,
+                                  jobs=jobs)
+        except InputError as error:
+            # check_layer's messages about the bias start with "bias".
+            about_bias = arguments.bias is not None and str(error).startswith("bias")
+            raise InputError("%s: %s" % (bias_name if about_bias else name, error)) from None
     finally:
         if progress is not None:
             progress.wipe()

@@ -16,7 +16,8 @@ class Progress:
 
     The line is redrawn at most every _REDRAW seconds of ``clock``; the
     rate counts from the first call, as the time before it goes to reading
-    and preparing the layer.  ``wipe`` clears the line, if one was drawn.
+    and preparing the layer, which ``status`` can say meanwhile.  ``wipe``
+    clears the line, if one was drawn.
     A write that raises ``failure`` ends the drawing, not the check; the
     line is cut to fit a terminal ``columns`` wide.
     """
@@ -42,6 +43,14 @@ class Progress:
         line = progress_line(done, total, rate)[:self.room]
         self._write("\r" + line.ljust(self.width))
         self.drawn, self.width = now, max(self.width, len(line))
+
+    def status(self, text):
+        """Draw ``text`` at once (what happens before the first class: reading
+        and preparing a large layer can take minutes)."""
+        if self.err is not None:
+            line = text[:self.room]
+            self._write("\r" + line.ljust(self.width))
+            self.width = max(self.width, len(line))
 
     def wipe(self):
         if self.width:

@@ -140,14 +140,33 @@ class TestProgressOfTheCommand(FileTestCase):
             status = counterexamples.main(["check-layer", self.path], out, err)
         return status, out.getvalue(), err.getvalue()
 
-    def test_a_terminal_sees_each_class_then_a_wiped_line_and_the_same_report(self):
+    def drawn(self, err):
+        """The lines drawn on the terminal, in order, without the padding; "" for a wipe."""
+        return [line.rstrip(" ") for line in err.split("\r")[1:]]
+
+    def test_a_terminal_sees_reading_preparing_each_class_then_a_wiped_line(self):
         status, out, err = self.run_on_a_terminal(Clock(0, 1, 2, 3, 4))
-        line = "checked 2/4 classes, 1 classes/s, 2s left"
-        self.assertEqual((status, err),
-                         (0, "\rchecked 1/4 classes\r" + line
-                          + "\rchecked 3/4 classes, 1 classes/s, 1s left"
-                          + "\r" + " " * len(line) + "\r"))
+        self.assertEqual(status, 0)
+        # A wipe is "\r", blanks, "\r": it shows as "" twice before the next line.
+        self.assertEqual(self.drawn(err), [
+            "reading %s" % self.path, "", "",
+            "preparing 4 classes of dimension 2",
+            "checked 1/4 classes",
+            "checked 2/4 classes, 1 classes/s, 2s left",
+            "checked 3/4 classes, 1 classes/s, 1s left", "", ""])
+        # Each line covers the one before, and the wipe the longest.
+        widest = max(len(line) for line in err.split("\r"))
+        self.assertTrue(err.endswith("\r" + " " * widest + "\r"))
         self.assertEqual(out, in_process("check-layer", self.path)[1])
+
+    def test_bad_input_wipes_the_reading_line_before_its_one_error_line(self):
+        bad = self.write("bad.csv", "1,x\n")
+        out, err = io.StringIO(), Terminal()
+        status = counterexamples.main(["check-layer", bad], out, err)
+        self.assertEqual((status, out.getvalue()), (2, ""))
+        self.assertEqual(self.drawn(err.getvalue()), [
+            "reading %s" % bad, "",
+            "counterexamples: error: %s: line 1, column 2: 'x' is not a number\n" % bad])
 
     def test_without_a_terminal_there_is_no_progress(self):
         with mock.patch.object(counterexamples, "Progress") as progress:
@@ -160,9 +179,9 @@ class TestProgressOfTheCommand(FileTestCase):
             raise KeyboardInterrupt
         with mock.patch.object(counterexamples, "check_layer", interrupted):
             status, out, err = self.run_on_a_terminal(Clock(0, 1))
-        self.assertEqual((status, out, err),
-                         (130, "", "\rchecked 1/4 classes\r%s\rcounterexamples: interrupted\n"
-                          % (" " * 19)))
+        self.assertEqual((status, out), (130, ""))
+        self.assertEqual(self.drawn(err)[-3:],
+                         ["checked 1/4 classes", "", "counterexamples: interrupted\n"])
 
 
 # Ctrl-C while worker processes run: SIGINT reaches this process at the
