@@ -154,23 +154,21 @@ def _text_file(path, extension):
     return text, extension
 
 
-def _found_bias(arrays, weights, classes, path, find_bias, note):
+def _found_bias(arrays, weights, classes, path, note):
     """The bias of an array file nobody named one of: its only 1-D array of
     one value per class, as a model file keeps a head's bias beside its
     weights (said in a note); None if there is none or more than one."""
-    if not find_bias:
-        return None
+    note = note or (lambda line: None)
     candidates = [a for a in arrays if a is not weights and tuple(a.shape) == (classes,)]
     if len(candidates) == 1:
-        if note is not None:
-            note("%s: array %s (one value per class) is read as the bias; name another with"
-                 " %s" % (path, excerpt(candidates[0].name), _BIAS_OPTION))
+        note("%s: array %s (one value per class) is read as the bias; name another with %s"
+             % (path, excerpt(candidates[0].name), _BIAS_OPTION))
         return _vector(candidates[0], path)
-    if candidates and note is not None:
+    others = [a for a in arrays if a is not weights and len(a.shape) == 1]
+    if candidates:
         note("%s: %d arrays have one value per class (%s): none is read as the bias; name one"
              " with %s" % (path, len(candidates), _listing(candidates), _BIAS_OPTION))
-    others = [a for a in arrays if a is not weights and len(a.shape) == 1]
-    if not candidates and others and note is not None:
+    elif others:
         note("%s: no bias read: no 1-D array has one value for each of the %d classes (%s)"
              % (path, classes, _listing(others)))
     return None
@@ -185,7 +183,8 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, find_bias):
             chosen = _choose(arrays, tensor, path, 2, "weights", _WEIGHTS_OPTION, bias_tensor)
             weights = _weight_rows(chosen, path, transpose)
             if bias_tensor is None:
-                return weights, _found_bias(arrays, chosen, len(weights), path, find_bias, note)
+                return weights, (_found_bias(arrays, chosen, len(weights), path, note)
+                                 if find_bias else None)
             return weights, _vector(_choose(arrays, bias_tensor, path, 1, "bias", _BIAS_OPTION),
                                     path)
     if tensor is not None or bias_tensor is not None:

@@ -40,13 +40,12 @@ class Progress:
             return
         counted, since = self.first
         rate = (done - counted) / (now - since) if done > counted and now > since else None
-        line = progress_line(done, total, rate)[:self.room]
-        self._write("\r" + line.ljust(self.width))
-        self.drawn, self.width = now, max(self.width, len(line))
+        self.status(progress_line(done, total, rate))
+        self.drawn = now
 
     def status(self, text):
-        """Draw ``text`` at once (what happens before the first class: reading
-        and preparing a large layer can take minutes)."""
+        """Draw ``text`` at once (before the first class too: reading and
+        preparing a large layer can take minutes)."""
         if self.err is not None:
             line = text[:self.room]
             self._write("\r" + line.ljust(self.width))

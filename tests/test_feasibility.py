@@ -13,6 +13,17 @@ from reviews.feasibility import (
 )
 
 
+def random_system(rng, most_rows, most_dim, entry=None, offset=None, number=None):
+    """Rows and offsets of a random system: 1..most_rows rows in 1..most_dim
+    dimensions, integers up to ``entry`` and ``offset`` in size, or each
+    drawn by ``number()``."""
+    n, d = rng.randint(1, most_rows), rng.randint(1, most_dim)
+    row_number = number or (lambda: rng.randint(-entry, entry))
+    offset_number = number or (lambda: rng.randint(-offset, offset))
+    return ([[row_number() for _ in range(d)] for _ in range(n)],
+            [offset_number() for _ in range(n)])
+
+
 class TestDecide(unittest.TestCase):
 
     def test_opposite_rows_give_the_half_half_combination(self):
@@ -26,9 +37,7 @@ class TestDecide(unittest.TestCase):
     def test_exactly_one_certificate_and_it_checks(self):
         rng = random.Random(3)
         for _ in range(400):
-            n, d = rng.randint(1, 6), rng.randint(1, 4)
-            rows = [[rng.randint(-3, 3) for _ in range(d)] for _ in range(n)]
-            offsets = [rng.randint(-3, 3) for _ in range(n)]
+            rows, offsets = random_system(rng, 6, 4, 3, 3)
             witness, combination = decide(rows, offsets)
             with self.subTest(rows=rows, offsets=offsets):
                 self.assertEqual(witness is None, combination is not None)
@@ -50,10 +59,8 @@ class TestDecide(unittest.TestCase):
     def test_extreme_systems_always_decide(self):
         rng = random.Random(4)
         for _ in range(60):
-            n, d = rng.randint(1, 4), rng.randint(1, 3)
-            rows = [[rng.choice([0, 1, -1]) * F(10) ** rng.randint(-120, 120) for _ in range(d)]
-                    for _ in range(n)]
-            offsets = [rng.choice([0, 1, -1]) * F(10) ** rng.randint(-120, 120) for _ in range(n)]
+            rows, offsets = random_system(
+                rng, 4, 3, number=lambda: rng.choice([0, 1, -1]) * F(10) ** rng.randint(-120, 120))
             witness, combination = decide(rows, offsets)
             with self.subTest(rows=rows, offsets=offsets):
                 if witness is None:
@@ -105,9 +112,7 @@ class TestExactProgramEnds(unittest.TestCase):
     def test_a_penalty_past_the_bound_leaves_no_slack_or_finds_a_witness(self):
         rng = random.Random(5)
         for _ in range(300):
-            n, d = rng.randint(1, 5), rng.randint(1, 3)
-            rows = [[rng.randint(-4, 4) for _ in range(d)] for _ in range(n)]
-            offsets = [rng.randint(-40, 40) for _ in range(n)]
+            rows, offsets = random_system(rng, 5, 3, 4, 40)
             relaxed = Program(rows, offsets, self.bound(rows, offsets), exact=True).solve()
             with self.subTest(rows=rows, offsets=offsets):
                 self.assertTrue(relaxed.value > 0 or not relaxed.slack)
@@ -169,9 +174,7 @@ class TestBoxedDecide(unittest.TestCase):
     def test_exactly_one_certificate_and_it_checks(self):
         rng = random.Random(5)
         for _ in range(300):
-            n, d = rng.randint(1, 6), rng.randint(1, 3)
-            rows = [[rng.randint(-3, 3) for _ in range(d)] for _ in range(n)]
-            offsets = [rng.randint(-6, 6) for _ in range(n)]
+            rows, offsets = random_system(rng, 6, 3, 3, 6)
             box = rng.choice([F(1, 2), 1, 3, F(7, 3)])
             witness, combination = decide(rows, offsets, box=box)
             with self.subTest(rows=rows, offsets=offsets, box=box):

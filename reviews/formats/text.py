@@ -139,7 +139,7 @@ def _separator_hint(field, separator):
               if mark in field and mark != separator and not (separator is None and mark in " \t")]
     if not others:
         return ""
-    expected = {",": "commas", "\t": "tabs", ";": "semicolons"}.get(separator, "spaces and tabs")
+    expected = _SEPARATOR_NAMES.get(separator, "spaces and tabs")   # None: the .txt default
     return (" (it holds %s; this file's fields are separated by %s: a .csv file's by commas,"
             " a .tsv's by tabs, a .txt's by spaces and tabs, or by semicolons if it has one)"
             % (others[0], expected))

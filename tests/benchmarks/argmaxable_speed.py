@@ -1,6 +1,6 @@
 """Time check_layer on seeded layers, every class decided exactly with its certificate.
 
-    python tests/benchmarks/argmaxable_speed.py [REPEATS] [large] [hard] [gpt2] [--jobs N]
+    python tests/benchmarks/argmaxable_speed.py [REPEATS] [large] [hard] [digits] [gpt2] [--jobs N]
 
 Each row decides every class of a layer REPEATS times (default 3) with
 ``jobs`` worker processes (default 1) and prints the median and best wall
@@ -16,6 +16,10 @@ random.Random(0).gauss(0, 1):
              log-normally, so that short rows are the hard ones
     hard     issue 7's shapes: C = 5000, d = 1 (almost every class needs a
              combination) and three rows a, b, (a + b) / 2 in d = 800
+    digits   numbers of thousands of digits, which the exact integer
+             program decides: C = 12, d = 3 with bias, each entry
+             +-D.DDDeK (a Decimal, random.Random(1)) with K uniform in
+             [-E, E], for E = 1000, 2000 and 5000
     gpt2     GPT-2's head shape, C = 50,257, d = 768 without bias: 300
              seeded classes, each decided against all 50,257, with 1 job
              and with N; the seconds per class (with N jobs, the wall time
@@ -33,6 +37,7 @@ import resource
 import statistics
 import sys
 import time
+from decimal import Decimal
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -69,12 +74,31 @@ def embedding_layer(classes, dim, bias, seed=0):
     return weights, ([rng.gauss(0, 1) for _ in range(classes)] if bias else None)
 
 
+embedding_layer.label = ", embedding-like"
+
+
+def digits_layer(exponent):
+    """A build function for layers of Decimals with exponents up to +-``exponent``."""
+    def build(classes, dim, bias, seed=1):
+        rng = random.Random(seed)
+
+        def number():
+            return Decimal("%s%d.%de%d" % (rng.choice("-+"), rng.randint(1, 9),
+                                          rng.randint(0, 999), rng.randint(-exponent, exponent)))
+        weights = [[number() for _ in range(dim)] for _ in range(classes)]
+        return weights, ([number() for _ in range(classes)] if bias else None)
+    build.label = ", exponents to +-%d" % exponent
+    return build
+
+
 # (build, C, d, bias, box)
 LAYERS = ((gaussian_layer, 1000, 4, True, None), (gaussian_layer, 2000, 16, False, None),
           (gaussian_layer, 1000, 4, True, 100))
 LARGE_LAYERS = ((gaussian_layer, 5000, 64, False, None), (gaussian_layer, 10000, 32, False, None),
                 (gaussian_layer, 4000, 16, True, None), (embedding_layer, 2000, 64, False, None))
 HARD_LAYERS = ((gaussian_layer, 5000, 1, False, None), (midpoint_layer, 3, 800, False, None))
+DIGITS_LAYERS = tuple((digits_layer(exponent), 12, 3, True, None)
+                      for exponent in (1000, 2000, 5000))
 
 
 def cpu_seconds():
@@ -108,7 +132,7 @@ def bench_layers(layers, repeats, jobs):
         name = "C = %d, d = %d, %s%s%s" % (
             classes, dim, "bias" if bias else "no bias",
             ", box = %s" % box if box is not None else "",
-            ", embedding-like" if build is embedding_layer else "")
+            getattr(build, "label", ""))
         print("| %s | %d | %.2f s | %.2f s | %.2f s |"
               % (name, sum(not r.argmaxable for r in results), statistics.median(walls),
                  min(walls), statistics.median(cpus)))
@@ -157,7 +181,8 @@ def main(argv):
     print("Python %s, %d CPUs, jobs = %d, %d runs per layer"
           % (platform.python_version(), os.cpu_count() or 1, jobs, repeats))
     layers = (LAYERS + (LARGE_LAYERS if "large" in argv else ())
-              + (HARD_LAYERS if "hard" in argv else ()))
+              + (HARD_LAYERS if "hard" in argv else ())
+              + (DIGITS_LAYERS if "digits" in argv else ()))
     bench_layers(layers, repeats, jobs)
     if "gpt2" in argv:
         bench_gpt2(jobs)
