@@ -18,15 +18,17 @@ once by a few big-integer products (the C logits packed into one integer,
 rounded to 30 bits, with a rigorous bound on the rounding), and only the
 classes whose margin is within that bound are checked one by one in exact
 integers.  Candidates come from x = w_i, then from a small linear program
-over the classes that beat the last candidate (Clarkson's idea), in floats;
-the same program in exact integers decides what floats leave open, and
-always decides (reviews.feasibility proves that it ends).  With fewer
+over the classes that beat the last candidate (Clarkson's idea), in floats,
+then where floats fail in Decimals of as many digits as the layer's
+numbers span (a layer of numbers from 1e-300 to 1e300 loses its small
+ones in floats); the same program in exact integers decides what both
+leave open, and always decides (reviews.feasibility proves that it ends).  With fewer
 classes than dimensions (C - 1 < d), the program runs on at most C - 1
 input coordinates that carry the whole question (reviews.span); witnesses
 are exact there, and a combination is checked on the whole layer.
 
-Floats only propose: a number past the float range is still taken at its
-exact value, and where floats cannot hold it the exact path decides.
+Floats and Decimals only propose: a number past the float range is still
+taken at its exact value, and every certificate is checked exactly.
 
 The box.  The paper's detector asks a different question: is class i the
 strict argmax somewhere in the box |x_k| <= R (R = 100 in its code)?
@@ -57,6 +59,7 @@ combination proves nothing about R^d, and ``verify`` with box=None says so.
     exact_layer     the layer's weights and bias as Fractions (reviews.layer_input)
 """
 
+import decimal
 import itertools
 import math
 import operator
@@ -129,6 +132,9 @@ _REFLECTIONS = 8
 _FLOAT_BITS = 1000
 # Bits between the largest and smallest nonzero entry past which LP rows are scaled one by one.
 _FLOAT_SPREAD = 200
+_DIGITS_PER_BIT = math.log10(2)
+_GUARD_DIGITS = 40
+_DIGIT_SHARES = (20, 3, 1)
 # A float point becomes a candidate of this many bits; x = w_i is taken
 # exactly while its candidate has at most _ROW_BITS.
 _POINT_BITS = 30
@@ -184,9 +190,19 @@ class _Layer:
         self.x_unit = Fraction(bias_scale, weight_scale)
         self.float_x_unit = to_float(self.x_unit)
         self.first_penalty = max(_FIRST_PENALTY, -(-_FIRST_PENALTY * bias_scale // weight_scale))
-        # Past this spread, one shared scale leaves most LP rows zero in floats.
+        # The inexact programs tried in turn, by their digits (None: floats).
+        # Past this spread, one shared scale leaves most LP rows zero in
+        # floats: each row is scaled on its own.  Where floats still fail,
+        # Decimals of as many digits as the spread keep every row whole;
+        # where most rows span that much on their own, floats are not tried
+        # (their failed bases cost exact checks on long numbers).
         smallest = min((abs(v) for row in rows for v in row if v), default=largest)
-        self.wide = largest.bit_length() - smallest.bit_length() > _FLOAT_SPREAD
+        spread = largest.bit_length() - smallest.bit_length()
+        self.wide = spread > _FLOAT_SPREAD
+        full = int(spread * _DIGITS_PER_BIT) + _GUARD_DIGITS
+        digits = sorted({max(_GUARD_DIGITS, full // share) for share in _DIGIT_SHARES})
+        wide_rows = sum(_span(row) > _FLOAT_SPREAD for row in rows) if self.wide else 0
+        self.inexact = tuple(digits) if 2 * wide_rows > len(rows) else (None, *digits)
 
     def centre(self):
         """The mean of the rows, in the units of ``float_weights``; made when first asked for."""
@@ -257,34 +273,39 @@ class _Layer:
         rows = [[a - b for a, b in zip(self.weights[i], self.weights[j])] for j in working]
         return rows, [self.bias[i] - self.bias[j] for j in working]
 
-    def lp_rows(self, i, working, exact):
+    def lp_rows(self, i, working, exact, digits):
         """Rows w_i - w_j and offsets b_i - b_j of the LP over ``working``.
 
         Exact in a box p/q, the offsets are times q: the LP's x is q * x,
-        and its penalty p (``lp_penalty``).
+        and its penalty p (``lp_penalty``).  Inexact, in floats or in
+        Decimals of ``digits`` digits.
         """
         if exact:
             rows, offsets = self.differences(i, working)
             if self.box is not None:
                 offsets = [self.box.denominator * c for c in offsets]
             return rows, offsets
-        if self.wide:
+        if digits is not None or self.wide:
             rows, offsets = self.differences(i, working)
-            return scaled_floats(rows, [c / self.x_unit for c in offsets])
+            return scaled_floats(rows, [c / self.x_unit for c in offsets], digits)
         rows = [[a - b for a, b in zip(self.lp_weights[i], self.lp_weights[j])]
                 for j in working]
         return rows, [self.lp_bias[i] - self.lp_bias[j] for j in working]
 
-    def lp_penalty(self, exact):
+    def lp_penalty(self, exact, digits):
         """The LP's first penalty; in a box, its only one: R in the LP's units."""
         if self.box is None:
-            return self.first_penalty if exact else 1.0 * _FIRST_PENALTY
-        return self.box.numerator if exact else to_float(self.box / self.x_unit)
+            return self.first_penalty if exact else _FIRST_PENALTY
+        if exact:
+            return self.box.numerator
+        return to_float(self.box / self.x_unit) if digits is None else self.box / self.x_unit
 
-    def lp_candidate(self, x, exact):
+    def lp_candidate(self, x, exact, digits):
         """The candidate for the LP's point x; None if floats fail."""
         if exact:
             return self.candidate(x if self.box is None else [v / self.box.denominator for v in x])
+        if digits is not None:
+            return self.candidate([Fraction(v) * self.x_unit for v in x])
         if not all(map(math.isfinite, x)):
             return None
         point = [v * self.float_x_unit for v in x]
@@ -323,25 +344,42 @@ class _Layer:
         return is_combination(rows, offsets, [value for _, value in terms])
 
 
-def _clarkson(layer, i, working, exact):
-    """Decide class i from a growing working set of rivals; None if floats fail.
+def _span(row):
+    """Bits between the largest and the smallest nonzero magnitude in a row of integers."""
+    lengths = [abs(v).bit_length() for v in row if v]
+    return max(lengths) - min(lengths) if lengths else 0
 
-    In Fractions it always decides, and ends: the exact point of each round
+
+def _clarkson(layer, i, working, exact, digits=None):
+    """Decide class i from a growing working set of rivals; None if rounding fails.
+
+    Inexact, the program runs in floats, or in Decimals of ``digits``
+    digits, and proposes certificates that are checked exactly.  Exact,
+    it always decides, and ends: the exact point of each round
     beats every working rival, so each round adds a new one (at most C - 1
     times) or raises the penalty, which the exact program needs only a
     bounded number of times (reviews.feasibility), and in a box never.
     """
-    tolerance = 0 if exact else _MARGIN_TOLERANCE
-    penalty = layer.lp_penalty(exact)
+    try:
+        return _rounds(layer, i, working, exact, digits)
+    except decimal.DecimalException:
+        # Past the Decimals' exponent range: the exact program decides.
+        return None
+
+
+def _rounds(layer, i, working, exact, digits):
+    tolerance = _MARGIN_TOLERANCE if digits is None and not exact else 0
+    penalty = layer.lp_penalty(exact, digits)
     if not 0 < penalty < math.inf:
         return None
-    program = Program(*layer.lp_rows(i, working, exact), penalty, exact=exact)
+    program = Program(*layer.lp_rows(i, working, exact, digits), penalty, exact=exact,
+                      digits=digits)
     for _ in itertools.count() if exact else range(_FLOAT_ROUNDS):
         relaxed = program.solve()
         if relaxed is None:
             return None
         if relaxed.value > tolerance:
-            candidate = layer.lp_candidate(relaxed.x, exact)
+            candidate = layer.lp_candidate(relaxed.x, exact, digits)
             if candidate is None:
                 return None
             beaten = layer.packed.beaten_by(i, candidate[0], len(working) + _ADDED_PER_ROUND)
@@ -351,7 +389,7 @@ def _clarkson(layer, i, working, exact):
             if not fresh:
                 return None
             working += fresh
-            program.add(*layer.lp_rows(i, fresh, exact))
+            program.add(*layer.lp_rows(i, fresh, exact, digits))
         elif layer.box is not None or not relaxed.slack:
             if exact:
                 lam = program.row_weights()
@@ -361,8 +399,8 @@ def _clarkson(layer, i, working, exact):
                     return None
             terms = sorted((j, value) for j, value in zip(working, lam) if value)
             return ClassResult(i, False, None, tuple(terms), layer.classes)
-        else:
-            program.grow_penalty()
+        elif not program.grow_penalty():
+            return None
     return None
 
 
@@ -396,11 +434,12 @@ def _decide(layer, i):
         return layer.witness(i, candidate)
     reduction = layer.reduced(needed=False)
     if reduction is None:
-        # The float rounds extend ``working``: the exact program starts from
-        # every rival they met.
-        result = _clarkson(layer, i, working, exact=False)
-        if result is not None:
-            return result
+        # The inexact rounds extend ``working``: the exact program starts
+        # from every rival they met.
+        for digits in layer.inexact:
+            result = _clarkson(layer, i, working, exact=False, digits=digits)
+            if result is not None:
+                return result
         reduction = layer.reduced(needed=True)
         if reduction is None:
             return _clarkson(layer, i, working, exact=True)

@@ -15,8 +15,9 @@ Both are found through one linear program, the L1-penalized dual
 whose dual is: maximize z subject to a_k . x + c_k >= z, |x_q| <= M.  An
 optimum z > 0 gives a witness x; an optimum <= 0 without slack gives a
 combination; otherwise M is too small and grows.  The simplex runs in floats
-to find a basis, which is trusted only once its certificate checks exactly,
-and in exact integers where floats fail.
+(or in Decimals of a given number of digits, for numbers floats cannot
+hold) to find a basis, which is trusted only once its certificate checks
+exactly, and in exact integers where rounding fails.
 
 The exact program always decides, after finitely many steps.  Each solve
 ends, as it finishes with Bland's rule, which cannot cycle (``solve``).
@@ -55,6 +56,8 @@ sum_k lam_k a_k = 0 is one for every box.
     solve_square        exact solution of a square linear system
 """
 
+import decimal
+import functools
 import itertools
 import math
 import operator
@@ -83,6 +86,28 @@ _FLOAT_TOLERANCE = 1e-11
 _FIRST_PENALTY = 4
 _PENALTY_GROWTH = 16
 _FLOAT_ROUNDS = 64
+# The wide program: decimal floating point with an exponent range far past
+# any layer's (reviews.exact.MAX_BITS); the penalty grows up to this bound.
+_WIDE_EXPONENT = 10 ** 7
+_BITS_PER_DIGIT = math.log2(10)
+_WIDE_PENALTY_LIMIT = decimal.Decimal("1e%d" % (_WIDE_EXPONENT // 4))
+
+
+def _wide_context(digits):
+    return decimal.Context(prec=digits, Emax=_WIDE_EXPONENT, Emin=-_WIDE_EXPONENT,
+                           traps=[decimal.InvalidOperation, decimal.DivisionByZero,
+                                  decimal.Overflow])
+
+
+def _in_own_context(method):
+    """Run a Program's method in its decimal context, where it has one."""
+    @functools.wraps(method)
+    def run(self, *args):
+        if self.context is None:
+            return method(self, *args)
+        with decimal.localcontext(self.context):
+            return method(self, *args)
+    return run
 
 
 class Program:
@@ -95,7 +120,13 @@ class Program:
     raising the penalty keep the basis feasible, so each solve starts from
     the last optimum.
 
-    In floats the tableau is the usual one.  Exact (``exact=True``), rows,
+    In floats the tableau is the usual one.  With ``digits``, it is the
+    usual one in Decimals of that many digits and an exponent range past
+    any layer's: rows whose entries span thousands of bits stay whole
+    (floats drop their small entries), and each operation costs about as
+    much as one on integers of that many digits, far less than the exact
+    tableau's determinants of d + 1 rows.  Its tolerance is zero: what it
+    proposes is checked exactly by its caller.  Exact (``exact=True``), rows,
     offsets and penalty must be integers, and the tableau stays integer:
     it holds the true tableau times ``scale``, the basis determinant, and a
     pivot is Bareiss's fraction-free step (every division exact, and done
@@ -106,14 +137,24 @@ class Program:
     changes no witness, and ``row_weights`` undoes it.
     """
 
-    def __init__(self, rows, offsets, penalty, exact=False):
-        d = len(rows[0])
-        self.d, self.exact = d, exact
-        self.number = _exact_integer if exact else float
-        self.penalty = self.number(penalty)
+    def __init__(self, rows, offsets, penalty, exact=False, digits=None):
+        self.d, self.exact = len(rows[0]), exact
+        self.context = None if exact or digits is None else _wide_context(digits)
+        if exact:
+            self.number = _exact_integer
+        elif self.context:
+            self.number = functools.partial(_decimal_number, self.context)
+        else:
+            self.number = float
+        self.tolerance = _FLOAT_TOLERANCE if self.number is float else 0
         self.scale = 1
         self.divisors = []
-        self.tolerance = 0 if exact else _FLOAT_TOLERANCE
+        self._start(rows, offsets, penalty)
+
+    @_in_own_context
+    def _start(self, rows, offsets, penalty):
+        d = self.d
+        self.penalty = self.number(penalty)
         zero, one = self.number(0), self.number(1)
         self.inverse = 2 * d
         self.first_row = 2 * d + 1
@@ -154,15 +195,24 @@ class Program:
                 self.tableau = tableau = [[-v for v in line] for line in tableau]
             self.scale = abs(p)
         else:
-            pivot_row = [v / p for v in pivot_row]
+            if self.context:
+                # One division: at thousands of digits a Decimal division
+                # costs several multiplications.
+                inverse = 1 / p
+                pivot_row = [v * inverse for v in pivot_row]
+                pivot_row[col + 1] = 1
+            else:
+                pivot_row = [v / p for v in pivot_row]
             tableau[row] = pivot_row
             for r, other in enumerate(tableau):
                 f = other[col + 1]
                 if r != row and f:
                     tableau[r] = [a - f * b for a, b in zip(other, pivot_row)]
+                    tableau[r][col + 1] = 0
         if row < len(self.basis):
             self.basis[row] = col
 
+    @_in_own_context
     def add(self, rows, offsets):
         """Append rows (columns of the program), priced at the current basis."""
         d, number, scale = self.d, self.number, self.scale
@@ -181,6 +231,7 @@ class Program:
             self.costs.append(c)
             cost.append(scale * c - sum(v * y for v, y in zip(a, dual)) - dual[d])
 
+    @_in_own_context
     def raise_penalty(self, penalty):
         """New slack cost; reprice every column at the current basis."""
         self.penalty = penalty = self.number(penalty)
@@ -194,7 +245,7 @@ class Program:
         self.tableau[-1] = priced
 
     def grow_penalty(self):
-        """Raise the penalty: 16-fold in floats; exact, squared, and past every offset.
+        """Raise the penalty: 16-fold in floats; squared in Decimals; exact, squared, past every offset.
 
         Squaring reaches any bound B in log2(log2(B)) steps: the numbers of
         a layer can span thousands of bits, and 16-fold steps would then
@@ -203,18 +254,26 @@ class Program:
         |c_k| / |a_kq| <= |c_k|, so the box needs to be at least as large
         as the offsets: the first growth goes there at once, rather than
         squaring up to it round by round (a penalty appears only in the
-        cost row, so a large one costs little).
+        cost row, so a large one costs little).  False, with the penalty
+        unchanged, once Decimals reach _WIDE_PENALTY_LIMIT.
         """
+        if self.context:
+            if self.penalty >= _WIDE_PENALTY_LIMIT:
+                return False
+            self.raise_penalty(self.context.multiply(self.penalty, self.penalty))
+            return True
         if not self.exact:
             self.raise_penalty(self.penalty * _PENALTY_GROWTH)
-            return
+            return True
         offsets = self.costs[self.first_row:]
         largest = max(map(abs, offsets), default=0)
         self.raise_penalty(max(self.penalty * self.penalty, self.penalty * _PENALTY_GROWTH,
                                2 * largest + 1))
+        return True
 
+    @_in_own_context
     def solve(self):
-        """Minimize from the current basis; a Relaxed, or None if floats give up.
+        """Minimize from the current basis; a Relaxed, or None if rounding gives up.
 
         The entering column is the most improving one (Dantzig's rule, few
         pivots in practice) for a bounded number of pivots, then the first
@@ -304,6 +363,27 @@ def _exact_integer(value):
     return exact.numerator
 
 
+def _decimal_number(context, value):
+    """A rational (int, float, Fraction or Decimal) rounded to ``context``, roughly.
+
+    Only the leading bits of a numerator or denominator are converted
+    (Decimal(n) of a 100,000-bit n takes milliseconds), so the result is
+    within a few units in its last place: the wide program only proposes.
+    """
+    if isinstance(value, decimal.Decimal):
+        return context.plus(value)
+    value = Fraction(value)
+    return context.divide(_leading(value.numerator, context),
+                          _leading(value.denominator, context))
+
+
+def _leading(n, context):
+    """n rounded to ``context`` from its leading bits."""
+    shift = max(n.bit_length() - int(_BITS_PER_DIGIT * context.prec) - 64, 0)
+    head = decimal.Decimal(n >> shift if n >= 0 else -(-n >> shift))
+    return context.multiply(head, context.power(2, shift)) if shift else context.plus(head)
+
+
 def solve_square(columns, rhs):
     """The exact solution of sum_j v_j columns[j] = rhs, or None if singular.
 
@@ -313,6 +393,19 @@ def solve_square(columns, rhs):
 
     >>> solve_square([[2, 0], [1, 1]], [3, 1])
     [Fraction(1, 1), Fraction(1, 1)]
+    """
+    solved = _bareiss(columns, rhs)
+    if solved is None:
+        return None
+    numerators, determinant = solved
+    return [Fraction(v, determinant) for v in numerators]
+
+
+def _bareiss(columns, rhs):
+    """(numerators, determinant > 0) of the solution of ``solve_square``, or None.
+
+    Signs read off the integers, with no gcd of a Fraction: a basis that
+    fails is rejected at the cost of the elimination alone.
     """
     n = len(columns)
     matrix = [_integers([columns[j][r] for j in range(n)] + [rhs[r]]) for r in range(n)]
@@ -331,7 +424,9 @@ def solve_square(columns, rhs):
                 f = row[k]
                 matrix[r] = [divide(p * a - f * b) for a, b in zip(row, head)]
         previous = p
-    return [Fraction(row[n], row[r]) for r, row in enumerate(matrix)]
+    # Gauss-Jordan leaves the determinant on the whole diagonal.
+    sign = 1 if previous > 0 else -1
+    return [sign * row[n] for row in matrix], abs(previous)
 
 
 def _integers(values):
@@ -359,16 +454,18 @@ def basis_combination(rows, offsets, basis, box=None):
     the combination is checked as one for that box.
     """
     d = len(rows[0])
-    values = solve_square([_column(rows, d, index) for index in basis], [0] * d + [1])
-    if values is None:
+    solved = _bareiss([_column(rows, d, index) for index in basis], [0] * d + [1])
+    if solved is None:
+        return None
+    numerators, determinant = solved
+    first_row = 2 * d + 1
+    if any(v < 0 or (index < first_row and v and box is None)
+           for index, v in zip(basis, numerators)):
         return None
     lam = [Fraction(0)] * len(rows)
-    first_row = 2 * d + 1
-    for index, value in zip(basis, values):
-        if value < 0 or (index < first_row and value and box is None):
-            return None
-        if index >= first_row:
-            lam[index - first_row] += value
+    for index, v in zip(basis, numerators):
+        if index >= first_row and v:
+            lam[index - first_row] += Fraction(v, determinant)
     return tuple(lam) if is_combination(rows, offsets, lam, box) else None
 
 
@@ -408,20 +505,31 @@ def is_witness(rows, offsets, x, box=None):
                for a, c in zip(rows, offsets))
 
 
-def scaled_floats(rows, offsets):
+def scaled_floats(rows, offsets, digits=None):
     """Each row and its offset divided by the row's largest magnitude, as floats.
 
     The signs of a_k . x + c_k do not change, and a row whose numbers
-    span past the float range keeps its largest ones.
+    span past the float range keeps its largest ones.  With ``digits``, as
+    Decimals of that many digits for the wide program, which keeps them all.
 
     >>> scaled_floats([[3, 0], [10 ** 400, 1]], [-6, 0])
     ([[0.5, 0.0], [1.0, 0.0]], [-1.0, 0.0])
+    >>> scaled_floats([[3 * 10 ** 400, 1]], [-6], digits=5)
+    ([[Decimal('1'), Decimal('3.3333E-401')]], [Decimal('-2E-400')])
     """
+    if digits is None:
+        def convert(v, scale):
+            return float(Fraction(v) / scale)
+    else:
+        context = _wide_context(digits)
+
+        def convert(v, scale):
+            return context.divide(_decimal_number(context, v), _decimal_number(context, scale))
     float_rows, float_offsets = [], []
     for a, c in zip(rows, offsets):
         scale = max(max(abs(v) for v in a), abs(c)) or 1
-        float_rows.append([float(Fraction(v) / scale) for v in a])
-        float_offsets.append(float(Fraction(c) / scale))
+        float_rows.append([convert(v, scale) for v in a])
+        float_offsets.append(convert(c, scale))
     return float_rows, float_offsets
 
 

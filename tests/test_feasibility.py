@@ -1,8 +1,10 @@
 """Tests of reviews.feasibility: the exact alternative and its certificates."""
 
+import decimal
 import math
 import random
 import unittest
+from decimal import Decimal
 from fractions import Fraction as F
 from unittest import mock
 
@@ -99,6 +101,40 @@ class TestProgram(unittest.TestCase):
         relaxed = program.solve()
         self.assertGreater(relaxed.value, 0)
         self.assertTrue(is_witness(rows, offsets, [F(v) for v in relaxed.x]))
+
+
+class TestDecimalProgram(unittest.TestCase):
+    """Program(..., digits=n): the float tableau in Decimals with a wide exponent range."""
+
+    ROWS = [[1, F(1, 10 ** 400)], [-1, F(1, 10 ** 400)]]
+
+    def test_decimals_keep_the_entries_floats_drop(self):
+        # Only x_2 separates the rows, by 1e-400 per unit: floats see 0.
+        # Sums mix 1 and 1e-400, so the digits must cover the spread.
+        float_rows = [[float(v) for v in row] for row in self.ROWS]
+        self.assertEqual(Program(float_rows, [0.0, 0.0], 4.0).solve().value, 0)
+        program = Program(self.ROWS, [0, 0], 4, digits=440)
+        relaxed = program.solve()
+        self.assertEqual(relaxed.value, 4 * Decimal("1e-400"))
+        self.assertTrue(is_witness(self.ROWS, [0, 0], [F(v) for v in relaxed.x]))
+
+    def test_its_arithmetic_leaves_the_callers_context_alone(self):
+        program = Program(self.ROWS, [0, 0], 4, digits=30)
+        with decimal.localcontext() as outside:
+            outside.prec = 5
+            program.solve()
+            self.assertEqual(decimal.getcontext().prec, 5)
+        self.assertEqual(str(program.penalty), "4")
+
+    def test_the_penalty_is_squared_up_to_its_limit(self):
+        program = Program(self.ROWS, [0, 0], 4, digits=30)
+        with mock.patch.object(feasibility, "_WIDE_PENALTY_LIMIT", Decimal(100)):
+            self.assertTrue(program.grow_penalty())
+            self.assertEqual(program.penalty, 16)
+            self.assertTrue(program.grow_penalty())
+            self.assertEqual(program.penalty, 256)
+            self.assertFalse(program.grow_penalty())
+            self.assertEqual(program.penalty, 256)
 
 
 class TestExactProgramEnds(unittest.TestCase):
