@@ -4,7 +4,8 @@ Every function raises InputError (a ValueError) naming the offending entry,
 or TypeError for an argument of the wrong type.
 
     exact_layer         weights and bias as Fractions
-    integer_layer       weights and bias as integers times one common denominator
+    integer_layer       weights and bias as integers times one common denominator,
+                        within the limit on layers of widely spread numbers
     box_bound           the bound R of the box |x_k| <= R, as a Fraction
     validated           the entries as finite floats or Fractions
     sequence            a list of the values, or InputError
@@ -22,8 +23,18 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.exact import common_denominator, real_number, shown
 
-__all__ = ["exact_layer", "integer_layer", "box_bound", "validated", "sequence", "finite",
+__all__ = ["FLOAT_SPREAD_BITS", "MAX_SPREAD_LAYER_BITS", "exact_layer", "integer_layer", "box_bound", "validated", "sequence", "finite",
            "certificate_number", "class_index"]
+
+
+# The magnitudes of a float layer span at most 2,098 bits (2**-1074 to
+# 2**1024).  Past that, the checker's linear programs need numbers of about
+# as many digits as the span, and its work grows with the span times the
+# layer's size, far faster than the size of the file (a few bytes say
+# 1e-2466): so such a layer may have at most MAX_SPREAD_LAYER_BITS in all,
+# its number of entries times its span.
+FLOAT_SPREAD_BITS = 2100
+MAX_SPREAD_LAYER_BITS = 2 ** 20
 
 
 def exact_layer(weights, bias=None):
@@ -63,6 +74,15 @@ def integer_layer(weights, bias):
 
     Goes from each entry's integer ratio to the integers without a Fraction
     per entry: a float layer has few distinct denominators (powers of 2).
+    InputError past the limit on layers of widely spread numbers
+    (FLOAT_SPREAD_BITS).
+
+    >>> integer_layer([[0.5, 1]], [Fraction(9, 10)])
+    ([[5, 10]], [9], 10)
+    >>> integer_layer([[1, 0]] * 300 + [[0, Fraction(1, 10 ** 1000)]], None)
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: the layer's 602 numbers span 3,321 bits (magnitudes about 1e-1000 to 1); a layer spanning more than 2,100 bits may have at most 1,048,576 in all (numbers times span): this one has 1,999,242, and its exact check would take minutes
     """
     rows, biases = validated(weights, bias)
     entries = itertools.chain(itertools.chain.from_iterable(rows), biases or ())
@@ -73,8 +93,31 @@ def integer_layer(weights, bias):
     def scaled(values):
         return [n * factors[q] for n, q in (v.as_integer_ratio() for v in values)]
 
-    return ([scaled(row) for row in rows],
-            None if biases is None else scaled(biases), common)
+    integers = ([scaled(row) for row in rows], None if biases is None else scaled(biases))
+    _check_spread(integers[0] + ([] if biases is None else [integers[1]]), common)
+    return integers + (common,)
+
+
+def _check_spread(rows, denominator):
+    """InputError if the integer rows span past FLOAT_SPREAD_BITS and MAX_SPREAD_LAYER_BITS."""
+    largest = max(max(map(abs, row)) for row in rows)
+    smallest = min((abs(v) for row in rows for v in row if v), default=largest)
+    spread = largest.bit_length() - smallest.bit_length()
+    count = sum(map(len, rows))
+    if spread > FLOAT_SPREAD_BITS and count * spread > MAX_SPREAD_LAYER_BITS:
+        raise InputError(
+            "the layer's %s numbers span %s bits (magnitudes about %s to %s); a layer spanning more"
+            " than %s bits may have at most %s in all (numbers times span): this one has %s,"
+            " and its exact check would take minutes"
+            % (format(count, ","), format(spread, ","), _order(smallest, denominator),
+               _order(largest, denominator), format(FLOAT_SPREAD_BITS, ","),
+               format(MAX_SPREAD_LAYER_BITS, ","), format(count * spread, ",")))
+
+
+def _order(n, denominator):
+    """n / denominator as a power of ten, roughly: '1e-1000'."""
+    exponent = round((n.bit_length() - denominator.bit_length()) * math.log10(2))
+    return "1e%d" % exponent if exponent else "1"
 
 
 def sequence(values, what):

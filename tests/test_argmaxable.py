@@ -10,6 +10,7 @@ from reviews import argmaxable
 from reviews.argmaxable import ClassResult, braid_reflect, check_layer, exact_layer, verify
 from reviews.errors import InputError
 from reviews.feasibility import Program
+from reviews.layer_input import integer_layer
 from reviews.span import SpanCoordinates
 
 FIGURE_1 = [[-2, -2], [1, 2], [F(9, 5), F(-4, 5)], [F(9, 10), F(1, 5)]]
@@ -187,6 +188,33 @@ class TestNumbersPastTheFloatRange(unittest.TestCase):
     def test_braid_reflect_gives_up_quietly_past_the_float_range(self):
         self.assertIsNone(braid_reflect([[1], [2], [3]], [0, 1, Decimal("1e400")], 0))
         self.assertIsNone(braid_reflect([[Decimal("1e309")], [0]], None, 1))
+
+
+class TestSpreadLimit(unittest.TestCase):
+    """Issue 7's contract: a few kilobytes of widely spread numbers are refused, not minutes."""
+
+    def test_the_limit_is_entries_times_span_past_2100_bits(self):
+        # 256 entries spanning 4,096 bits: exactly 2**20 is allowed.
+        allowed = [[1, F(1, 2 ** 4096)]] + [[1, 1]] * 127
+        self.assertEqual(integer_layer(allowed, None)[2], 2 ** 4096)
+        with self.assertRaisesRegex(InputError, "the layer's 258 numbers span 4,096 bits"
+                                    r" \(magnitudes about 1e-1233 to 1\); .* this one has"
+                                    " 1,056,768, and its exact check would take minutes"):
+            integer_layer(allowed + [[1, 1]], None)
+
+    def test_a_float_layer_is_never_refused(self):
+        # The widest float layer spans 2,097 bits: under the 2,100 past which the limit holds.
+        weights = [[5e-324, 1.7e308]] * 1000
+        rows, _, denominator = integer_layer(weights, [1.0] * 1000)
+        self.assertEqual(denominator, 2 ** 1074)
+        self.assertEqual(rows[0][0], 1)
+
+    def test_the_check_refuses_before_any_work(self):
+        weights = [[Decimal("1e5000"), Decimal("-1e-5000"), 1]] * 12
+        with mock.patch("reviews.argmaxable._Layer") as layer:
+            with self.assertRaisesRegex(InputError, "the layer's 36 numbers span 33,219 bits"):
+                check_layer(weights)
+        layer.assert_not_called()
 
 
 def exact_rank(vectors):

@@ -296,6 +296,18 @@ class TestCheckLayer(FileTestCase):
         self.assertEqual(json.loads(out)["results"][1]["terms"],
                          [[0, nines, "1.00000"], [2, power, "1e-4400"]])
 
+    def test_a_layer_spread_past_the_limit_is_one_line_naming_the_file(self):
+        # 12 classes with a bias, 1e-5000 to 1e5000 in d = 3: about a minute
+        # before the decimal programs, still several seconds after them.
+        row = "1e5000,1e-5000,1\n"
+        path, bias = self.write("spread.csv", row * 12), self.write("bias.csv", "1e-5000\n" * 12)
+        status, out, err = in_process("check-layer", path, "--bias", bias)
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(err.count("\n"), 1)
+        self.assertTrue(err.startswith("counterexamples: error: %s: the layer's 48 numbers span"
+                                       " 33,219 bits (magnitudes about 1e-5000 to 1e5000)" % path))
+        self.assertIn("may have at most 1,048,576 in all", err)
+
     def test_bias_file(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
         bias = self.write("bias.csv", "0\n0\n0\n1\n")

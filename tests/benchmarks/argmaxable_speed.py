@@ -16,10 +16,11 @@ random.Random(0).gauss(0, 1):
              log-normally, so that short rows are the hard ones
     hard     issue 7's shapes: C = 5000, d = 1 (almost every class needs a
              combination) and three rows a, b, (a + b) / 2 in d = 800
-    digits   numbers of thousands of digits, which the exact integer
-             program decides: C = 12, d = 3 with bias, each entry
-             +-D.DDDeK (a Decimal, random.Random(1)) with K uniform in
-             [-E, E], for E = 1000, 2000 and 5000
+    digits   numbers of thousands of digits, which the decimal programs
+             decide: C = 12, d = 3 with bias, each entry +-D.DDDeK (a
+             Decimal, random.Random(1)) with K uniform in [-E, E], for
+             E = 1000, 2000 and 3000 (at 5000 the layer is past the limit
+             on widely spread layers, reviews.layer_input)
     gpt2     GPT-2's head shape, C = 50,257, d = 768 without bias: 300
              seeded classes, each decided against all 50,257, with 1 job
              and with N; the seconds per class (with N jobs, the wall time
@@ -98,7 +99,7 @@ LARGE_LAYERS = ((gaussian_layer, 5000, 64, False, None), (gaussian_layer, 10000,
                 (gaussian_layer, 4000, 16, True, None), (embedding_layer, 2000, 64, False, None))
 HARD_LAYERS = ((gaussian_layer, 5000, 1, False, None), (midpoint_layer, 3, 800, False, None))
 DIGITS_LAYERS = tuple((digits_layer(exponent), 12, 3, True, None)
-                      for exponent in (1000, 2000, 5000))
+                      for exponent in (1000, 2000, 3000))
 
 
 def cpu_seconds():
