@@ -70,7 +70,8 @@ from reviews.errors import InputError
 from reviews.exact import common_denominator, shown, to_float
 from reviews.feasibility import Program, basis_combination, is_combination, scaled_floats
 from reviews.layer_input import (
-    box_bound, certificate_number, class_index, exact_layer, integer_layer, sequence, validated,
+    box_bound, certificate_number, check_spread, class_index, exact_layer, integer_layer, sequence,
+    validated,
 )
 from reviews.lines import upper_envelope
 from reviews.packed import Packed, dot
@@ -491,6 +492,7 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):
     # Repeated rows are settled by a twin; the rest on one representative per row.
     twins = Twins(rows, biases)
     reduced = (twins.select(rows), twins.select(biases), denominator)
+    check_spread(*reduced, bound)
     # Only representatives that stand for a class without a twin need deciding.
     needed = sorted({twins.position[i] for i in range(twins.classes) if i not in twins.twin})
     if not needed:

@@ -452,9 +452,14 @@ def _check_layer_command(argv, out, err):
             results = check_layer(weights, bias, progress=progress, box=arguments.box,
                                   jobs=jobs)
         except InputError as error:
-            # check_layer's messages about the bias start with "bias".
-            about_bias = arguments.bias is not None and str(error).startswith("bias")
-            raise InputError("%s: %s" % (bias_name if about_bias else name, error)) from None
+            # check_layer's messages about the bias start with "bias", those
+            # about the whole layer (its spread) with "the layer's".
+            message = str(error)
+            if arguments.bias is not None and message.startswith("the layer's"):
+                name = "%s with bias %s" % (name, bias_name)
+            elif arguments.bias is not None and message.startswith("bias"):
+                name = bias_name
+            raise InputError("%s: %s" % (name, message)) from None
     finally:
         if progress is not None:
             progress.wipe()

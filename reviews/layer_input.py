@@ -4,8 +4,8 @@ Every function raises InputError (a ValueError) naming the offending entry,
 or TypeError for an argument of the wrong type.
 
     exact_layer         weights and bias as Fractions
-    integer_layer       weights and bias as integers times one common denominator,
-                        within the limit on layers of widely spread numbers
+    integer_layer       weights and bias as integers times one common denominator
+    check_spread        InputError past the limit on layers of widely spread numbers
     box_bound           the bound R of the box |x_k| <= R, as a Fraction
     validated           the entries as finite floats or Fractions
     sequence            a list of the values, or InputError
@@ -23,7 +23,8 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.exact import common_denominator, real_number, shown
 
-__all__ = ["FLOAT_SPREAD_BITS", "MAX_SPREAD_LAYER_BITS", "exact_layer", "integer_layer", "box_bound", "validated", "sequence", "finite",
+__all__ = ["FLOAT_SPREAD_BITS", "MAX_SPREAD_LAYER_BITS", "exact_layer", "integer_layer",
+           "check_spread", "box_bound", "validated", "sequence", "finite",
            "certificate_number", "class_index"]
 
 
@@ -74,15 +75,9 @@ def integer_layer(weights, bias):
 
     Goes from each entry's integer ratio to the integers without a Fraction
     per entry: a float layer has few distinct denominators (powers of 2).
-    InputError past the limit on layers of widely spread numbers
-    (FLOAT_SPREAD_BITS).
 
     >>> integer_layer([[0.5, 1]], [Fraction(9, 10)])
     ([[5, 10]], [9], 10)
-    >>> integer_layer([[1, 0]] * 300 + [[0, Fraction(1, 10 ** 1000)]], None)
-    Traceback (most recent call last):
-      ...
-    reviews.errors.InputError: the layer's 602 numbers span 3,321 bits (magnitudes about 1e-1000 to 1); a layer spanning more than 2,100 bits may have at most 1,048,576 in all (numbers times span): this one has 1,999,242, and its exact check would take minutes
     """
     rows, biases = validated(weights, bias)
     entries = itertools.chain(itertools.chain.from_iterable(rows), biases or ())
@@ -93,23 +88,42 @@ def integer_layer(weights, bias):
     def scaled(values):
         return [n * factors[q] for n, q in (v.as_integer_ratio() for v in values)]
 
-    integers = ([scaled(row) for row in rows], None if biases is None else scaled(biases))
-    _check_spread(integers[0] + ([] if biases is None else [integers[1]]), common)
-    return integers + (common,)
+    return ([scaled(row) for row in rows], None if biases is None else scaled(biases), common)
 
 
-def _check_spread(rows, denominator):
-    """InputError if the integer rows span past FLOAT_SPREAD_BITS and MAX_SPREAD_LAYER_BITS."""
+def check_spread(rows, biases, denominator, box=None):
+    """InputError if an integer layer (from integer_layer) is past the spread limit.
+
+    The limit counts the rows given (a caller passes one row per distinct
+    class: repeated rows cost no work).  With a box R (a Fraction) and a
+    bias, the check compares w . x with |x_k| <= R to b: the weights count
+    times R.
+
+    >>> check_spread([[10 ** 1000, 0]] * 300 + [[0, 1]], None, 10 ** 1000)
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: the layer's 602 numbers span 3,321 bits (magnitudes about 1e-1000 to 1); a layer spanning more than 2,100 bits may have at most 1,048,576 in all (numbers times span): this one has 1,999,242, and its exact check would take minutes
+    >>> check_spread([[10 ** 600, 0]] * 300 + [[0, 1]], None, 10 ** 600) is None
+    True
+    """
+    boxed = box is not None and biases is not None
+    if boxed:
+        rows = [[v * box.numerator for v in row] for row in rows]
+        biases = [v * box.denominator for v in biases]
+        denominator *= box.denominator
+    rows = rows + ([] if biases is None else [biases])
     largest = max(max(map(abs, row)) for row in rows)
     smallest = min((abs(v) for row in rows for v in row if v), default=largest)
     spread = largest.bit_length() - smallest.bit_length()
     count = sum(map(len, rows))
     if spread > FLOAT_SPREAD_BITS and count * spread > MAX_SPREAD_LAYER_BITS:
         raise InputError(
-            "the layer's %s numbers span %s bits (magnitudes about %s to %s); a layer spanning more"
-            " than %s bits may have at most %s in all (numbers times span): this one has %s,"
+            "the layer's %s numbers span %s bits%s (magnitudes about %s to %s); a layer spanning"
+            " more than %s bits may have at most %s in all (numbers times span): this one has %s,"
             " and its exact check would take minutes"
-            % (format(count, ","), format(spread, ","), _order(smallest, denominator),
+            % (format(count, ","), format(spread, ","),
+               " with its weights times the box bound" if boxed else "",
+               _order(smallest, denominator),
                _order(largest, denominator), format(FLOAT_SPREAD_BITS, ","),
                format(MAX_SPREAD_LAYER_BITS, ","), format(count * spread, ",")))
 

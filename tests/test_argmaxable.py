@@ -10,7 +10,7 @@ from reviews import argmaxable
 from reviews.argmaxable import ClassResult, braid_reflect, check_layer, exact_layer, verify
 from reviews.errors import InputError
 from reviews.feasibility import Program
-from reviews.layer_input import integer_layer
+from reviews.layer_input import check_spread, integer_layer
 from reviews.span import SpanCoordinates
 
 FIGURE_1 = [[-2, -2], [1, 2], [F(9, 5), F(-4, 5)], [F(9, 10), F(1, 5)]]
@@ -195,26 +195,41 @@ class TestSpreadLimit(unittest.TestCase):
 
     def test_the_limit_is_entries_times_span_past_2100_bits(self):
         # 256 entries spanning 4,096 bits: exactly 2**20 is allowed.
-        allowed = [[1, F(1, 2 ** 4096)]] + [[1, 1]] * 127
-        self.assertEqual(integer_layer(allowed, None)[2], 2 ** 4096)
+        allowed = [[2 ** 4096, 1]] + [[2 ** 4096, 2 ** 4096]] * 127
+        self.assertIsNone(check_spread(allowed, None, 2 ** 4096))
         with self.assertRaisesRegex(InputError, "the layer's 258 numbers span 4,096 bits"
                                     r" \(magnitudes about 1e-1233 to 1\); .* this one has"
                                     " 1,056,768, and its exact check would take minutes"):
-            integer_layer(allowed + [[1, 1]], None)
+            check_spread(allowed + allowed[-1:], None, 2 ** 4096)
 
     def test_a_float_layer_is_never_refused(self):
         # The widest float layer spans 2,097 bits: under the 2,100 past which the limit holds.
         weights = [[5e-324, 1.7e308]] * 1000
-        rows, _, denominator = integer_layer(weights, [1.0] * 1000)
+        rows, biases, denominator = integer_layer(weights, [1.0] * 1000)
         self.assertEqual(denominator, 2 ** 1074)
-        self.assertEqual(rows[0][0], 1)
+        self.assertIsNone(check_spread(rows, biases, denominator))
 
     def test_the_check_refuses_before_any_work(self):
-        weights = [[Decimal("1e5000"), Decimal("-1e-5000"), 1]] * 12
+        weights = [[Decimal("1e5000"), Decimal("-1e-5000"), k] for k in range(12)]
         with mock.patch("reviews.argmaxable._Layer") as layer:
             with self.assertRaisesRegex(InputError, "the layer's 36 numbers span 33,219 bits"):
                 check_layer(weights)
         layer.assert_not_called()
+
+    def test_repeated_rows_are_not_counted(self):
+        # 300 copies of one row span 13,287 bits each, but one row is decided.
+        weights = [[Decimal("1e2000"), Decimal("1e-2000")]] * 300
+        results = check_layer(weights)
+        self.assertEqual([r.argmaxable for r in results[:2]], [False, False])
+        self.assertTrue(all(verify(weights, None, r) for r in results))
+
+    def test_a_box_counts_as_the_weights_times_its_bound(self):
+        weights = [[k, k * Decimal("1e-10")] for k in range(1, 13)]
+        bias = list(range(12))
+        self.assertEqual(len(check_layer(weights, bias, box=100)), 12)
+        with self.assertRaisesRegex(InputError, "the layer's 36 numbers span 63,12. bits with"
+                                    " its weights times the box bound"):
+            check_layer(weights, bias, box=Decimal("1e19000"))
 
 
 def exact_rank(vectors):

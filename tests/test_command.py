@@ -299,14 +299,24 @@ class TestCheckLayer(FileTestCase):
     def test_a_layer_spread_past_the_limit_is_one_line_naming_the_file(self):
         # 12 classes with a bias, 1e-5000 to 1e5000 in d = 3: about a minute
         # before the decimal programs, still several seconds after them.
-        row = "1e5000,1e-5000,1\n"
-        path, bias = self.write("spread.csv", row * 12), self.write("bias.csv", "1e-5000\n" * 12)
+        rows = "".join("1e5000,1e-5000,%d\n" % k for k in range(1, 13))
+        path, bias = self.write("spread.csv", rows), self.write("bias.csv", "1e-5000\n" * 12)
         status, out, err = in_process("check-layer", path, "--bias", bias)
         self.assertEqual((status, out), (2, ""))
         self.assertEqual(err.count("\n"), 1)
-        self.assertTrue(err.startswith("counterexamples: error: %s: the layer's 48 numbers span"
-                                       " 33,219 bits (magnitudes about 1e-5000 to 1e5000)" % path))
+        self.assertTrue(err.startswith("counterexamples: error: %s with bias %s: the layer's 48"
+                                       " numbers span 33,219 bits (magnitudes about 1e-5000 to"
+                                       " 1e5000)" % (path, bias)), err)
         self.assertIn("may have at most 1,048,576 in all", err)
+
+    def test_a_spread_from_the_bias_file_names_both_files(self):
+        # Distinct weight rows: repeated ones would be settled by their twins, spread or not.
+        path = self.write("plain.csv", "".join("%d,1\n" % k for k in range(300)))
+        bias = self.write("b.csv", "1e-2000\n1e2000\n" * 150)
+        status, out, err = in_process("check-layer", path, "--bias", bias)
+        self.assertEqual((status, out), (2, ""))
+        self.assertTrue(err.startswith("counterexamples: error: %s with bias %s: the layer's 900"
+                                       " numbers span 13,287 bits" % (path, bias)), err)
 
     def test_bias_file(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
