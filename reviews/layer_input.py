@@ -95,9 +95,10 @@ def check_spread(rows, biases, denominator, box=None):
     """InputError if an integer layer (from integer_layer) is past the spread limit.
 
     The limit counts the rows given (a caller passes one row per distinct
-    class: repeated rows cost no work).  With a box R (a Fraction) and a
-    bias, the check compares w . x with |x_k| <= R to b: the weights count
-    times R.
+    class: repeated rows cost no work).  A layer spanning at most
+    FLOAT_SPREAD_BITS has no limit, whatever its box: floats decide it.  A
+    wider one with a box R (a Fraction) and a bias compares w . x, with
+    |x_k| <= R, to b: there the weights count times R.
 
     >>> check_spread([[10 ** 1000, 0]] * 300 + [[0, 1]], None, 10 ** 1000)
     Traceback (most recent call last):
@@ -106,17 +107,19 @@ def check_spread(rows, biases, denominator, box=None):
     >>> check_spread([[10 ** 600, 0]] * 300 + [[0, 1]], None, 10 ** 600) is None
     True
     """
+    values = rows + ([] if biases is None else [biases])
+    smallest, largest = _extremes(values)
+    if largest.bit_length() - smallest.bit_length() <= FLOAT_SPREAD_BITS:
+        return
     boxed = box is not None and biases is not None
     if boxed:
-        rows = [[v * box.numerator for v in row] for row in rows]
-        biases = [v * box.denominator for v in biases]
+        values = [[v * box.numerator for v in row] for row in rows]
+        values.append([v * box.denominator for v in biases])
         denominator *= box.denominator
-    rows = rows + ([] if biases is None else [biases])
-    largest = max(max(map(abs, row)) for row in rows)
-    smallest = min((abs(v) for row in rows for v in row if v), default=largest)
+        smallest, largest = _extremes(values)
     spread = largest.bit_length() - smallest.bit_length()
-    count = sum(map(len, rows))
-    if spread > FLOAT_SPREAD_BITS and count * spread > MAX_SPREAD_LAYER_BITS:
+    count = sum(map(len, values))
+    if count * spread > MAX_SPREAD_LAYER_BITS:
         raise InputError(
             "the layer's %s numbers span %s bits%s (magnitudes about %s to %s); a layer spanning"
             " more than %s bits may have at most %s in all (numbers times span): this one has %s,"
@@ -126,6 +129,12 @@ def check_spread(rows, biases, denominator, box=None):
                _order(smallest, denominator),
                _order(largest, denominator), format(FLOAT_SPREAD_BITS, ","),
                format(MAX_SPREAD_LAYER_BITS, ","), format(count * spread, ",")))
+
+
+def _extremes(rows):
+    """The smallest nonzero and the largest magnitude in rows of integers."""
+    largest = max(max(map(abs, row)) for row in rows)
+    return min((abs(v) for row in rows for v in row if v), default=largest), largest
 
 
 def _order(n, denominator):

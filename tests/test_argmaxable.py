@@ -217,19 +217,29 @@ class TestSpreadLimit(unittest.TestCase):
         layer.assert_not_called()
 
     def test_repeated_rows_are_not_counted(self):
-        # 300 copies of one row span 13,287 bits each, but one row is decided.
-        weights = [[Decimal("1e2000"), Decimal("1e-2000")]] * 300
+        # 40 copies of one row: 80 numbers spanning 13,287 bits (1,062,960),
+        # but one row is decided, and its copies by their twins.
+        weights = [[Decimal("1e2000"), Decimal("1e-2000")]] * 40
         results = check_layer(weights)
-        self.assertEqual([r.argmaxable for r in results[:2]], [False, False])
-        self.assertTrue(all(verify(weights, None, r) for r in results))
+        self.assertEqual([r.argmaxable for r in results], [False] * 40)
+        self.assertTrue(all(verify(weights, None, r) for r in results[:3]))
 
-    def test_a_box_counts_as_the_weights_times_its_bound(self):
-        weights = [[k, k * Decimal("1e-10")] for k in range(1, 13)]
+    def test_a_box_counts_as_the_weights_times_its_bound_in_a_wide_layer(self):
+        # Spanning 1e-700 to 12 on its own (36 x 2,329 bits): within the limit.
+        weights = [[k, k * Decimal("1e-700")] for k in range(1, 13)]
         bias = list(range(12))
         self.assertEqual(len(check_layer(weights, bias, box=100)), 12)
-        with self.assertRaisesRegex(InputError, "the layer's 36 numbers span 63,12. bits with"
+        with self.assertRaisesRegex(InputError, "the layer's 36 numbers span 63,1.. bits with"
                                     " its weights times the box bound"):
             check_layer(weights, bias, box=Decimal("1e19000"))
+
+    def test_a_float_layer_takes_any_box(self):
+        # Floats decide it: a box of 1e-19000 or 1e19000 costs nothing more.
+        weights = [[k, k * k % 7] for k in range(1, 31)]
+        for box in (Decimal("1e-19000"), Decimal("1e19000")):
+            with self.subTest(box=box):
+                results = check_layer(weights, list(range(30)), box=box)
+                self.assertTrue(all(verify(weights, list(range(30)), r, box=box) for r in results))
 
 
 def exact_rank(vectors):
