@@ -36,6 +36,12 @@ def command(*arguments, cwd=None):
                           universal_newlines=True)
 
 
+def run_code(code, *arguments):
+    """Run ``code`` in a new interpreter from the repository root, bytes out; as the CLI runs."""
+    return subprocess.run([sys.executable, "-c", code] + list(arguments), cwd=ROOT,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+
+
 def _flatten(suite):
     for item in suite:
         if isinstance(item, unittest.TestSuite):
@@ -816,8 +822,7 @@ class TestStreams(FileTestCase):
             "        time.sleep(0.01)\n"
             "counterexamples.check_layer = check_layer\n"
             "sys.exit(counterexamples.main(['check-layer', sys.argv[1]]))\n")
-        done = subprocess.run([sys.executable, "-c", interrupted_check, path], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        done = run_code(interrupted_check, path)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (130, b"", b"counterexamples: interrupted\n"))
 

@@ -3,8 +3,6 @@
 import functools
 import io
 import os
-import subprocess
-import sys
 import unittest
 from unittest import mock
 
@@ -12,7 +10,7 @@ from reviews import counterexamples
 from reviews.counterexamples import _Output, _WriteFailed
 from reviews.progress import Progress, progress_line
 from tests.support import FileTestCase
-from tests.test_command import FIGURE_1_JSON, ROOT, in_process
+from tests.test_command import FIGURE_1_JSON, in_process, run_code
 
 
 class Terminal(io.StringIO):
@@ -209,8 +207,7 @@ class TestInterruptedWorkers(FileTestCase):
 
     def test_ctrl_c_among_workers_is_one_line_exit_130_and_no_process_left(self):
         path = self.write("fig1.json", FIGURE_1_JSON)
-        done = subprocess.run([sys.executable, "-c", INTERRUPTED_WORKERS, path], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        done = run_code(INTERRUPTED_WORKERS, path)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (130, b"0\n", b"counterexamples: interrupted\n"))
 
