@@ -70,8 +70,8 @@ from reviews.errors import InputError
 from reviews.exact import common_denominator, shown, to_float
 from reviews.feasibility import Program, basis_combination, is_combination, scaled_floats
 from reviews.layer_input import (
-    box_bound, certificate_number, check_spread, class_index, exact_layer, integer_layer, sequence,
-    validated,
+    box_bound, certificate_number, check_spread, class_index, exact_layer, extremes, integer_layer,
+    sequence, validated,
 )
 from reviews.lines import upper_envelope
 from reviews.packed import Packed, dot
@@ -178,7 +178,7 @@ class _Layer:
         self._centre = None
         # Floats of the layer in its own units, for x = w_i and the
         # reflections; past the float range, in units of the largest entry.
-        largest = max(abs(v) for row in rows for v in row)
+        smallest, largest = extremes(rows)
         unit = denominator if largest >> _FLOAT_BITS < denominator else largest
         self.float_weights = _ScaledRows(weights, unit)
         self.float_bias = [v / unit for v in self.bias]
@@ -197,7 +197,6 @@ class _Layer:
         # Decimals of as many digits as the spread keep every row whole;
         # where most rows span that much on their own, floats are not tried
         # (their failed bases cost exact checks on long numbers).
-        smallest = min((abs(v) for row in rows for v in row if v), default=largest)
         spread = largest.bit_length() - smallest.bit_length()
         self.wide = spread > _FLOAT_SPREAD
         full = int(spread * _DIGITS_PER_BIT) + _GUARD_DIGITS
@@ -347,8 +346,8 @@ class _Layer:
 
 def _span(row):
     """Bits between the largest and the smallest nonzero magnitude in a row of integers."""
-    lengths = [abs(v).bit_length() for v in row if v]
-    return max(lengths) - min(lengths) if lengths else 0
+    smallest, largest = extremes([row])
+    return largest.bit_length() - smallest.bit_length()
 
 
 def _clarkson(layer, i, working, exact, digits=None):

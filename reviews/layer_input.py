@@ -6,6 +6,7 @@ or TypeError for an argument of the wrong type.
     exact_layer         weights and bias as Fractions
     integer_layer       weights and bias as integers times one common denominator
     check_spread        InputError past the limit on layers of widely spread numbers
+    extremes            the smallest nonzero and the largest magnitude of integer rows
     box_bound           the bound R of the box |x_k| <= R, as a Fraction
     validated           the entries as finite floats or Fractions
     sequence            a list of the values, or InputError
@@ -24,7 +25,7 @@ from reviews.errors import InputError
 from reviews.exact import common_denominator, real_number, shown
 
 __all__ = ["FLOAT_SPREAD_BITS", "MAX_SPREAD_LAYER_BITS", "exact_layer", "integer_layer",
-           "check_spread", "box_bound", "validated", "sequence", "finite",
+           "check_spread", "extremes", "box_bound", "validated", "sequence", "finite",
            "certificate_number", "class_index"]
 
 
@@ -108,7 +109,7 @@ def check_spread(rows, biases, denominator, box=None):
     True
     """
     values = rows + ([] if biases is None else [biases])
-    smallest, largest = _extremes(values)
+    smallest, largest = extremes(values)
     if largest.bit_length() - smallest.bit_length() <= FLOAT_SPREAD_BITS:
         return
     boxed = box is not None and biases is not None
@@ -116,7 +117,7 @@ def check_spread(rows, biases, denominator, box=None):
         values = [[v * box.numerator for v in row] for row in rows]
         values.append([v * box.denominator for v in biases])
         denominator *= box.denominator
-        smallest, largest = _extremes(values)
+        smallest, largest = extremes(values)
     spread = largest.bit_length() - smallest.bit_length()
     count = sum(map(len, values))
     if count * spread > MAX_SPREAD_LAYER_BITS:
@@ -131,8 +132,12 @@ def check_spread(rows, biases, denominator, box=None):
                format(MAX_SPREAD_LAYER_BITS, ","), format(count * spread, ",")))
 
 
-def _extremes(rows):
-    """The smallest nonzero and the largest magnitude in rows of integers."""
+def extremes(rows):
+    """(the smallest nonzero magnitude, the largest) in rows of integers; both 0 if all are 0.
+
+    >>> extremes([[0, -12], [3, 5]])
+    (3, 12)
+    """
     largest = max(max(map(abs, row)) for row in rows)
     return min((abs(v) for row in rows for v in row if v), default=largest), largest
 
