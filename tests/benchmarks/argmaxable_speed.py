@@ -20,7 +20,8 @@ random.Random(0).gauss(0, 1):
              decide: C = 12, d = 3 with bias, each entry +-D.DDDeK (a
              Decimal, random.Random(1)) with K uniform in [-E, E], for
              E = 1000, 2000 and 3000 (at 5000 the layer is past the limit
-             on widely spread layers, reviews.layer_input)
+             on widely spread layers, reviews.layer_input); and C = 40,
+             d = 8 with bias for E = 300, within the float range
     gpt2     GPT-2's head shape, C = 50,257, d = 768 without bias: 300
              seeded classes, each decided against all 50,257, with 1 job
              and with N; the seconds per class (with N jobs, the wall time
@@ -99,7 +100,7 @@ LARGE_LAYERS = ((gaussian_layer, 5000, 64, False, None), (gaussian_layer, 10000,
                 (gaussian_layer, 4000, 16, True, None), (embedding_layer, 2000, 64, False, None))
 HARD_LAYERS = ((gaussian_layer, 5000, 1, False, None), (midpoint_layer, 3, 800, False, None))
 DIGITS_LAYERS = tuple((digits_layer(exponent), 12, 3, True, None)
-                      for exponent in (1000, 2000, 3000))
+                      for exponent in (1000, 2000, 3000)) + ((digits_layer(300), 40, 8, True, None),)
 
 
 def cpu_seconds():
