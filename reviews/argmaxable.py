@@ -14,10 +14,10 @@ returns a certificate for each, checked exactly or exact by construction:
 
 How it stays fast in pure Python: every number is scaled to an integer by
 one common denominator; a candidate x is checked against all C classes at
-once by a few big-integer products (the C logits packed into one integer,
-rounded to 30 bits, with a rigorous bound on the rounding), and only the
-classes whose margin is within that bound are checked one by one in exact
-integers.  Candidates come from x = w_i, then from a small linear program
+once by a few big-integer products (the C logits, rounded to a few bits,
+packed into 2-byte fields of one integer, with a rigorous bound on the
+rounding: reviews.packed), and only the classes whose margin is within
+that bound are checked one by one in exact integers.  Candidates come from x = w_i, then from a small linear program
 over the classes that beat the last candidate (Clarkson's idea), in floats,
 then where floats fail in Decimals of as many digits as the layer's
 numbers span (a layer of numbers from 1e-300 to 1e300 loses its small

@@ -2,19 +2,28 @@
 
 Checking a candidate x against all C classes one dot product at a time
 costs C * d big-integer products.  Here the rows and the candidate are
-rounded to a few bits (so that a logit fits in a 40-bit field) and the
-rows packed, one field per class, into d big integers per block of
-classes; a candidate's C rounded logits are then d small-by-big products
-and a sum per block, with a rigorous bound on the rounding, and only the
-classes whose rounded margin is within that bound are checked one by one
-in exact integers.  Without a bias, blocks of rows too short to reach the
-candidate's own logit are skipped (Cauchy-Schwarz).
+rounded to a few bits and the rows packed, one field per class, into d
+big integers per block of classes; a candidate's C rounded logits are
+then d small-by-big products and a sum per block, with a rigorous bound
+on the rounding, and only the classes whose rounded margin is within that
+bound are checked one by one in exact integers.  Fields are sized by the
+2-norms of the rounded rows and candidate (Cauchy-Schwarz), not by their
+largest entries, so that in up to 4,000 dimensions or so a field of 2
+bytes does; each block of rows is rounded by its own power of 2, and
+rounded logits are compared with the class's exact logit, so the bound
+counts one rounding, not two.  Where many margins in a block fall within
+the coarse bound, the block is computed again with fields of more bits
+(packed when first needed), so that few classes are checked one by one.
+Without a bias, blocks of rows too short to reach the candidate's own
+logit are skipped (Cauchy-Schwarz).
 
     Packed      the packed rows; Packed.beaten_by(i, candidate, wanted)
     dot         the dot product of two sequences
 """
 
+import bisect
 import heapq
+import math
 import operator
 import re
 
@@ -23,19 +32,19 @@ __all__ = ["Packed", "dot"]
 _NONZERO = re.compile(b"[^\x00]")
 # Rivals ordered beyond those wanted, for the caller's next round.
 _LOOKAHEAD = 8
-# Fields are the fewest bytes (at least _FIELD_BYTES) in which a rounded
-# logit of entries rounded to at least _FEWEST_BITS bits fits: a product
-# costs a pass over C fields, so narrow fields pay in many dimensions
-# (3 bytes and 7 bits for d = 32 or 64; 4 bytes and 9 bits for d = 768).
-# In few dimensions products are cheap and the exact checks of the
-# suspects cost more: there entries keep _FEW_DIMENSION_BITS.
-_FIELD_BYTES = 3
-_FEWEST_BITS = 7
+# Bytes per field, coarse and fine.  A product costs a pass over the C
+# fields, so narrow fields pay in many dimensions (2 bytes keep about 5
+# bits of an entry of a Gaussian row for d = 64); where more than _REFINE
+# margins of a block fall within the coarse bound, its fine fields (4 bits
+# more) cost less than checking them one by one.  In few dimensions
+# products are cheap and one level of wide fields does.
+_FIELD_BYTES = (2, 3)
 _FEW_DIMENSIONS = 16
-_FEW_DIMENSION_BITS = 13
+_FEW_DIMENSION_FIELD_BYTES = (4,)
+_REFINE = 16
 # Classes per block: few enough that skipping a block saves work, many
 # enough that a product's cost dwarfs the interpreter's per block.
-_BLOCK = 1024
+_BLOCK = 512
 
 
 def dot(a, b):
@@ -60,11 +69,12 @@ class Packed:
 
     ``rows`` are integer rows (weights, then the bias if any); a candidate is
     an integer vector of the same length, and logits are rows . candidate.
-    The rows are packed in order of decreasing distance from c, their mean
-    rounded to integers: without a bias (``prune``), logits less c . x
-    order the classes as logits do, and a row with |w_j - c| |x| <
-    (w_i - c) . x cannot reach logit_i (Cauchy-Schwarz), so only the
-    blocks holding rows farther from c are computed.
+    The rows are packed less c, in order of decreasing distance from c:
+    without a bias (``prune``), c is their mean rounded to integers, and
+    logits less c . x order the classes as logits do; a row with
+    |w_j - c| |x| < (w_i - c) . x cannot reach logit_i (Cauchy-Schwarz),
+    so only the blocks holding rows farther from c are computed.  With a
+    bias, c = 0.
 
     >>> Packed([[3, 0], [0, 3], [2, 2]], prune=True).beaten_by(0, [1, 1], 2)
     [2, 1]
@@ -78,36 +88,21 @@ class Packed:
         for row in rows:
             sums = list(map(operator.add, sums, row))
         self.centre = [v // len(rows) for v in sums] if prune else [0] * width
-        norms = [sum((v - c) ** 2 for v, c in zip(row, self.centre)) for row in rows]
-        self.order = sorted(range(len(rows)), key=lambda j: -norms[j])
-        self.norms = [norms[j] for j in self.order]
+        squares, sizes = [], []
+        for row in rows:
+            apart = list(map(operator.sub, row, self.centre))
+            squares.append(dot(apart, apart))
+            sizes.append(sum(map(abs, apart)))
+        self.order = sorted(range(len(rows)), key=lambda j: -squares[j])
+        self.norms = [squares[j] for j in self.order]
         self.rank = {j: n for n, j in enumerate(self.order)}
-        size = _FIELD_BYTES
-        fewest = _FEWEST_BITS if width >= _FEW_DIMENSIONS else _FEW_DIMENSION_BITS
-        while (8 * size - 3 - width.bit_length()) // 2 < fewest:
-            size += 1
-        self.field_bytes = size
-        # Rounded entries and candidates get ``bits`` bits each: a rounded
-        # margin plus its bound stays below half a field.
-        self.bits = (8 * size - 3 - width.bit_length()) // 2
-        largest = max(abs(v) for row in rows for v in row)
-        self.shift = max(0, largest.bit_length() - self.bits)
-        # The largest 1-norm of a row, for the bound on the candidate's rounding.
-        self.row_size = max(sum(map(abs, row)) for row in rows)
-        field = 8 * size
-        self.half = 1 << (field - 1)
-        # Fields hold rounded + offset >= 0, so that every field is its own.
-        self.offset = self.half >> 1
-        self.blocks = []
-        for start in range(0, len(rows), _BLOCK):
-            members = self.order[start:start + _BLOCK]
-            packed_rows = [b"".join((v + self.offset).to_bytes(size, "little")
-                                    for v in _rounded(rows[j], self.shift)) for j in members]
-            columns = [int.from_bytes(b"".join(row[k * size:(k + 1) * size]
-                                               for row in packed_rows), "little")
-                       for k in range(width)]
-            ones = int.from_bytes((b"\x01" + bytes(size - 1)) * len(members), "little")
-            self.blocks.append((columns, ones, ones << (field - 1), len(members)))
+        # Each block's largest squared 2-norm and 1-norm, for its rounding.
+        extents = [(self.norms[start], max(sizes[j] for j in self.order[start:start + _BLOCK]))
+                   for start in range(0, len(rows), _BLOCK)]
+        field_bytes = _FIELD_BYTES if width >= _FEW_DIMENSIONS else _FEW_DIMENSION_FIELD_BYTES
+        # The coarse fields serve every candidate: packed now; finer ones when needed.
+        self.levels = [_Fields(rows, self.centre, self.order, size, extents, eager=n == 0)
+                       for n, size in enumerate(field_bytes)]
 
     def beaten_by(self, i, candidate, wanted):
         """Up to ``wanted`` classes j != i with logit_j >= logit_i, exactly.
@@ -117,67 +112,189 @@ class Packed:
         """
         logit_i = dot(self.rows[i], candidate)
         found = []
-        for j in self._suspects(i, candidate, self._reach(logit_i, candidate), wanted):
+        for j in self._suspects(i, candidate, logit_i - dot(self.centre, candidate), wanted):
             if j != i and dot(self.rows[j], candidate) >= logit_i:
                 found.append(j)
                 if len(found) == wanted:
                     break
         return found
 
-    def _reach(self, logit_i, candidate):
-        """How many rows, farthest from the centre first, might reach logit_i."""
-        logit_i -= dot(self.centre, candidate)
-        size = dot(candidate, candidate)
-        if not (self.prune and logit_i > 0 and size):
+    def _reach(self, own, square):
+        """How many rows, farthest from the centre first, might reach the
+        class's logit less c . x, ``own``; ``square`` is |x|**2."""
+        if not (self.prune and own > 0 and square):
             return len(self.rows)
-        # The rows with norm**2 * size >= logit_i**2 form a prefix.
-        low, high, target = 0, len(self.rows), logit_i * logit_i
+        # The rows with norm**2 * size >= own**2 form a prefix.
+        low, high, target = 0, len(self.rows), own * own
         while low < high:
             middle = (low + high) // 2
-            if self.norms[middle] * size >= target:
+            if self.norms[middle] * square >= target:
                 low = middle + 1
             else:
                 high = middle
         return low
 
-    def _suspects(self, i, candidate, reach, wanted):
-        """Classes among the first ``reach`` whose rounded margin proves nothing.
+    def _suspects(self, i, candidate, own, wanted):
+        """Classes whose rounded margin proves nothing, for the candidate and
+        class i's logit less c . x, ``own``.
 
-        With rows rounded to r_j = round(w_j / 2**t) and the candidate to
-        y = round(x / 2**s), w_j . x - 2**(s+t) r_j . y = w_j . (x - 2**s y)
-        + 2**s (w_j - 2**t r_j) . y, at most 2**(s+t) (|w_j|_1 / 2**(t+1)
-        + |y|_1 / 2) in size; twice that bounds the error of a margin.
+        Each block is computed with the coarse fields, and again with the
+        fine ones where more than _REFINE of its margins are within the
+        coarse bound (rows beyond the bound are rivals at any precision).
         Largest rounded logit first; ordered lazily, as usually only about
         ``wanted`` of them are looked at.
         """
-        if not reach:
-            return []
-        shift = max(0, max(map(abs, candidate)).bit_length() - self.bits)
-        y = _rounded(candidate, shift)
-        bound = ((-(-self.row_size >> self.shift) if shift else 0)
-                 + (sum(map(abs, y)) if self.shift else 0))
-        own_logit = dot(_rounded(self.rows[i], self.shift), y)
-        lift = self.half - own_logit + bound - self.offset * sum(y)
-        size, field = self.field_bytes, 8 * self.field_bytes
-        terms = [(v, k) for k, v in enumerate(y) if v]
-        own = self.rank[i]
+        square = dot(candidate, candidate)
+        reach = self._reach(own, square)
+        rank = self.rank[i]
+        rounded = [None] * len(self.levels)
         flagged, values = [], []
         for start in range(0, reach, _BLOCK):
-            columns, ones, top, count = self.blocks[start // _BLOCK]
-            lifted = sum([v * columns[k] for v, k in terms], lift * ones)
-            flags = lifted & top
-            if not flags:
-                continue
-            if start <= own < start + count and flags == 1 << (field * (own - start) + field - 1):
-                continue
-            data = lifted.to_bytes(count * size, "little")
-            for match in _NONZERO.finditer(flags.to_bytes(len(data), "little")):
-                n = (match.start() + 1) // size - 1
-                if start + n < reach:
-                    flagged.append(start + n)
-                    values.append(int.from_bytes(data[n * size:(n + 1) * size], "little"))
+            for n, level in enumerate(self.levels):
+                if rounded[n] is None:
+                    rounded[n] = level.rounded(candidate, square)
+                suspects = level.suspects(start // _BLOCK, rounded[n], own,
+                                          rank - start if start <= rank < start + _BLOCK else None,
+                                          refine=n + 1 < len(self.levels))
+                if suspects is not None:
+                    break
+            numbers, rounded_logits = suspects
+            flagged += [start + n for n in numbers]
+            values += rounded_logits
+        # Rows of the last block past the reach were never asked about (flagged is sorted).
+        kept = bisect.bisect_left(flagged, reach)
+        del flagged[kept:], values[kept:]
         logit = dict(zip(flagged, values)).__getitem__
         return (self.order[n] for n in _largest_first(flagged, logit, wanted + _LOOKAHEAD))
+
+
+class _Fields:
+    """The rows less c, rounded and packed in fields of ``size`` bytes or more, a block at a time.
+
+    Each block's rows are rounded, by their own power of 2, to squared
+    2-norms of at most ``budget``, and so is the candidate: a rounded logit
+    is then at most ``budget`` in size (Cauchy-Schwarz).  A field holds
+    half + (rounded logit) + (bound on its rounding) - (the class's own
+    logit, exact, in the same units), which stays in [0, 2 * half) while
+    the bound is below ``budget``; ``size`` grows until the bound is below
+    half of it, where rounding still decides most margins.  Blocks are
+    packed at once (``eager``) or each when a candidate first needs it.
+    """
+
+    def __init__(self, rows, centre, order, size, extents, eager):
+        self.rows, self.centre, self.order = rows, centre, order
+        width = len(rows[0])
+        while not self._fits(size, width, extents):
+            size += 1
+        self.size = size
+        self.half = 4 * self.budget
+        # Fields hold rounded + offset >= 0, so that every field is its own.
+        self.offset = 2 * self.budget
+        self.blocks = [None] * len(extents)
+        if eager:
+            for number in range(len(self.blocks)):
+                self._block(number)
+
+    def _fits(self, size, width, extents):
+        """Whether fields of ``size`` bytes hold every block's rounded logits
+        and bound; sets ``budget`` and each block's ``shifts`` and ``sizes``
+        (its rows' largest 1-norm once rounded, rounded up)."""
+        self.budget = 1 << (8 * size - 3)
+        if 2 * math.isqrt(self.budget) <= math.isqrt(width) + 1:
+            return False
+        self.shifts = [_rounding_shift(square, self.budget, width) for square, _ in extents]
+        self.sizes = [-(-one_norm >> shift) for (_, one_norm), shift in zip(extents, self.shifts)]
+        candidate_size = math.isqrt(width * self.budget) + 1
+        # Below budget the fields hold every margin; below half of it the
+        # bound is also at most half a full-length logit, so it decides.
+        return (max(self.sizes) + candidate_size + 1) // 2 < self.budget // 2
+
+    def _block(self, number):
+        """(columns, ones, top bits, count) of a block of rows, packed when first asked for."""
+        if self.blocks[number] is None:
+            size, offset, shift = self.size, self.offset, self.shifts[number]
+            members = self.order[number * _BLOCK:(number + 1) * _BLOCK]
+            packed_rows = [b"".join((v + offset).to_bytes(size, "little")
+                                    for v in _rounded(map(operator.sub, self.rows[j], self.centre),
+                                                      shift))
+                           for j in members]
+            columns = [int.from_bytes(b"".join(row[k * size:(k + 1) * size]
+                                               for row in packed_rows), "little")
+                       for k in range(len(self.centre))]
+            ones = int.from_bytes((b"\x01" + bytes(size - 1)) * len(members), "little")
+            self.blocks[number] = (columns, ones, ones << (8 * size - 1), len(members))
+        return self.blocks[number]
+
+    def rounded(self, candidate, square):
+        """(terms, shift s, |y|_1, sum(y)) for the candidate rounded to y = round(x / 2**s)."""
+        shift = _rounding_shift(square, self.budget, len(candidate))
+        y = _rounded(candidate, shift)
+        return [(v, k) for k, v in enumerate(y) if v], shift, sum(map(abs, y)), sum(y)
+
+    def suspects(self, number, rounded, own, rank, refine=False):
+        """([n, ...], [rounded logit, ...]) for the rows n of block ``number``
+        that may reach the class's logit ``own`` (less c . x), the class's
+        own row ``rank`` of the block (if not None) excepted; with
+        ``refine``, None where more than _REFINE of them are within the bound.
+
+        With rows rounded to r_j = round((w_j - c) / 2**t) and the candidate
+        to y = round(x / 2**s), (w_j - c) . x - 2**(s+t) r_j . y =
+        (w_j - c) . (x - 2**s y) + 2**s (w_j - c - 2**t r_j) . y, at most
+        2**(s+t) (|w_j - c|_1 / 2**(t+1) + |y|_1 / 2) in size (a term
+        without rounding is 0): row j cannot reach ``own`` where r_j . y
+        plus that bound, in units of 2**(s+t), is below floor(own / 2**(s+t)).
+        """
+        terms, shift, y_size, y_sum = rounded
+        unit = shift + self.shifts[number]
+        bound = ((self.sizes[number] if shift else 0)
+                 + (y_size if self.shifts[number] else 0) + 1) // 2
+        target = own >> unit
+        if target > self.budget + bound:
+            return [], []
+        # Below this, every row of the block is a suspect; so the fields hold it.
+        target = max(target, -(self.budget + bound + 1))
+        columns, ones, top, count = self._block(number)
+        lift = self.half + bound - target - self.offset * y_sum
+        lifted = sum([v * columns[k] for v, k in terms], lift * ones)
+        flags = lifted & top
+        size = self.size
+        if not flags or rank is not None and flags == 1 << (8 * size * rank + 8 * size - 1):
+            return [], []
+        flag_bytes = flags.to_bytes(count * size, "little")
+        if refine:
+            # Fields stay >= 2 * budget > 2 * bound: the subtraction borrows across none.
+            beyond = ((lifted - 2 * bound * ones) & top).to_bytes(count * size, "little")
+            if beyond.count(0) - flag_bytes.count(0) > _REFINE:
+                return None
+        # A field's flag is in its last byte.
+        numbers = [match.start() // size for match in _NONZERO.finditer(flag_bytes)]
+        if rank in numbers:
+            numbers.remove(rank)
+        data = lifted.to_bytes(count * size, "little")
+        base = target - bound - self.half
+        return numbers, [(int.from_bytes(data[n * size:(n + 1) * size], "little") + base) << unit
+                         for n in numbers]
+
+
+def _rounding_shift(square, budget, width):
+    """The least t >= 0 (or near it) that keeps a rounded vector within the budget.
+
+    A vector of ``width`` integers with squared 2-norm ``square``, divided
+    by 2**t and rounded, moves by at most sqrt(width) / 2, so its squared
+    norm stays at most ``budget`` once 2 * (sqrt(square) + 1) <= 2**t *
+    (2 * sqrt(budget) - sqrt(width) - 1), square roots rounded down.
+
+    >>> _rounding_shift(100, 100, 4), _rounding_shift(101, 100, 4), _rounding_shift(10 ** 6, 100, 4)
+    (0, 1, 7)
+    """
+    if square <= budget:
+        return 0
+    excess = 2 * (math.isqrt(square) + 1)
+    room = 2 * math.isqrt(budget) - math.isqrt(width) - 1
+    shift = max(1, excess.bit_length() - room.bit_length() - 1)
+    while room << shift < excess:
+        shift += 1
+    return shift
 
 
 def _largest_first(items, key, count):
