@@ -142,6 +142,30 @@ _POINT_BITS = 30
 _ROW_BITS = 32
 
 
+class _IntegerWitness(namedtuple("_IntegerWitness", "numerators denominator")):
+    """A witness as integers over one positive common denominator.
+
+    Its Fractions are made once, where the result leaves the check (in the
+    parent process when workers decide): a Fraction costs a microsecond,
+    and a witness has d of them.
+    """
+
+    __slots__ = ()
+
+    def fractions(self):
+        return tuple(map(Fraction, self.numerators, itertools.repeat(self.denominator)))
+
+
+def _fractions(witness):
+    """A witness (a tuple of Fractions, or _IntegerWitness) as a tuple of Fractions."""
+    return witness.fractions() if isinstance(witness, _IntegerWitness) else witness
+
+
+def _finished(result):
+    """The result with its witness in Fractions."""
+    return result._replace(witness=_fractions(result.witness)) if result.argmaxable else result
+
+
 class _ScaledRows:
     """Rows of integers divided by ``unit``, as floats, made when asked for.
 
@@ -180,6 +204,8 @@ class _Layer:
         # reflections; past the float range, in units of the largest entry.
         smallest, largest = extremes(rows)
         unit = denominator if largest >> _FLOAT_BITS < denominator else largest
+        # Then the floats of a float layer's rows are exactly its integers over 2**K.
+        self.binary = unit == denominator and not denominator & (denominator - 1)
         self.float_weights = _ScaledRows(weights, unit)
         self.float_bias = [v / unit for v in self.bias]
         # The LPs see weights and biases each scaled to at most 1; their x is
@@ -243,20 +269,46 @@ class _Layer:
         limit = math.floor(self.box * denominator)
         return [max(-limit, min(limit, v)) for v in scaled]
 
-    def exact_row_candidate(self, i):
-        """x = w_i exactly (clamped into the box), if its integer candidate is small; else None."""
+    def row_candidate(self, i):
+        """The candidate for x = w_i (clamped into the box): exact if its
+        integers are small; else rounded to _POINT_BITS bits, as ``candidate``
+        rounds a float point, here from the integers when the denominator
+        is a power of 2 (a float layer's: w_i / 2**K is its float, exactly)."""
         scaled = self._clamped(self.weights[i], self.denominator)
         scaled = scaled + ([self.denominator] if self.has_bias else [])
-        if max(map(abs, scaled)) >> _ROW_BITS:
-            return None
-        return scaled, self.denominator
+        if not max(map(abs, scaled)) >> _ROW_BITS:
+            return scaled, self.denominator
+        if not self.binary:
+            return self.candidate(self.float_weights[i])
+        row = self.weights[i]
+        largest = max(map(abs, row))
+        # The exponent math.frexp gives max |x| (with 1.0 among them under a bias).
+        exponent = largest.bit_length() - self.denominator.bit_length() + 1 if largest else 0
+        if self.has_bias:
+            exponent = max(exponent, 1)
+        t = _POINT_BITS - exponent
+        if self.has_bias:
+            t = max(t, 0)
+        shift = self.denominator.bit_length() - 1 - t
+        if shift <= 0:
+            scaled = [v << -shift for v in row]
+        else:
+            # Halves to even, as round() does: (v + 2**(s-1) - 1 + (bit s of v)) >> s.
+            half = (1 << (shift - 1)) - 1
+            scaled = [(v + half + ((v >> shift) & 1)) >> shift for v in row]
+        denominator = Fraction(2) ** t
+        scaled = self._clamped(scaled, denominator)
+        if self.has_bias:
+            scaled.append(int(denominator))
+        return scaled, denominator
 
     def witness(self, i, candidate):
+        """The result for a candidate that makes class i the strict maximum."""
         scaled, denominator = candidate
-        # Fraction(int, int) is several times faster than Fraction / Fraction.
-        numerator, denominator = denominator.numerator, denominator.denominator
-        return ClassResult(i, True, tuple(Fraction(v * denominator, numerator)
-                                          for v in scaled[:self.dim]), None)
+        numerators = scaled[:self.dim]
+        if denominator.denominator != 1:
+            numerators = [v * denominator.denominator for v in numerators]
+        return ClassResult(i, True, _IntegerWitness(tuple(numerators), denominator.numerator), None)
 
     def reflect(self, x, i, rival):
         """x reflected across the tie of classes i and rival; None if floats fail."""
@@ -407,11 +459,11 @@ def _rounds(layer, i, working, exact, digits):
 def _decide(layer, i):
     if layer.classes == 1:
         return ClassResult(i, True, tuple(Fraction(0) for _ in range(layer.dim)), None)
-    candidate = layer.exact_row_candidate(i) or layer.candidate(layer.float_weights[i])
+    candidate = layer.row_candidate(i)
     beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
     working = list(beaten)
-    point = layer.float_weights[i]
     if beaten:
+        point = layer.float_weights[i]
         # Adding one vector to every row adds one number to every logit: x =
         # w_i - (the rows' mean) is x = w_i for the centred layer, where an
         # embedding's long rows along the shared mean no longer beat it.
@@ -447,7 +499,7 @@ def _decide(layer, i):
         reduced, span = reduction
         result = _decide(reduced, i)
         if result.argmaxable:
-            return ClassResult(i, True, span.lift(result.witness), None)
+            return ClassResult(i, True, span.lift(_fractions(result.witness)), None)
         if layer.combination_holds(i, result.terms):
             return result
         if span.exact:
@@ -527,7 +579,7 @@ def _check(integer, bound, indices, jobs, progress):
         try:
             results = []
             for done, i in enumerate(indices, 1):
-                results.append(_decide_boxed(i))
+                results.append(_finished(_decide_boxed(i)))
                 if progress is not None:
                     progress(done, len(indices))
             return results
@@ -566,7 +618,11 @@ def _decide_chunk(indices):
 
 
 def _encoded(result):
-    witness = result.witness and tuple((v.numerator, v.denominator) for v in result.witness)
+    witness = result.witness
+    if witness and not isinstance(witness, _IntegerWitness):
+        common = common_denominator(witness)
+        witness = _IntegerWitness(tuple(v.numerator * (common // v.denominator) for v in witness), common)
+    witness = witness and tuple(witness)
     terms = result.terms and tuple((j, v.numerator, v.denominator) for j, v in result.terms)
     box = result.box and (result.box.numerator, result.box.denominator)
     return result.index, result.argmaxable, witness, terms, result.classes, box
@@ -575,7 +631,7 @@ def _encoded(result):
 def _decoded(chunk):
     """The ClassResults of a chunk's results from ``_decide_chunk``."""
     return [ClassResult(index, argmaxable,
-                        witness and tuple(Fraction(n, q) for n, q in witness),
+                        witness and _IntegerWitness(*witness).fractions(),
                         terms and tuple((j, Fraction(n, q)) for j, n, q in terms),
                         classes, box and Fraction(*box))
             for index, argmaxable, witness, terms, classes, box in chunk]
@@ -588,9 +644,10 @@ def _into_box(result, box):
     box, and there a positive multiple of a witness is one.
     """
     if result.argmaxable:
-        size = max(map(abs, result.witness))
+        witness = _fractions(result.witness)
+        size = max(map(abs, witness))
         if size > box:
-            result = result._replace(witness=tuple(v * box / size for v in result.witness))
+            result = result._replace(witness=tuple(v * box / size for v in witness))
     return result._replace(box=box)
 
 

@@ -159,6 +159,34 @@ class TestExactFallbackAlwaysDecides(unittest.TestCase):
                 self.assertTrue(verify(weights, bias, results[2]))
 
 
+class TestRowCandidates(unittest.TestCase):
+
+    def test_a_float_layers_row_candidate_is_its_float_point_rounded(self):
+        # From the integers, x = w_i rounded to 30 bits as round() rounds
+        # the float point: halves to even, tiny and huge rows, a bias, a box.
+        rng = random.Random(8)
+        halves = [1 + 2.0 ** -30, 1 + 3 * 2.0 ** -30, -(1 + 2.0 ** -30), 2.0 ** 31 + 0.5]
+        for bias in (False, True):
+            for box in (None, F(1, 2), F(10 ** 6)):
+                rows = [[rng.gauss(0, 1) * 2.0 ** rng.randint(-60, 60) for _ in range(4)]
+                        for _ in range(20)] + [halves, [0.0] * 4, [2.0 ** -1074] * 4]
+                biases = [rng.gauss(0, 1) for _ in rows] if bias else None
+                layer = argmaxable._Layer(*integer_layer(rows, biases), box=box)
+                self.assertTrue(layer.binary)
+                for i in range(len(rows)):
+                    with self.subTest(bias=bias, box=box, i=i):
+                        candidate = layer.row_candidate(i)
+                        if candidate[1] == layer.denominator:
+                            # Small integers (the zero row, 2**-1074's ones): x exactly.
+                            self.assertLess(max(map(abs, candidate[0])), 2 ** 32)
+                        else:
+                            self.assertEqual(candidate, layer.candidate(layer.float_weights[i]))
+
+    def test_small_integer_rows_are_their_own_candidates(self):
+        layer = argmaxable._Layer(*integer_layer([[3, -4], [1, 2]], [F(1, 2), 0]))
+        self.assertEqual(layer.row_candidate(0), ([6, -8, 2], 2))
+
+
 class TestNumbersPastTheFloatRange(unittest.TestCase):
     """Issue 7, item 2: exact values beyond the float range are legal."""
 
