@@ -19,6 +19,7 @@ import decimal
 import itertools
 import math
 import numbers
+import operator
 from fractions import Fraction
 
 from reviews.errors import InputError
@@ -59,10 +60,13 @@ def validated(weights, bias):
         if len(row) != width:
             raise InputError("weights row %d has length %d, row 0 has length %d"
                              % (j, len(row), width))
-        # A finite float is taken as it is (v - v is 0.0 only for those);
-        # everything else goes through the full check.
-        values.append([v if type(v) is float and not v - v
-                       else finite(v, "weights[%d][%d]" % (j, k)) for k, v in enumerate(row)])
+        # A row of floats with a finite sum is taken as it is (an infinity
+        # or a NaN would make the sum one); everything else goes through
+        # the full check, entry by entry.
+        if set(map(type, row)) == _FLOAT and math.isfinite(sum(row)):
+            values.append(row)
+        else:
+            values.append([finite(v, "weights[%d][%d]" % (j, k)) for k, v in enumerate(row)])
     if bias is None:
         return values, None
     bias = sequence(bias, "bias")
@@ -82,14 +86,19 @@ def integer_layer(weights, bias):
     """
     rows, biases = validated(weights, bias)
     entries = itertools.chain(itertools.chain.from_iterable(rows), biases or ())
-    denominators = {v.as_integer_ratio()[1] for v in entries}
+    denominators = set(map(_second, map(_ratio, entries)))
     common = common_denominator(Fraction(1, q) for q in denominators)
     factors = {q: common // q for q in denominators}
 
     def scaled(values):
-        return [n * factors[q] for n, q in (v.as_integer_ratio() for v in values)]
+        return [n * factors[q] for n, q in map(_ratio, values)]
 
     return ([scaled(row) for row in rows], None if biases is None else scaled(biases), common)
+
+
+_FLOAT = {float}
+_ratio = operator.methodcaller("as_integer_ratio")
+_second = operator.itemgetter(1)
 
 
 def check_spread(rows, biases, denominator, box=None):
