@@ -210,7 +210,7 @@ class _Layer:
         self.float_bias = [v / unit for v in self.bias]
         # The LPs see weights and biases each scaled to at most 1; their x is
         # then in units of bias scale / weight scale, where witnesses live.
-        weight_scale = max(abs(v) for row in weights for v in row) or 1
+        weight_scale = max(max(map(abs, row)) for row in weights) or 1
         bias_scale = max(map(abs, self.bias)) or weight_scale
         self.lp_weights = _ScaledRows(weights, weight_scale)
         self.lp_bias = [v / bias_scale for v in self.bias]

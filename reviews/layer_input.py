@@ -89,8 +89,16 @@ def integer_layer(weights, bias):
     denominators = set(map(_second, map(_ratio, entries)))
     common = common_denominator(Fraction(1, q) for q in denominators)
     factors = {q: common // q for q in denominators}
+    # A float times a power of 2 is exact while it stays finite, and v * common
+    # is an integer for every entry v: so a row of floats is scaled in floats.
+    power = float(common) if common.bit_length() < 1000 and not common & (common - 1) else None
 
     def scaled(values):
+        if power is not None and set(map(type, values)) == _FLOAT:
+            try:
+                return list(map(int, map(power.__mul__, values)))
+            except OverflowError:
+                pass
         return [n * factors[q] for n, q in map(_ratio, values)]
 
     return ([scaled(row) for row in rows], None if biases is None else scaled(biases), common)
@@ -148,7 +156,9 @@ def extremes(rows):
     (3, 12)
     """
     largest = max(max(map(abs, row)) for row in rows)
-    return min((abs(v) for row in rows for v in row if v), default=largest), largest
+    smallest = min((min(map(abs, filter(None, row))) for row in rows if any(row)),
+                   default=largest)
+    return smallest, largest
 
 
 def _order(n, denominator):

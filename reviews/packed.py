@@ -26,6 +26,7 @@ import heapq
 import math
 import operator
 import re
+import struct
 
 __all__ = ["Packed", "dot"]
 
@@ -42,6 +43,8 @@ _FIELD_BYTES = (2, 3)
 _FEW_DIMENSIONS = 16
 _FEW_DIMENSION_FIELD_BYTES = (4,)
 _REFINE = 16
+# struct's standard sizes ("<"), which pack a column in one call.
+_STRUCT_CODES = {2: "H", 4: "I", 8: "Q"}
 # Classes per block: few enough that skipping a block saves work, many
 # enough that a product's cost dwarfs the interpreter's per block.
 _BLOCK = 512
@@ -212,15 +215,14 @@ class _Fields:
     def _block(self, number):
         """(columns, ones, top bits, count) of a block of rows, packed when first asked for."""
         if self.blocks[number] is None:
-            size, offset, shift = self.size, self.offset, self.shifts[number]
+            size, shift = self.size, self.shifts[number]
             members = self.order[number * _BLOCK:(number + 1) * _BLOCK]
-            packed_rows = [b"".join((v + offset).to_bytes(size, "little")
-                                    for v in _rounded(map(operator.sub, self.rows[j], self.centre),
-                                                      shift))
-                           for j in members]
-            columns = [int.from_bytes(b"".join(row[k * size:(k + 1) * size]
-                                               for row in packed_rows), "little")
-                       for k in range(len(self.centre))]
+            # round((w - c) / 2**t) + offset in one step: offset * 2**t is a multiple of 2**t.
+            lift = (self.offset << shift) + (1 << shift >> 1)
+            fields = [[(v - c + lift) >> shift for v, c in zip(self.rows[j], self.centre)]
+                      for j in members]
+            columns = [int.from_bytes(_little_endian(column, size), "little")
+                       for column in zip(*fields)]
             ones = int.from_bytes((b"\x01" + bytes(size - 1)) * len(members), "little")
             self.blocks[number] = (columns, ones, ones << (8 * size - 1), len(members))
         return self.blocks[number]
@@ -274,6 +276,18 @@ class _Fields:
         base = target - bound - self.half
         return numbers, [(int.from_bytes(data[n * size:(n + 1) * size], "little") + base) << unit
                          for n in numbers]
+
+
+def _little_endian(values, size):
+    """Non-negative integers below 256**size as ``size`` bytes each, least significant first.
+
+    >>> _little_endian([1, 258], 2), _little_endian([1, 258], 3)
+    (b'\\x01\\x00\\x02\\x01', b'\\x01\\x00\\x00\\x02\\x01\\x00')
+    """
+    code = _STRUCT_CODES.get(size)
+    if code:
+        return struct.pack("<%d%s" % (len(values), code), *values)
+    return b"".join(v.to_bytes(size, "little") for v in values)
 
 
 def _rounding_shift(square, budget, width):

@@ -1,5 +1,6 @@
 """Tests of reviews.argmaxable: certificates, degenerate layers, errors."""
 
+import math
 import random
 import unittest
 from decimal import Decimal
@@ -157,6 +158,32 @@ class TestExactFallbackAlwaysDecides(unittest.TestCase):
                 results = check_layer(weights, bias)
                 self.assertTrue(results[2].argmaxable)
                 self.assertTrue(verify(weights, bias, results[2]))
+
+
+class TestIntegerLayer(unittest.TestCase):
+
+    def test_the_integers_are_the_exact_entries_times_their_least_common_denominator(self):
+        # Rows of floats are scaled in floats; past the float range, or with
+        # a Fraction among them, entry by entry: the same integers.
+        rng = random.Random(4)
+        layers = [
+            [[rng.gauss(0, 1) * 2.0 ** rng.randint(-1074, 1000) for _ in range(5)]
+             for _ in range(20)],
+            [[1e308, 5e-324], [1.0, 2.0]],
+            [[1.5, F(1, 3)], [0.25, 2.0]],
+            [[2.0 ** -1074, 1.7976931348623157e308]],
+            [[0.0, -0.0], [1.0, rng.gauss(0, 1)]],
+        ]
+        for rows in layers:
+            for bias in (None, [0.5] * len(rows)):
+                entries = [F(v) for row in rows for v in row] + [F(v) for v in bias or ()]
+                common = 1
+                for v in entries:
+                    common = common * v.denominator // math.gcd(common, v.denominator)
+                with self.subTest(rows=rows, bias=bias):
+                    self.assertEqual(integer_layer(rows, bias),
+                                     ([[int(F(v) * common) for v in row] for row in rows],
+                                      bias and [int(F(v) * common) for v in bias], common))
 
 
 class TestRowCandidates(unittest.TestCase):
