@@ -271,9 +271,10 @@ class _Layer:
 
     def row_candidate(self, i):
         """The candidate for x = w_i (clamped into the box): exact if its
-        integers are small; else rounded to _POINT_BITS bits, as ``candidate``
-        rounds a float point, here from the integers when the denominator
-        is a power of 2 (a float layer's: w_i / 2**K is its float, exactly)."""
+        integers are small; else rounded to about _POINT_BITS bits, from the
+        integers when the denominator is a power of 2.  For a float layer
+        w_i / 2**K is the row's floats exactly, and this is the candidate
+        ``candidate`` makes of them (halves to even, as round() does)."""
         scaled = self._clamped(self.weights[i], self.denominator)
         scaled = scaled + ([self.denominator] if self.has_bias else [])
         if not max(map(abs, scaled)) >> _ROW_BITS:
