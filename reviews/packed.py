@@ -23,28 +23,28 @@ logit are skipped (Cauchy-Schwarz).
 
 import bisect
 import heapq
+import itertools
 import math
 import operator
-import re
 import struct
 
 __all__ = ["Packed", "dot"]
 
-_NONZERO = re.compile(b"[^\x00]")
 # Rivals ordered beyond those wanted, for the caller's next round.
 _LOOKAHEAD = 8
 # Bytes per field, coarse and fine.  A product costs a pass over the C
 # fields, so narrow fields pay in many dimensions (2 bytes keep about 5
 # bits of an entry of a Gaussian row for d = 64); where more than _REFINE
-# margins of a block fall within the coarse bound, its fine fields (4 bits
-# more) cost less than checking them one by one.  In few dimensions
-# products are cheap and one level of wide fields does.
-_FIELD_BYTES = (2, 3)
+# margins of a block fall within the coarse bound, its fine fields (twice
+# as wide: 8 bits more of each entry) cost less than checking them one by
+# one.  In few dimensions products are cheap and one level of wide fields
+# does.  Widths double where they must grow, so that struct reads them.
+_FIELD_BYTES = 2
 _FEW_DIMENSIONS = 16
-_FEW_DIMENSION_FIELD_BYTES = (4,)
+_FEW_DIMENSION_FIELD_BYTES = 4
 _REFINE = 16
-# struct's standard sizes ("<"), which pack a column in one call.
-_STRUCT_CODES = {2: "H", 4: "I", 8: "Q"}
+# struct's standard sizes ("<"): a column packed, a block's fields read, in one call.
+_STRUCT_CODES = {2: "H", 4: "I", 8: "Q", 16: None}
 # Classes per block: few enough that skipping a block saves work, many
 # enough that a product's cost dwarfs the interpreter's per block.
 _BLOCK = 512
@@ -102,10 +102,14 @@ class Packed:
         # Each block's largest squared 2-norm and 1-norm, for its rounding.
         extents = [(self.norms[start], max(sizes[j] for j in self.order[start:start + _BLOCK]))
                    for start in range(0, len(rows), _BLOCK)]
-        field_bytes = _FIELD_BYTES if width >= _FEW_DIMENSIONS else _FEW_DIMENSION_FIELD_BYTES
         # The coarse fields serve every candidate: packed now; finer ones when needed.
-        self.levels = [_Fields(rows, self.centre, self.order, size, extents, eager=n == 0)
-                       for n, size in enumerate(field_bytes)]
+        if width < _FEW_DIMENSIONS:
+            self.levels = [_Fields(rows, self.centre, self.order, _FEW_DIMENSION_FIELD_BYTES,
+                                   extents, eager=True)]
+        else:
+            coarse = _Fields(rows, self.centre, self.order, _FIELD_BYTES, extents, eager=True)
+            self.levels = [coarse, _Fields(rows, self.centre, self.order, 2 * coarse.size,
+                                           extents, eager=False)]
 
     def beaten_by(self, i, candidate, wanted):
         """Up to ``wanted`` classes j != i with logit_j >= logit_i, exactly.
@@ -188,7 +192,7 @@ class _Fields:
         self.rows, self.centre, self.order = rows, centre, order
         width = len(rows[0])
         while not self._fits(size, width, extents):
-            size += 1
+            size *= 2
         self.size = size
         self.half = 4 * self.budget
         # Fields hold rounded + offset >= 0, so that every field is its own.
@@ -268,23 +272,33 @@ class _Fields:
             beyond = ((lifted - 2 * bound * ones) & top).to_bytes(count * size, "little")
             if beyond.count(0) - flag_bytes.count(0) > _REFINE:
                 return None
-        # A field's flag is in its last byte.
-        numbers = [match.start() // size for match in _NONZERO.finditer(flag_bytes)]
+        numbers = list(itertools.compress(range(count), _fields(flag_bytes, size)))
         if rank in numbers:
             numbers.remove(rank)
-        data = lifted.to_bytes(count * size, "little")
+        fields = _fields(lifted.to_bytes(count * size, "little"), size)
         base = target - bound - self.half
-        return numbers, [(int.from_bytes(data[n * size:(n + 1) * size], "little") + base) << unit
-                         for n in numbers]
+        return numbers, [(fields[n] + base) << unit for n in numbers]
+
+
+def _fields(data, size):
+    """The integers of ``size`` bytes each in ``data``, least significant byte first.
+
+    >>> _fields(b"\\x01\\x00\\x02\\x01", 2), _fields(bytes(15) + b"\\x01", 16) == (2 ** 120,)
+    ((1, 258), True)
+    """
+    code = _STRUCT_CODES[size]
+    if code:
+        return struct.unpack("<%d%s" % (len(data) // size, code), data)
+    return tuple(int.from_bytes(data[n:n + size], "little") for n in range(0, len(data), size))
 
 
 def _little_endian(values, size):
     """Non-negative integers below 256**size as ``size`` bytes each, least significant first.
 
-    >>> _little_endian([1, 258], 2), _little_endian([1, 258], 3)
-    (b'\\x01\\x00\\x02\\x01', b'\\x01\\x00\\x00\\x02\\x01\\x00')
+    >>> _little_endian([1, 258], 2), _little_endian([2 ** 120], 16) == bytes(15) + b"\\x01"
+    (b'\\x01\\x00\\x02\\x01', True)
     """
-    code = _STRUCT_CODES.get(size)
+    code = _STRUCT_CODES[size]
     if code:
         return struct.pack("<%d%s" % (len(values), code), *values)
     return b"".join(v.to_bytes(size, "little") for v in values)

@@ -84,15 +84,15 @@ class TestRoundingNeverDecides(unittest.TestCase):
 
     def test_fields_are_two_bytes_in_many_dimensions_and_grow_past_them(self):
         self.assertEqual([level.size for level in Packed([[1] * 64, [2] * 64], True).levels],
-                         [2, 3])
+                         [2, 4])
         self.assertEqual([level.size for level in Packed([[1] * 4, [2] * 4], True).levels], [4])
         # In 10,000 dimensions a candidate rounded to a 2-norm of
         # sqrt(budget) may have a 1-norm of sqrt(10,000 * budget): a bound
-        # past half the budget of 2 bytes.
+        # past half the budget of 2 bytes: 4, and 8 for the fine level.
         rng = random.Random(2)
         rows = [[rng.choice((-1, 1)) * 2 ** 20 for _ in range(10000)] for _ in range(2)]
         wide = Packed(rows, prune=False)
-        self.assertEqual(wide.levels[0].size, 3)
+        self.assertEqual([level.size for level in wide.levels], [4, 8])
         self.assertEqual(wide.beaten_by(0, rows[1], 2), [1])
         self.assertEqual(wide.beaten_by(1, rows[1], 2), [])
 
