@@ -77,7 +77,7 @@ from reviews.lines import upper_envelope
 from reviews.packed import Packed, dot
 from reviews.span import SpanCoordinates
 from reviews.twins import Twins
-from reviews.workers import job_count, run_chunks
+from reviews.workers import job_count, run_chunks, start_method
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
@@ -588,8 +588,17 @@ def _check(integer, bound, indices, jobs, progress):
             _stop_worker()
     size = max(1, min(_CHUNK, -(-len(indices) // (jobs * _CHUNKS_PER_JOB))))
     chunks = [indices[n:n + size] for n in range(0, len(indices), size)]
-    done = run_chunks(_start_worker, (integer, bound), _decide_chunk, chunks, jobs, progress,
-                      _decoded)
+    if start_method() != "fork":
+        done = run_chunks(_start_worker, (integer, bound), _decide_chunk, chunks, jobs, progress,
+                          _decoded)
+        return [result for chunk in done for result in chunk]
+    # Forked workers inherit the layer built here once, instead of each
+    # building its own copy side by side, slower for sharing the CPUs.
+    _start_worker(integer, bound)
+    try:
+        done = run_chunks(None, (), _decide_chunk, chunks, jobs, progress, _decoded)
+    finally:
+        _stop_worker()
     return [result for chunk in done for result in chunk]
 
 

@@ -86,6 +86,19 @@ class TestSameResultsForEveryJobs(FileTestCase):
                 self.assertEqual({type(w) for w in witnesses}, {tuple})
                 self.assertEqual({type(v) for w in witnesses for v in w}, {F})
 
+    def test_forked_workers_start_from_the_layer_built_here(self):
+        # Under fork the layer is built once, here, and the workers inherit
+        # it; under spawn each worker builds its own.  Same results.
+        weights, bias = _layer(40, 3, 6)
+        one = repr(check_layer(weights, bias))
+        for method in set(multiprocessing.get_all_start_methods()) & {"fork", "spawn"}:
+            with self.subTest(method=method), mock.patch.object(workers, "START_METHOD", method), \
+                    mock.patch.object(argmaxable, "run_chunks", wraps=argmaxable.run_chunks) as run:
+                self.assertEqual(repr(check_layer(weights, bias, jobs=2)), one)
+                start = run.call_args[0][0]
+                self.assertEqual(start, None if method == "fork" else argmaxable._start_worker)
+                self.assertIsNone(argmaxable._worker)
+
     def test_progress_counts_every_class_in_this_process(self):
         weights, bias = _layer(30, 2, 1)
         seen = []
