@@ -248,19 +248,24 @@ class _Layer:
         of the logits at x.
         """
         if all(isinstance(v, float) for v in x):
-            largest = max(max(map(abs, x)), 1.0 if self.has_bias else 0.0)
-            t = _POINT_BITS - math.frexp(largest)[1]
-            if self.has_bias:
-                t = max(t, 0)
-            scaled = [round(math.ldexp(v, t)) for v in x]
-            denominator = Fraction(2) ** t
-        else:
-            denominator = common_denominator(x)
-            scaled = [int(v * denominator) for v in x]
-        scaled = self._clamped(scaled, denominator)
+            t = self._point_shift(math.frexp(max(map(abs, x)))[1])
+            return self._completed([round(math.ldexp(v, t)) for v in x], Fraction(2) ** t)
+        denominator = common_denominator(x)
+        return self._completed([int(v * denominator) for v in x], denominator)
+
+    def _point_shift(self, exponent):
+        """The t that gives a point about _POINT_BITS bits as integers times
+        2**-t, its largest |x_k| of math.frexp exponent ``exponent`` (and,
+        under a bias, 1: the candidate's last entry)."""
         if self.has_bias:
-            scaled.append(int(denominator))
-        return scaled, denominator
+            return max(_POINT_BITS - max(exponent, 1), 0)
+        return _POINT_BITS - exponent
+
+    def _completed(self, scaled, denominator):
+        """(candidate, denominator) for the point scaled / denominator: moved
+        into the box, and the denominator appended under a bias."""
+        scaled = self._clamped(scaled, denominator)
+        return scaled + [int(denominator)] if self.has_bias else scaled, denominator
 
     def _clamped(self, scaled, denominator):
         """The point scaled / denominator moved into the box, if any: a witness must be there."""
@@ -275,21 +280,16 @@ class _Layer:
         integers when the denominator is a power of 2.  For a float layer
         w_i / 2**K is the row's floats exactly, and this is the candidate
         ``candidate`` makes of them (halves to even, as round() does)."""
-        scaled = self._clamped(self.weights[i], self.denominator)
-        scaled = scaled + ([self.denominator] if self.has_bias else [])
-        if not max(map(abs, scaled)) >> _ROW_BITS:
-            return scaled, self.denominator
+        exact = self._completed(self.weights[i], self.denominator)
+        if not max(map(abs, exact[0])) >> _ROW_BITS:
+            return exact
         if not self.binary:
             return self.candidate(self.float_weights[i])
         row = self.weights[i]
         largest = max(map(abs, row))
-        # The exponent math.frexp gives max |x| (with 1.0 among them under a bias).
-        exponent = largest.bit_length() - self.denominator.bit_length() + 1 if largest else 0
-        if self.has_bias:
-            exponent = max(exponent, 1)
-        t = _POINT_BITS - exponent
-        if self.has_bias:
-            t = max(t, 0)
+        # The exponent math.frexp gives max |x|.
+        t = self._point_shift(largest.bit_length() - self.denominator.bit_length() + 1
+                              if largest else 0)
         shift = self.denominator.bit_length() - 1 - t
         if shift <= 0:
             scaled = [v << -shift for v in row]
@@ -297,11 +297,7 @@ class _Layer:
             # Halves to even, as round() does: (v + 2**(s-1) - 1 + (bit s of v)) >> s.
             half = (1 << (shift - 1)) - 1
             scaled = [(v + half + ((v >> shift) & 1)) >> shift for v in row]
-        denominator = Fraction(2) ** t
-        scaled = self._clamped(scaled, denominator)
-        if self.has_bias:
-            scaled.append(int(denominator))
-        return scaled, denominator
+        return self._completed(scaled, Fraction(2) ** t)
 
     def witness(self, i, candidate):
         """The result for a candidate that makes class i the strict maximum."""
@@ -588,15 +584,15 @@ def _check(integer, bound, indices, jobs, progress):
             _stop_worker()
     size = max(1, min(_CHUNK, -(-len(indices) // (jobs * _CHUNKS_PER_JOB))))
     chunks = [indices[n:n + size] for n in range(0, len(indices), size)]
-    if start_method() != "fork":
-        done = run_chunks(_start_worker, (integer, bound), _decide_chunk, chunks, jobs, progress,
-                          _decoded)
-        return [result for chunk in done for result in chunk]
-    # Forked workers inherit the layer built here once, instead of each
-    # building its own copy side by side, slower for sharing the CPUs.
-    _start_worker(integer, bound)
+    if start_method() == "fork":
+        # Forked workers inherit the layer built here once, instead of each
+        # building its own copy side by side, slower for sharing the CPUs.
+        _start_worker(integer, bound)
+        start, arguments = None, ()
+    else:
+        start, arguments = _start_worker, (integer, bound)
     try:
-        done = run_chunks(None, (), _decide_chunk, chunks, jobs, progress, _decoded)
+        done = run_chunks(start, arguments, _decide_chunk, chunks, jobs, progress, _decoded)
     finally:
         _stop_worker()
     return [result for chunk in done for result in chunk]

@@ -44,7 +44,7 @@ _FEW_DIMENSIONS = 16
 _FEW_DIMENSION_FIELD_BYTES = 4
 _REFINE = 16
 # struct's standard sizes ("<"): a column packed, a block's fields read, in one call.
-_STRUCT_CODES = {2: "H", 4: "I", 8: "Q", 16: None}
+_STRUCT_CODES = {2: "H", 4: "I", 8: "Q"}
 # Classes per block: few enough that skipping a block saves work, many
 # enough that a product's cost dwarfs the interpreter's per block.
 _BLOCK = 512
@@ -286,7 +286,7 @@ def _fields(data, size):
     >>> _fields(b"\\x01\\x00\\x02\\x01", 2), _fields(bytes(15) + b"\\x01", 16) == (2 ** 120,)
     ((1, 258), True)
     """
-    code = _STRUCT_CODES[size]
+    code = _STRUCT_CODES.get(size)
     if code:
         return struct.unpack("<%d%s" % (len(data) // size, code), data)
     return tuple(int.from_bytes(data[n:n + size], "little") for n in range(0, len(data), size))
@@ -298,7 +298,7 @@ def _little_endian(values, size):
     >>> _little_endian([1, 258], 2), _little_endian([2 ** 120], 16) == bytes(15) + b"\\x01"
     (b'\\x01\\x00\\x02\\x01', True)
     """
-    code = _STRUCT_CODES[size]
+    code = _STRUCT_CODES.get(size)
     if code:
         return struct.pack("<%d%s" % (len(values), code), *values)
     return b"".join(v.to_bytes(size, "little") for v in values)
