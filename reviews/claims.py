@@ -1,4 +1,4 @@
-"""Claims as data, and the registry that finds them.
+"""Claims as data, and the runner that checks them.
 
 A reviewed claim names its paper, where in the paper it is made, the
 statement, the verdict the review states, and a check: a function of no
@@ -7,19 +7,19 @@ key numbers, and the evidence rows behind it).  The runner compares the
 verdict with the expected one.
 
 Each reviewed paper is one module in ``reviews.papers`` with a ``CLAIMS``
-tuple; ``all_claims`` finds them all, so adding a paper adds one module.
+tuple; ``reviews.papers.all_claims`` finds them all, so adding a paper adds
+one module.
 
 Public names:
 
     Paper, Claim, Outcome, Row, Result, Figure    the data
     PASS, FAIL, NOT_CHECKED                       the verdicts
-    all_claims, select, run                       the registry and the runner
+    select, run                                   choose claims, run their checks
     float_row                                     a float beside its exact value
     command_name                                  how the user runs this suite
 """
 
 import decimal
-import importlib
 import os
 import sys
 from collections import namedtuple
@@ -30,7 +30,7 @@ from reviews.softmax import ulp_distance
 __all__ = [
     "Paper", "Claim", "Outcome", "Row", "Result", "Figure",
     "PASS", "FAIL", "NOT_CHECKED", "VERDICTS",
-    "all_claims", "select", "run", "float_row", "command_name",
+    "select", "run", "float_row", "command_name",
 ]
 
 _SHOWN_DIGITS = 20
@@ -76,20 +76,6 @@ class Claim(namedtuple("Claim", "id paper where statement expected check figures
                              % (id, expected, ", ".join(VERDICTS)))
         return super().__new__(cls, id, paper, where, statement, expected, check,
                                tuple(figures))
-
-
-def all_claims():
-    """Every registered claim, paper modules in name order, claims in order."""
-    import reviews.papers as papers
-    # The folder's .py files, as pkgutil.iter_modules would find them, which
-    # would import inspect (and ast, dis, tokenize) for this alone.
-    names = {name[:-3] for folder in papers.__path__ for name in os.listdir(folder)
-             if name.endswith(".py") and name[:-3].isidentifier() and name != "__init__.py"}
-    found = []
-    for name in sorted(names):
-        module = importlib.import_module("reviews.papers." + name)
-        found.extend(getattr(module, "CLAIMS", ()))
-    return found
 
 
 def select(claims, ids):

@@ -16,7 +16,7 @@ self-contained page with every figure inline.  ``--output FILE`` writes
 the report to FILE instead of standard output.  ``--list`` prints the
 claims' ids and statements (``--format json``: a list of objects).
 ``check-layer`` reads FILE as .json, .csv, .tsv, .txt, .npy, .npz or
-.safetensors (see reviews.layer_files), or JSON or CSV text from standard
+.safetensors (see reviews.formats.layers), or JSON or CSV text from standard
 input for ``-``; notes from the reader (a header row skipped, a layer that
 may be stored transposed) go to stderr, one line each.  Its classes are
 numbered from 0, as in the API; the claims number classes as their papers
@@ -62,16 +62,17 @@ import platform
 import re
 
 from reviews import __version__
-from reviews.argmaxable import check_layer, verify
-from reviews.claims import all_claims, run, select
+from reviews.argmax.check import check_layer, verify
+from reviews.claims import run, select
+from reviews.papers import all_claims
 from reviews.errors import InputError
 from reviews.formats.source import STDIN
 from reviews.formats.text import decimal_from_text
-from reviews.html_report import html
-from reviews.layer_files import read_layer
-from reviews.progress import Progress
-from reviews.regions import region_count
-from reviews.report import FORMATS, LAYER_FORMATS, Drawn, Suite, all_match
+from reviews.report.html import html
+from reviews.formats.layers import read_layer
+from reviews.report.progress import Progress
+from reviews.argmax.regions import region_count
+from reviews.report.text import FORMATS, LAYER_FORMATS, Drawn, Suite, all_match
 from reviews.softmax import (
     log_softmax,
     log_softmax_exact,
@@ -81,7 +82,7 @@ from reviews.softmax import (
     softmax_exact,
     ulp_distance,
 )
-from reviews.workers import job_count, start_method
+from reviews.argmax.workers import job_count, start_method
 
 __all__ = [
     "softmax", "log_softmax", "logsumexp",

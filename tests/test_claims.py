@@ -1,14 +1,15 @@
-"""Tests of reviews.claims: the registry, selection and the runner."""
+"""Tests of reviews.claims (selection and the runner) and of the papers' registry."""
 
 import decimal
 import unittest
 from unittest import mock
 
 from reviews.claims import (
-    FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper, Row, all_claims, command_name,
+    FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper, Row, command_name,
     float_row, run, select,
 )
 from reviews.errors import InputError
+from reviews.papers import all_claims
 from tests.support import fresh_python
 
 PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001")
@@ -35,8 +36,8 @@ class TestRegistry(unittest.TestCase):
     def test_finding_the_claims_loads_no_figures_and_no_inspect(self):
         # What the default run pays for: figures (xml.etree) only when drawn,
         # and no pkgutil.iter_modules, which imports inspect, ast and dis.
-        done = fresh_python("from reviews.claims import all_claims; all_claims(); print(sorted("
-                            "m for m in ('inspect', 'reviews.figures', 'xml.etree')"
+        done = fresh_python("from reviews.papers import all_claims; all_claims(); print(sorted("
+                            "m for m in ('inspect', 'reviews.report.svg', 'xml.etree')"
                             " if m in sys.modules))")
         self.assertEqual((done.returncode, done.stdout), (0, "[]\n"), done.stderr)
 

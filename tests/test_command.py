@@ -13,9 +13,9 @@ from reviews import counterexamples
 from reviews.claims import FAIL, PASS, Claim, Outcome, Paper
 from reviews.errors import InputError
 from tests.support import FileTestCase
-from tests.test_layer_files import npy_bytes
-from tests.test_model_files import npz_bytes, raw, safetensors_bytes
-from tests.test_report import _Page
+from tests.formats.test_layers import npy_bytes
+from tests.formats.test_arrays import npz_bytes, raw, safetensors_bytes
+from tests.report.test_text import _Page
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "reviews", "counterexamples.py")

@@ -22,7 +22,7 @@ class TestJobsForTheLayer(unittest.TestCase):
     """With 5 CPUs."""
 
     def setUp(self):
-        cpus = mock.patch("reviews.workers.usable_cpus", return_value=5)
+        cpus = mock.patch("reviews.argmax.workers.usable_cpus", return_value=5)
         cpus.start()
         self.addCleanup(cpus.stop)
 
@@ -50,7 +50,7 @@ class TestJobsOption(FileTestCase):
         started by ``method``."""
         path = self.write("layer.json", content)
         with mock.patch.object(counterexamples, "check_layer", return_value=[]) as check, \
-                mock.patch("reviews.workers.usable_cpus", return_value=5), \
+                mock.patch("reviews.argmax.workers.usable_cpus", return_value=5), \
                 mock.patch.object(counterexamples, "start_method", return_value=method), \
                 mock.patch.object(counterexamples, "LAYER_FORMATS", {"text": lambda *a: ""}):
             self.assertEqual(in_process("check-layer", path, *arguments), (0, "", ""))
@@ -71,7 +71,7 @@ class TestJobsOption(FileTestCase):
                           self.jobs_used(SPLIT_LAYER, "--jobs", "2", method="spawn")), (1, 2))
 
     def test_help_names_the_default(self):
-        with mock.patch("reviews.workers.usable_cpus", return_value=6):
+        with mock.patch("reviews.argmax.workers.usable_cpus", return_value=6):
             _, out, _ = in_process("check-layer", "--help")
         self.assertIn("(default, and 0: one per CPU, 6 here, but one for a small layer; never"
                       " more than the CPUs); the output is the same for every N",
@@ -96,7 +96,7 @@ class TestSameBytesForEveryJobs(FileTestCase):
                 self.assertEqual(one[0], 0)
                 # Two CPUs started by fork as the rule sees them, so that the
                 # default splits the layer on any machine.
-                with mock.patch("reviews.workers.usable_cpus", return_value=2), \
+                with mock.patch("reviews.argmax.workers.usable_cpus", return_value=2), \
                         mock.patch.object(counterexamples, "start_method", return_value="fork"):
                     for jobs in ((), ("--jobs", "0")):
                         self.assertEqual(in_process("check-layer", path, "--format", form,

@@ -8,7 +8,7 @@ from unittest import mock
 
 from reviews import counterexamples
 from reviews.counterexamples import _Output, _WriteFailed
-from reviews.progress import Progress, progress_line
+from reviews.report.progress import Progress, progress_line
 from tests.support import FileTestCase
 from tests.test_command import FIGURE_1_JSON, in_process, run_code
 

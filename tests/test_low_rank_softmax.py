@@ -5,7 +5,7 @@ import random
 from fractions import Fraction as F
 
 from reviews.claims import NOT_CHECKED, PASS
-from reviews.argmaxable import ClassResult, braid_reflect, check_layer, verify
+from reviews.argmax.check import ClassResult, braid_reflect, check_layer, verify
 from reviews.papers.low_rank_softmax import (
     BOX, CLAIMS, PAPER, draw_figure_1, draw_region_tables, rational_unit_vector, region_table,
     simplex_with_centroid, _witnesses_hold,
@@ -141,7 +141,7 @@ class TestFigures(unittest.TestCase):
 
     def parse(self, svg):
         import xml.etree.ElementTree as ET
-        from reviews.figures import SVG_NAMESPACE
+        from reviews.report.svg import SVG_NAMESPACE
         return ET.fromstring(svg), {"svg": SVG_NAMESPACE}
 
     def test_figure1_has_three_regions_four_labels_and_c4_flagged(self):

@@ -120,7 +120,7 @@ class TestPositivityFigure(unittest.TestCase):
 
     def setUp(self):
         import xml.etree.ElementTree as ET
-        from reviews.figures import SVG_NAMESPACE
+        from reviews.report.svg import SVG_NAMESPACE
         self.svg = draw_positivity()
         self.root = ET.fromstring(self.svg)
         self.ns = {"svg": SVG_NAMESPACE}

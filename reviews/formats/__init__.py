@@ -1,8 +1,9 @@
 """The file formats a softmax layer comes in, read exactly and defensively.
 
-reviews.layer_files chooses among these by the file's extension and builds
-the layer; each module here reads one kind of file:
+``read_layer`` (in ``layers``) chooses among the readers by the file's
+extension and builds the layer; each other module reads one kind of file:
 
+    layers          read_layer: a layer's weights and bias from any file
     source          regular files only, within size limits; message excerpts
     text            number text: CSV, whitespace- or semicolon-separated, JSON
     binary          little- or big-endian numbers from a file, into one buffer

@@ -2,7 +2,7 @@
 Rarely in Practice (Grivas, Bogoychev & Lopez, ACL 2022; arXiv 2203.06462).
 
 Every verdict rests on certificates checked in exact arithmetic
-(reviews.argmaxable, reviews.feasibility, reviews.packed): a witness input
+(reviews.argmax.check, reviews.argmax.feasibility, reviews.argmax.packed): a witness input
 for an argmaxable class or ranking, a convex combination for an
 unargmaxable one.
 Random layers are seeded; each seed is printed with its evidence.
@@ -12,13 +12,13 @@ import math
 import random
 from fractions import Fraction
 
-from reviews.argmaxable import braid_reflect, check_layer, verify
+from reviews.argmax.check import braid_reflect, check_layer, verify
 from reviews.claims import (NOT_CHECKED, PASS, FAIL, Claim, Figure, Outcome, Paper, Row,
                             command_name)
 from reviews.exact import common_denominator
-from reviews.layer_input import integer_layer
-from reviews.packed import Packed
-from reviews.regions import realized_rankings, region_count
+from reviews.argmax.layer_input import integer_layer
+from reviews.argmax.packed import Packed
+from reviews.argmax.regions import realized_rankings, region_count
 
 __all__ = ["PAPER", "CLAIMS", "FIGURE_1", "region_table", "simplex_with_centroid",
            "rational_unit_vector", "draw_figure_1", "draw_region_tables"]
@@ -153,7 +153,7 @@ def _witnesses_hold(weights, biases, points):
 
     Exact, and the same check as verify's for a witness, but the layer is
     validated and scaled to integers once, and each x is checked against
-    all C classes at once by reviews.packed (rounded logits with a rigorous
+    all C classes at once by reviews.argmax.packed (rounded logits with a rigorous
     bound, the undecided classes in exact integers).  x is taken exactly,
     as the integer candidate x * q (q its least common denominator, then q
     itself for the bias): its logits are the layer's times a positive
@@ -333,8 +333,8 @@ FIGURE_BOX = (-3, 3)
 def draw_figure_1():
     """figure1.svg: the input plane coloured by the argmax, regions as exact polygons."""
     # Imported here: a run without figures need not load them (nor xml.etree).
-    from reviews.figures import Arrow, Axis, region_map
-    from reviews.planar import argmax_regions, convex_hull
+    from reviews.report.svg import Arrow, Axis, region_map
+    from reviews.argmax.planar import argmax_regions, convex_hull
     results = check_layer(FIGURE_1)
     regions = argmax_regions(FIGURE_1, box=FIGURE_BOX)
     if [bool(r) for r in regions] != [r.argmaxable for r in results]:
@@ -362,7 +362,7 @@ def draw_figure_1():
 
 def draw_region_tables():
     """regions.svg: the region-count tables, shaded by count / C!, C! cells outlined."""
-    from reviews.figures import Panel, shaded_table
+    from reviews.report.svg import Panel, shaded_table
     panels = []
     for bias in (True, False):
         cells = region_table(bias)

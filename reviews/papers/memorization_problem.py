@@ -338,7 +338,7 @@ def draw_positivity():
     """positivity.svg: log10 softmax([g, 0])[1] for g = 0..1000, exact and in
     floats; below, each float series' distance from the exact value in ulp."""
     # Imported here: a run without figures need not load them (nor xml.etree).
-    from reviews.figures import Axis, Mark, Rule, Series, Strip, line_chart
+    from reviews.report.svg import Axis, Mark, Rule, Series, Strip, line_chart
     ln10 = _WORK.ln(10)
     exact_p2 = {g: softmax_exact([g, 0])[1] for g in _FIGURE_GAPS}
     exact = [(g, float(_WORK.divide(log_softmax_exact([g, 0])[1], ln10)))

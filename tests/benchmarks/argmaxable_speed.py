@@ -20,7 +20,7 @@ random.Random(0).gauss(0, 1):
              decide: C = 12, d = 3 with bias, each entry +-D.DDDeK (a
              Decimal, random.Random(1)) with K uniform in [-E, E], for
              E = 1000, 2000 and 3000 (at 5000 the layer is past the limit
-             on widely spread layers, reviews.layer_input); and C = 40,
+             on widely spread layers, reviews.argmax.layer_input); and C = 40,
              d = 8 with bias for E = 300, within the float range
     gpt2     GPT-2's head shape, C = 50,257, d = 768 without bias: 300
              seeded classes, each decided against all 50,257, with 1 job
@@ -44,9 +44,9 @@ from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from reviews import argmaxable  # noqa: E402
-from reviews.argmaxable import check_layer  # noqa: E402
-from reviews.layer_input import integer_layer  # noqa: E402
+from reviews.argmax import check as argmaxable  # noqa: E402
+from reviews.argmax.check import check_layer  # noqa: E402
+from reviews.argmax.layer_input import integer_layer  # noqa: E402
 
 GPT2_CLASSES, GPT2_DIM, GPT2_SAMPLE = 50257, 768, 300
 

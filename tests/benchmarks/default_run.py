@@ -96,7 +96,7 @@ def cached_environment(folder):
 def time_claims(runs):
     """[(best seconds, claim id)] of each claim's check in this process, slowest first."""
     sys.path.insert(0, ROOT)
-    from reviews.claims import all_claims
+    from reviews.papers import all_claims
     best = []
     for claim in all_claims():
         times = []

@@ -1,0 +1,28 @@
+"""Exact argmaxability of a softmax layer's classes, with certificates.
+
+The geometry behind the low-rank review and ``check-layer``: which classes
+of a layer (weights w_j, optional biases b_j) can be the strict argmax of
+its logits, each answer proven by a certificate checked in exact
+arithmetic.  It knows nothing about claims or papers.  The modules, from
+the entry point down:
+
+    check           check_layer, verify, braid_reflect, exact_layer: the
+                    checker and its certificates
+    regions         region_count, realized_rankings: how many rankings a
+                    layer can produce
+    planar          argmax regions and convex hulls of 2-D layers (figures)
+    workers         worker processes: one job split into chunks, in order
+    span            exact coordinates on the span of the rows' differences
+    feasibility     strict linear feasibility: floats, Decimals or exact
+                    integers propose, exact checks decide
+    packed          all logits at a candidate at once, exact in sign
+    lines           one-dimensional layers: the upper envelope of lines
+    twins           classes that share a weight row
+    layer_input     a layer's numbers validated and made exact integers
+    exact_division  big-integer division known to be exact
+
+Import the functions from their module (``from reviews.argmax.check import
+check_layer``) or from ``reviews.counterexamples``, which re-exports the
+public API; this package imports nothing itself, so that a worker process
+loads only what it runs.
+"""

@@ -1,0 +1,768 @@
+"""Exact argmaxability of the classes of a softmax layer, with certificates.
+
+A layer has C classes with weights w_j in R^d and optional biases b_j; the
+logits are w_j . x + b_j.  Class i is argmaxable iff some input x gives it
+strictly the largest logit.  ``check_layer`` decides every class exactly and
+returns a certificate for each, checked exactly or exact by construction:
+
+* argmaxable: a ``witness`` x (Fractions) with w_i . x + b_i > w_j . x + b_j
+  for every j != i;
+* not argmaxable: a combination lam with lam >= 0, lam_i = 0, sum(lam) = 1,
+  sum_j lam_j w_j = w_i and sum_j lam_j b_j >= b_i, kept sparse as its
+  nonzero ``terms`` ((j, lam_j), ...): a basic solution has at most
+  rank + 1 of them (Caratheodory), so memory grows with C, not C**2.
+
+How it stays fast in pure Python: every number is scaled to an integer by
+one common denominator; a candidate x is checked against all C classes at
+once by a few big-integer products (the C logits, rounded to a few bits,
+packed into 2-byte fields of one integer, with a rigorous bound on the
+rounding: reviews.argmax.packed), and only the classes whose margin is within
+that bound are checked one by one in exact integers.  Candidates come from x = w_i, then from a small linear program
+over the classes that beat the last candidate (Clarkson's idea), in floats,
+then where floats fail in Decimals of as many digits as the layer's
+numbers span (a layer of numbers from 1e-300 to 1e300 loses its small
+ones in floats); the same program in exact integers decides what both
+leave open, and always decides (reviews.argmax.feasibility proves that it ends).  With fewer
+classes than dimensions (C - 1 < d), the program runs on at most C - 1
+input coordinates that carry the whole question (reviews.argmax.span); witnesses
+are exact there, and a combination is checked on the whole layer.
+
+Floats and Decimals only propose: a number past the float range is still
+taken at its exact value, and every certificate is checked exactly.
+
+The box.  The paper's detector asks a different question: is class i the
+strict argmax somewhere in the box |x_k| <= R (R = 100 in its code)?
+``check_layer(..., box=R)`` answers it exactly, with R a positive int,
+Fraction, Decimal or float taken at its exact value, and certificates
+(``ClassResult.box`` = R records the question):
+
+* argmaxable in the box: a witness x as above with max_k |x_k| <= R;
+* not argmaxable in the box: terms lam >= 0 over the other classes with
+  sum(lam) = 1 and sum_j lam_j (b_j - b_i) >= R * |sum_j lam_j (w_j - w_i)|_1.
+  For x in the box, v . x >= -R * |v|_1 with v = sum_j lam_j (w_j - w_i),
+  so the lam-weighted mean of the rival logits is at least logit i.
+
+By LP duality over the compact box, one of the two always exists: the
+program of reviews.argmax.feasibility with its penalty fixed at R.  Without a bias
+the box changes nothing (a witness scaled towards 0 stays one), so the
+answers are those for R^d with witnesses scaled into the box.  With a bias
+the reduction to a few coordinates is not used (a boxed combination's
+condition is not kept by it) and every candidate is clamped into the box.  An answer for
+R^d is also one for the box where it holds: a combination with
+sum_j lam_j w_j = w_i proves every box, a witness proves R^d; but a boxed
+combination proves nothing about R^d, and ``verify`` with box=None says so.
+
+    check_layer     one ClassResult per class
+    verify          exact, independent check of a ClassResult's certificate
+    braid_reflect   the paper's approximate search (floats), for comparison
+    ClassResult     index, argmaxable, witness, terms, classes, box; .combination
+    exact_layer     the layer's weights and bias as Fractions (reviews.argmax.layer_input)
+"""
+
+import decimal
+import itertools
+import math
+import operator
+from collections import namedtuple
+from fractions import Fraction
+
+from reviews.errors import InputError
+from reviews.exact import common_denominator, shown, to_float
+from reviews.argmax.feasibility import Program, basis_combination, is_combination, scaled_floats
+from reviews.argmax.layer_input import (
+    box_bound, certificate_number, check_spread, class_index, exact_layer, extremes, integer_layer,
+    sequence, validated,
+)
+from reviews.argmax.lines import upper_envelope
+from reviews.argmax.packed import Packed, dot
+from reviews.argmax.span import SpanCoordinates
+from reviews.argmax.twins import Twins
+from reviews.argmax.workers import job_count, run_chunks, start_method
+
+__all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
+
+
+class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms classes box")):
+    """The decision for one class.
+
+    index: the class; argmaxable: bool; witness: tuple of Fraction (length
+    d) or None; terms: the nonzero weights of the combination as
+    ((j, Fraction), ...) in increasing j, or None; classes: C, the layer's
+    number of classes (needed only for ``combination``); box: None for
+    inputs anywhere in R^d, or the Fraction R for inputs with |x_k| <= R
+    (the terms are then a combination for that box: module docstring).
+
+    >>> ClassResult(2, False, None, ((0, Fraction(1, 2)), (1, Fraction(1, 2))), 3).combination
+    (Fraction(1, 2), Fraction(1, 2), 0)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, index, argmaxable, witness=None, terms=None, classes=None, box=None):
+        return super().__new__(cls, index, argmaxable, witness, terms, classes, box)
+
+    @property
+    def combination(self):
+        """The combination as a dense tuple of length C (0 off the terms), or None."""
+        if self.terms is None:
+            return None
+        if self.classes is None:
+            raise InputError("class %d: a dense combination needs the number of classes"
+                             % self.index)
+        if self.classes > _DENSE_LIMIT:
+            raise InputError("class %d: a dense combination has at most 2**26 classes, not %s;"
+                             " use its terms" % (self.index, shown(self.classes)))
+        dense = [0] * self.classes
+        for j, value in self.terms:
+            if not 0 <= j < self.classes:
+                raise InputError("class %d: its terms name class %d of only %d"
+                                 % (self.index, j, self.classes))
+            dense[j] = value
+        return tuple(dense)
+
+
+_FIRST_PENALTY = 4
+# A dense combination past this many classes would not fit in memory.
+_DENSE_LIMIT = 2 ** 26
+
+_FLOAT_ROUNDS = 64
+_ADDED_PER_ROUND = 8
+_MARGIN_TOLERANCE = 1e-9
+_REFLECTIONS = 8
+# Floats of the layer in its own units while entries stay below 2**_FLOAT_BITS.
+_FLOAT_BITS = 1000
+# Bits between the largest and smallest nonzero entry past which LP rows are scaled one by one.
+_FLOAT_SPREAD = 200
+_DIGITS_PER_BIT = math.log10(2)
+_GUARD_DIGITS = 40
+_DIGIT_SHARES = (20, 3, 1)
+# A float point becomes a candidate of this many bits; x = w_i is taken
+# exactly while its candidate has at most _ROW_BITS.
+_POINT_BITS = 30
+_ROW_BITS = 32
+
+
+class _IntegerWitness(namedtuple("_IntegerWitness", "numerators denominator")):
+    """A witness as integers over one positive common denominator.
+
+    Its Fractions are made once, where the result leaves the check (in the
+    parent process when workers decide): a Fraction costs a microsecond,
+    and a witness has d of them.
+    """
+
+    __slots__ = ()
+
+    def fractions(self):
+        return tuple(map(Fraction, self.numerators, itertools.repeat(self.denominator)))
+
+
+def _fractions(witness):
+    """A witness (a tuple of Fractions, or _IntegerWitness) as a tuple of Fractions."""
+    return witness.fractions() if isinstance(witness, _IntegerWitness) else witness
+
+
+def _finished(result):
+    """The result with its witness in Fractions."""
+    return result._replace(witness=_fractions(result.witness)) if result.argmaxable else result
+
+
+class _ScaledRows:
+    """Rows of integers divided by ``unit``, as floats, made when asked for.
+
+    A class needs its own row and those of its few rivals: a float copy of
+    a whole layer of GPT-2's shape would take gigabytes.
+    """
+
+    def __init__(self, rows, unit):
+        self.rows, self.unit = rows, unit
+
+    def __getitem__(self, j):
+        unit = self.unit
+        return [v / unit for v in self.rows[j]]
+
+
+class _Layer:
+    """A layer in integers (its entries times ``denominator``), packed, with float copies.
+
+    ``bias`` is None for a layer without bias.  ``box``, a Fraction R or
+    None, limits inputs to |x_k| <= R; it is dropped without a bias, where
+    it changes no answer.
+    """
+
+    def __init__(self, weights, bias, denominator, box=None):
+        self.weights = weights
+        self.classes, self.dim = len(weights), len(weights[0])
+        self.has_bias = bias is not None
+        self.box = box if self.has_bias else None
+        self.bias = bias if self.has_bias else [0] * self.classes
+        self.denominator = denominator
+        rows = [w + [b] for w, b in zip(weights, bias)] if self.has_bias else weights
+        self.packed = Packed(rows, prune=not self.has_bias)
+        self._reduced = None
+        self._centre = None
+        # Floats of the layer in its own units, for x = w_i and the
+        # reflections; past the float range, in units of the largest entry.
+        smallest, largest = extremes(rows)
+        unit = denominator if largest >> _FLOAT_BITS < denominator else largest
+        # Then the floats of a float layer's rows are exactly its integers over 2**K.
+        self.binary = unit == denominator and not denominator & (denominator - 1)
+        self.float_weights = _ScaledRows(weights, unit)
+        self.float_bias = [v / unit for v in self.bias]
+        # The LPs see weights and biases each scaled to at most 1; their x is
+        # then in units of bias scale / weight scale, where witnesses live.
+        weight_scale = max(max(map(abs, row)) for row in weights) or 1
+        bias_scale = max(map(abs, self.bias)) or weight_scale
+        self.lp_weights = _ScaledRows(weights, weight_scale)
+        self.lp_bias = [v / bias_scale for v in self.bias]
+        self.x_unit = Fraction(bias_scale, weight_scale)
+        self.float_x_unit = to_float(self.x_unit)
+        self.first_penalty = max(_FIRST_PENALTY, -(-_FIRST_PENALTY * bias_scale // weight_scale))
+        # The inexact programs tried in turn, by their digits (None: floats).
+        # Past this spread, one shared scale leaves most LP rows zero in
+        # floats: each row is scaled on its own.  Where floats still fail,
+        # Decimals of as many digits as the spread keep every row whole;
+        # where most rows span that much on their own, floats are not tried
+        # (their failed bases cost exact checks on long numbers).
+        spread = largest.bit_length() - smallest.bit_length()
+        self.wide = spread > _FLOAT_SPREAD
+        full = int(spread * _DIGITS_PER_BIT) + _GUARD_DIGITS
+        digits = sorted({max(_GUARD_DIGITS, full // share) for share in _DIGIT_SHARES})
+        wide_rows = sum(_span(row) > _FLOAT_SPREAD for row in rows) if self.wide else 0
+        self.inexact = tuple(digits) if 2 * wide_rows > len(rows) else (None, *digits)
+
+    def centre(self):
+        """The mean of the rows, in the units of ``float_weights``; made when first asked for."""
+        if self._centre is None:
+            sums = [0] * self.dim
+            for row in self.weights:
+                sums = list(map(operator.add, sums, row))
+            total = self.classes * self.float_weights.unit
+            self._centre = [v / total for v in sums]
+        return self._centre
+
+    def candidate(self, x):
+        """(integer candidate, its denominator) for a point x.
+
+        The candidate is x * denominator (with the denominator appended when
+        there is a bias), so logits of the candidate are positive multiples
+        of the logits at x.
+        """
+        if all(isinstance(v, float) for v in x):
+            t = self._point_shift(math.frexp(max(map(abs, x)))[1])
+            return self._completed([round(math.ldexp(v, t)) for v in x], Fraction(2) ** t)
+        denominator = common_denominator(x)
+        return self._completed([int(v * denominator) for v in x], denominator)
+
+    def _point_shift(self, exponent):
+        """The t that gives a point about _POINT_BITS bits as integers times
+        2**-t, its largest |x_k| of math.frexp exponent ``exponent`` (and,
+        under a bias, 1: the candidate's last entry)."""
+        if self.has_bias:
+            return max(_POINT_BITS - max(exponent, 1), 0)
+        return _POINT_BITS - exponent
+
+    def _completed(self, scaled, denominator):
+        """(candidate, denominator) for the point scaled / denominator: moved
+        into the box, and the denominator appended under a bias."""
+        scaled = self._clamped(scaled, denominator)
+        return scaled + [int(denominator)] if self.has_bias else scaled, denominator
+
+    def _clamped(self, scaled, denominator):
+        """The point scaled / denominator moved into the box, if any: a witness must be there."""
+        if self.box is None:
+            return scaled
+        limit = math.floor(self.box * denominator)
+        return [max(-limit, min(limit, v)) for v in scaled]
+
+    def row_candidate(self, i):
+        """The candidate for x = w_i (clamped into the box): exact if its
+        integers are small; else rounded to about _POINT_BITS bits, from the
+        integers when the denominator is a power of 2.  For a float layer
+        w_i / 2**K is the row's floats exactly, and this is the candidate
+        ``candidate`` makes of them (halves to even, as round() does)."""
+        exact = self._completed(self.weights[i], self.denominator)
+        if not max(map(abs, exact[0])) >> _ROW_BITS:
+            return exact
+        if not self.binary:
+            return self.candidate(self.float_weights[i])
+        row = self.weights[i]
+        largest = max(map(abs, row))
+        # The exponent math.frexp gives max |x|.
+        t = self._point_shift(largest.bit_length() - self.denominator.bit_length() + 1
+                              if largest else 0)
+        shift = self.denominator.bit_length() - 1 - t
+        if shift <= 0:
+            scaled = [v << -shift for v in row]
+        else:
+            # Halves to even, as round() does: (v + 2**(s-1) - 1 + (bit s of v)) >> s.
+            half = (1 << (shift - 1)) - 1
+            scaled = [(v + half + ((v >> shift) & 1)) >> shift for v in row]
+        return self._completed(scaled, Fraction(2) ** t)
+
+    def witness(self, i, candidate):
+        """The result for a candidate that makes class i the strict maximum."""
+        scaled, denominator = candidate
+        numerators = scaled[:self.dim]
+        if denominator.denominator != 1:
+            numerators = [v * denominator.denominator for v in numerators]
+        return ClassResult(i, True, _IntegerWitness(tuple(numerators), denominator.numerator), None)
+
+    def reflect(self, x, i, rival):
+        """x reflected across the tie of classes i and rival; None if floats fail."""
+        normal = [p - q for p, q in zip(self.float_weights[i], self.float_weights[rival])]
+        size = dot(normal, normal)
+        if not size:
+            return None
+        distance = (dot(normal, x) + self.float_bias[i] - self.float_bias[rival]) / size
+        point = [v - 2 * distance * n for v, n in zip(x, normal)]
+        return point if all(map(math.isfinite, point)) else None
+
+    def differences(self, i, working):
+        """Exact rows w_i - w_j and offsets b_i - b_j over ``working``."""
+        rows = [[a - b for a, b in zip(self.weights[i], self.weights[j])] for j in working]
+        return rows, [self.bias[i] - self.bias[j] for j in working]
+
+    def lp_rows(self, i, working, exact, digits):
+        """Rows w_i - w_j and offsets b_i - b_j of the LP over ``working``.
+
+        Exact in a box p/q, the offsets are times q: the LP's x is q * x,
+        and its penalty p (``lp_penalty``).  Inexact, in floats or in
+        Decimals of ``digits`` digits.
+        """
+        if exact:
+            rows, offsets = self.differences(i, working)
+            if self.box is not None:
+                offsets = [self.box.denominator * c for c in offsets]
+            return rows, offsets
+        if digits is not None or self.wide:
+            rows, offsets = self.differences(i, working)
+            return scaled_floats(rows, [c / self.x_unit for c in offsets], digits)
+        rows = [[a - b for a, b in zip(self.lp_weights[i], self.lp_weights[j])]
+                for j in working]
+        return rows, [self.lp_bias[i] - self.lp_bias[j] for j in working]
+
+    def lp_penalty(self, exact, digits):
+        """The LP's first penalty; in a box, its only one: R in the LP's units."""
+        if self.box is None:
+            return self.first_penalty if exact else _FIRST_PENALTY
+        if exact:
+            return self.box.numerator
+        return to_float(self.box / self.x_unit) if digits is None else self.box / self.x_unit
+
+    def lp_candidate(self, x, exact, digits):
+        """The candidate for the LP's point x; None if floats fail."""
+        if exact:
+            return self.candidate(x if self.box is None else [v / self.box.denominator for v in x])
+        if digits is not None:
+            return self.candidate([Fraction(v) * self.x_unit for v in x])
+        if not all(map(math.isfinite, x)):
+            return None
+        point = [v * self.float_x_unit for v in x]
+        if all(map(math.isfinite, point)):
+            return self.candidate(point)
+        # The unit is past the float range: scale exactly instead.
+        return self.candidate([Fraction(v) * self.x_unit for v in x])
+
+    def reduced(self, needed, exact=False):
+        """(this layer on a few coordinates, its SpanCoordinates), or None if not worth it.
+
+        The differences w_j - w_0 span r <= C - 1 dimensions, so only
+        C - 1 < d can gain; r coordinates carry the whole question
+        (reviews.argmax.span), on the layer's own integers.  Finding them costs
+        about C * r * min(d, C) operations modulo a prime, and a float
+        program in d dimensions about d**3 float operations: so the floats
+        get the coordinates only for few classes (C**3 <= d**2), the exact
+        program whenever it is ``needed`` (exact pivots in d dimensions
+        cost far more).  Computed once, when a class first needs the LP;
+        ``exact`` asks for coordinates chosen in exact arithmetic instead
+        (once the prime has missed part of the span), kept for the classes
+        after.
+        """
+        if self.box is not None or self.classes - 1 >= self.dim or not (
+                needed or self.classes ** 3 <= self.dim ** 2):
+            return None
+        if self._reduced is None or (exact and not self._reduced[1].exact):
+            span = SpanCoordinates(self.weights, exact=exact)
+            bias = self.bias if self.has_bias else None
+            self._reduced = _Layer(span.restricted(self.weights), bias, self.denominator), span
+        return self._reduced
+
+    def combination_holds(self, i, terms):
+        """Exact check: ``terms`` are a combination for class i on this layer, in R^d."""
+        rows, offsets = self.differences(i, [j for j, _ in terms])
+        return is_combination(rows, offsets, [value for _, value in terms])
+
+
+def _span(row):
+    """Bits between the largest and the smallest nonzero magnitude in a row of integers."""
+    smallest, largest = extremes([row])
+    return largest.bit_length() - smallest.bit_length()
+
+
+def _clarkson(layer, i, working, exact, digits=None):
+    """Decide class i from a growing working set of rivals; None if rounding fails.
+
+    Inexact, the program runs in floats, or in Decimals of ``digits``
+    digits, and proposes certificates that are checked exactly.  Exact,
+    it always decides, and ends: the exact point of each round
+    beats every working rival, so each round adds a new one (at most C - 1
+    times) or raises the penalty, which the exact program needs only a
+    bounded number of times (reviews.argmax.feasibility), and in a box never.
+    """
+    try:
+        return _rounds(layer, i, working, exact, digits)
+    except decimal.DecimalException:
+        # Past the Decimals' exponent range: the exact program decides.
+        return None
+
+
+def _rounds(layer, i, working, exact, digits):
+    tolerance = _MARGIN_TOLERANCE if digits is None and not exact else 0
+    penalty = layer.lp_penalty(exact, digits)
+    if not 0 < penalty < math.inf:
+        return None
+    program = Program(*layer.lp_rows(i, working, exact, digits), penalty, exact=exact,
+                      digits=digits)
+    for _ in itertools.count() if exact else range(_FLOAT_ROUNDS):
+        relaxed = program.solve()
+        if relaxed is None:
+            return None
+        if relaxed.value > tolerance:
+            candidate = layer.lp_candidate(relaxed.x, exact, digits)
+            if candidate is None:
+                return None
+            beaten = layer.packed.beaten_by(i, candidate[0], len(working) + _ADDED_PER_ROUND)
+            if not beaten:
+                return layer.witness(i, candidate)
+            fresh = [j for j in beaten if j not in working][:_ADDED_PER_ROUND]
+            if not fresh:
+                return None
+            working += fresh
+            program.add(*layer.lp_rows(i, fresh, exact, digits))
+        elif layer.box is not None or not relaxed.slack:
+            if exact:
+                lam = program.row_weights()
+            else:
+                lam = basis_combination(*layer.differences(i, working), relaxed.basis, layer.box)
+                if lam is None:
+                    return None
+            terms = sorted((j, value) for j, value in zip(working, lam) if value)
+            return ClassResult(i, False, None, tuple(terms), layer.classes)
+        elif not program.grow_penalty():
+            return None
+    return None
+
+
+def _decide(layer, i):
+    if layer.classes == 1:
+        return ClassResult(i, True, tuple(Fraction(0) for _ in range(layer.dim)), None)
+    candidate = layer.row_candidate(i)
+    beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
+    working = list(beaten)
+    if beaten:
+        point = layer.float_weights[i]
+        # Adding one vector to every row adds one number to every logit: x =
+        # w_i - (the rows' mean) is x = w_i for the centred layer, where an
+        # embedding's long rows along the shared mean no longer beat it.
+        centred = [v - m for v, m in zip(point, layer.centre())]
+        if all(map(math.isfinite, centred)):
+            other = layer.candidate(centred)
+            others = layer.packed.beaten_by(i, other[0], _ADDED_PER_ROUND)
+            working += [j for j in others if j not in working]
+            if len(others) <= len(beaten):
+                point, candidate, beaten = centred, other, others
+    # Reflections pay off when few rivals beat x = w_i; otherwise go to the LP.
+    for _ in range(_REFLECTIONS if len(beaten) < _ADDED_PER_ROUND else 0):
+        point = beaten and layer.reflect(point, i, beaten[0])
+        if not point:
+            break
+        candidate = layer.candidate(point)
+        beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
+        working += [j for j in beaten if j not in working]
+    if not beaten:
+        return layer.witness(i, candidate)
+    reduction = layer.reduced(needed=False)
+    if reduction is None:
+        # The inexact rounds extend ``working``: the exact program starts
+        # from every rival they met.
+        for digits in layer.inexact:
+            result = _clarkson(layer, i, working, exact=False, digits=digits)
+            if result is not None:
+                return result
+        reduction = layer.reduced(needed=True)
+        if reduction is None:
+            return _clarkson(layer, i, working, exact=True)
+    while True:
+        reduced, span = reduction
+        result = _decide(reduced, i)
+        if result.argmaxable:
+            return ClassResult(i, True, span.lift(_fractions(result.witness)), None)
+        if layer.combination_holds(i, result.terms):
+            return result
+        if span.exact:
+            # Exact coordinates keep the rank, so this never happens; were
+            # it to, no unchecked answer is reported: all d coordinates.
+            return _clarkson(layer, i, working, exact=True)
+        # The prime missed part of the span (reviews.argmax.span): exact coordinates.
+        reduction = layer.reduced(needed=True, exact=True)
+
+
+def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):
+    """Decide every class of the layer exactly; one ClassResult per class.
+
+    ``progress``, if given, is called as progress(done, total) while the
+    check runs, in this process.  ``box`` = R (a positive number, taken
+    exactly) asks about inputs with |x_k| <= R only (module docstring);
+    None asks about R^d.  ``jobs`` worker processes (a positive int, or
+    None for every usable CPU) share the classes; the results are the same
+    for every ``jobs``.  With jobs > 1 under the ``spawn`` start method
+    (macOS, Windows), call it from under ``if __name__ == "__main__":``.
+
+    >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
+    >>> [r.argmaxable for r in check_layer(W)]
+    [True, True, True, False]
+    >>> check_layer(W)[3].terms
+    ((0, Fraction(43, 290)), (1, Fraction(61, 145)), (2, Fraction(25, 58)))
+
+    Class 1 wins only for x > 2, outside the box [-1, 1]:
+
+    >>> [r.argmaxable for r in check_layer([[0], [1]], [0, -2], box=1)]
+    [True, False]
+    >>> check_layer([[0], [1]], [0, -2], box=1)[1].terms
+    ((0, Fraction(1, 1)),)
+    """
+    if progress is not None and not callable(progress):
+        raise TypeError("progress must be a function called as progress(done, total), not %s"
+                        % type(progress).__name__)
+    jobs = job_count(jobs)
+    bound = None if box is None else box_bound(box)
+    rows, biases, denominator = integer_layer(weights, bias)
+    # Repeated rows are settled by a twin; the rest on one representative per row.
+    twins = Twins(rows, biases)
+    reduced = (twins.select(rows), twins.select(biases), denominator)
+    check_spread(*reduced, bound)
+    # Only representatives that stand for a class without a twin need deciding.
+    needed = sorted({twins.position[i] for i in range(twins.classes) if i not in twins.twin})
+    if not needed:
+        decided = {}
+    elif len(rows[0]) == 1 and (bound is None or biases is None):
+        lines = upper_envelope([w for w, in reduced[0]], reduced[1] or [0] * len(reduced[0]))
+        decided = {n: ClassResult(n, not terms, witness, terms)
+                   for n, (witness, terms) in enumerate(lines)}
+        decided = {n: r if bound is None else _into_box(r, bound) for n, r in decided.items()}
+    else:
+        decided = dict(zip(needed, _check(reduced, bound, needed, jobs, progress)))
+    results = []
+    for i in range(twins.classes):
+        if i in twins.twin:
+            result = ClassResult(i, False, None, ((twins.twin[i], Fraction(1)),), twins.classes)
+            results.append(result if bound is None else _into_box(result, bound))
+        else:
+            results.append(twins.renamed(decided[twins.position[i]]))
+    return results
+
+
+# Classes per chunk sent to a worker: at most this many, and about
+# _CHUNKS_PER_JOB chunks per process so that they finish together.
+_CHUNK = 64
+_CHUNKS_PER_JOB = 4
+
+
+def _check(integer, bound, indices, jobs, progress):
+    """The results for the classes ``indices`` of the layer ``integer`` (from integer_layer)."""
+    indices = list(indices)
+    if jobs == 1 or len(indices) < 2:
+        _start_worker(integer, bound)
+        try:
+            results = []
+            for done, i in enumerate(indices, 1):
+                results.append(_finished(_decide_boxed(i)))
+                if progress is not None:
+                    progress(done, len(indices))
+            return results
+        finally:
+            _stop_worker()
+    size = max(1, min(_CHUNK, -(-len(indices) // (jobs * _CHUNKS_PER_JOB))))
+    chunks = [indices[n:n + size] for n in range(0, len(indices), size)]
+    if start_method() == "fork":
+        # Forked workers inherit the layer built here once, instead of each
+        # building its own copy side by side, slower for sharing the CPUs.
+        _start_worker(integer, bound)
+        start, arguments = None, ()
+    else:
+        start, arguments = _start_worker, (integer, bound)
+    try:
+        done = run_chunks(start, arguments, _decide_chunk, chunks, jobs, progress, _decoded)
+    finally:
+        _stop_worker()
+    return [result for chunk in done for result in chunk]
+
+
+# (layer, box bound) of this process while a check runs (in a worker, its lifetime).
+_worker = None
+
+
+def _start_worker(integer, bound):
+    global _worker
+    _worker = _Layer(*integer, box=bound), bound
+
+
+def _stop_worker():
+    global _worker
+    _worker = None
+
+
+def _decide_boxed(i):
+    layer, bound = _worker
+    result = _decide(layer, i)
+    return result if bound is None else _into_box(result, bound)
+
+
+def _decide_chunk(indices):
+    """The results of a chunk of classes, in plain integers (cheap to send)."""
+    return [_encoded(_decide_boxed(i)) for i in indices]
+
+
+def _encoded(result):
+    witness = result.witness
+    if witness and not isinstance(witness, _IntegerWitness):
+        common = common_denominator(witness)
+        witness = _IntegerWitness(tuple(v.numerator * (common // v.denominator) for v in witness), common)
+    witness = witness and tuple(witness)
+    terms = result.terms and tuple((j, v.numerator, v.denominator) for j, v in result.terms)
+    box = result.box and (result.box.numerator, result.box.denominator)
+    return result.index, result.argmaxable, witness, terms, result.classes, box
+
+
+def _decoded(chunk):
+    """The ClassResults of a chunk's results from ``_decide_chunk``."""
+    return [ClassResult(index, argmaxable,
+                        witness and _IntegerWitness(*witness).fractions(),
+                        terms and tuple((j, Fraction(n, q)) for j, n, q in terms),
+                        classes, box and Fraction(*box))
+            for index, argmaxable, witness, terms, classes, box in chunk]
+
+
+def _into_box(result, box):
+    """The result for the box: a witness scaled into it, the box recorded.
+
+    Only a layer without bias, decided for R^d, has witnesses outside the
+    box, and there a positive multiple of a witness is one.
+    """
+    if result.argmaxable:
+        witness = _fractions(result.witness)
+        size = max(map(abs, witness))
+        if size > box:
+            result = result._replace(witness=tuple(v * box / size for v in witness))
+    return result._replace(box=box)
+
+
+def verify(weights, bias, result, box=None):
+    """Check a ClassResult's certificate in exact arithmetic, from scratch.
+
+    True if the certificate proves the result for inputs in R^d, or with
+    ``box`` = R for inputs with |x_k| <= R; False if it is well formed but
+    does not: a witness where class ``index`` is not strictly the largest
+    logit (or outside the box), or terms that are not a combination (a
+    weight that is negative, weights not summing to 1, on ``index``
+    itself, or not giving w_i and a bias of at least b_i; in a box, not
+    giving sum_j lam_j (b_j - b_i) >= R |sum_j lam_j (w_j - w_i)|_1).
+    ``result.box`` is not consulted: a combination for a box proves
+    nothing about R^d, so check a boxed result with its box.  A malformed
+    argument raises: TypeError if ``result`` is not a ClassResult or
+    ``box`` not a number, InputError (a ValueError) for an index that is
+    not a class, a witness that is not d finite numbers, terms that are
+    not (class, finite number) pairs in increasing class order, or a box
+    that is not positive and finite.
+
+    >>> W = [[0, 0], [1, 0], [2, 0]]
+    >>> all(verify(W, None, r) for r in check_layer(W))
+    True
+    >>> verify(W, None, ClassResult(1, True, (5, 0)))
+    False
+    >>> boxed = check_layer([[0], [1]], [0, -2], box=1)[1]
+    >>> verify([[0], [1]], [0, -2], boxed, box=1), verify([[0], [1]], [0, -2], boxed)
+    (True, False)
+    """
+    rows, biases = exact_layer(weights, bias)
+    biases = biases or [Fraction(0)] * len(rows)
+    bound = None if box is None else box_bound(box)
+    if not isinstance(result, ClassResult):
+        raise TypeError("result must be a ClassResult, not %s" % type(result).__name__)
+    i = class_index(result.index, len(rows), "result.index")
+    if result.argmaxable:
+        if result.witness is None:
+            raise InputError("result %d is argmaxable but has no witness" % i)
+        x = sequence(result.witness, "result.witness")
+        if len(x) != len(rows[0]):
+            raise InputError("result.witness has length %d for d = %d" % (len(x), len(rows[0])))
+        x = [certificate_number(v, "result.witness[%d]" % k, "a witness")
+             for k, v in enumerate(x)]
+        if bound is not None and max(map(abs, x)) > bound:
+            return False
+        top = dot(rows[i], x) + biases[i]
+        return all(dot(row, x) + b < top for j, (row, b) in enumerate(zip(rows, biases))
+                   if j != i)
+    if result.terms is None:
+        raise InputError("result %d is not argmaxable but has no terms" % i)
+    support, lam = [], []
+    for n, term in enumerate(sequence(result.terms, "result.terms")):
+        pair = sequence(term, "result.terms[%d]" % n)
+        if len(pair) != 2:
+            raise InputError("result.terms[%d] has %d entries, not 2 (class, weight)"
+                             % (n, len(pair)))
+        j = class_index(pair[0], len(rows), "result.terms[%d]'s class" % n)
+        if support and j <= support[-1]:
+            raise InputError("result.terms[%d]'s class %d does not follow class %d:"
+                             " terms go in increasing class order" % (n, j, support[-1]))
+        support.append(j)
+        lam.append(certificate_number(pair[1], "result.terms[%d]'s weight" % n, "weights"))
+    if i in support:
+        return False
+    differences = [[a - b for a, b in zip(rows[i], rows[j])] for j in support]
+    return bool(support) and is_combination(
+        differences, [biases[i] - biases[j] for j in support], lam, bound)
+
+
+def braid_reflect(weights, bias, index, patience=50):
+    """The paper's Braid-reflect search for a witness of class ``index``, in floats.
+
+    Start at x = w_i; while another class a has the largest logit, reflect x
+    across the hyperplane where classes i and a tie.  Returns the point
+    (tuple of floats) where class i came out on top in floats, or None after
+    ``patience`` reflections, or where floats cannot hold the layer or the
+    point.  A None proves nothing, and a point is only a candidate: check
+    it with ``verify``.
+
+    >>> braid_reflect([[0, 0], [1, 0], [-1, 0]], None, 1)
+    (1.0, 0.0)
+    """
+    # Validated but not made exact: the search needs floats only.
+    rows, biases = validated(weights, bias)
+    index = class_index(index, len(rows), "index")
+    w = [[to_float(v) for v in row] for row in rows]
+    b = [to_float(v) for v in biases] if biases else [0.0] * len(rows)
+    columns = list(zip(*w))
+    x = list(w[index])
+    for _ in range(patience + 1):
+        if not all(map(math.isfinite, x + b)):
+            return None
+        # All C logits a coordinate at a time (C-level loops, several times
+        # faster than a dot per class): products summed in order, then b_j.
+        logits = [0.0] * len(w)
+        for column, xk in zip(columns, x):
+            products = map(operator.mul, column, itertools.repeat(xk))
+            logits = list(map(operator.add, logits, products))
+        logits = list(map(operator.add, logits, b))
+        top = max(logits)
+        best = index if logits[index] == top else logits.index(top)
+        if best == index and logits.count(top) == 1:
+            return tuple(x)
+        normal = [p - q for p, q in zip(w[index], w[best])]
+        norm = math.sqrt(dot(normal, normal))
+        if norm == 0 or not math.isfinite(norm):
+            return None
+        v = [c / norm for c in normal]
+        distance = dot(v, x) + (b[index] - b[best]) / norm
+        x = [xk - 2 * distance * vk for xk, vk in zip(x, v)]
+    return None

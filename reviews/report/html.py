@@ -1,0 +1,145 @@
+"""The report as one self-contained HTML page, ready to publish.
+
+The page holds the version line, the claims table, each claim's evidence and
+every figure inline as SVG: inline CSS, no scripts, no external links, fonts
+or images, so that the one file is the whole review.  It reads from 600 to
+1200 pixels wide; wide tables scroll inside themselves.  Like the other
+renderers (reviews.report.text) it knows nothing about any paper.
+
+    html        the page, from the suite, the results and the drawn figures
+"""
+
+import html as _html
+import re
+
+from reviews.report.text import alt_text, citation, tally, version_line
+
+__all__ = ["html"]
+
+# System fonts only: nothing is fetched.
+_STYLE = """\
+body{margin:0;background:#fff;color:#111;\
+font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",Arial,sans-serif}
+main{max-width:1100px;margin:0 auto;padding:12px 16px 32px}
+h1{font-size:1.45em;margin:.4em 0 .2em}
+h2{font-size:1.15em;margin:2em 0 .4em;padding-top:.6em;border-top:1px solid #ccc;\
+overflow-wrap:anywhere}
+.version{margin:0 0 1em;color:#333}
+.scroll{overflow-x:auto;margin:.6em 0 1em}
+table{border-collapse:collapse;font-size:.92em}
+th,td{border:1px solid #c8c8c8;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f0f0f0}
+table.claims{min-width:40em}
+table.claims td:nth-child(1){min-width:11em}
+table.claims td:nth-child(2){min-width:11em}
+table.claims td:nth-child(4){min-width:13em}
+.small{font-size:.86em;color:#444}
+table.evidence{width:100%}
+table.evidence th{font-weight:normal;white-space:nowrap;width:1%}
+code{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:.92em}
+table.evidence code{white-space:pre-wrap;overflow-wrap:anywhere}
+.verdict{font-weight:bold;white-space:nowrap}
+.mismatch{color:#fff;background:#b34700;padding:0 4px}
+blockquote{margin:.6em 0;padding:.1em 0 .1em 1em;border-left:4px solid #0072B2}
+figure{margin:1.2em 0}
+figure svg{display:block;width:100%;max-width:600px;height:auto;border:1px solid #ddd}
+figcaption{font-size:.92em;color:#333;margin-top:.3em}
+"""
+
+
+def _e(text):
+    """Text as HTML, ASCII only (anything else as a character reference)."""
+    return _html.escape(str(text)).encode("ascii", "xmlcharrefreplace").decode("ascii")
+
+
+def _verdict(result):
+    verdict = _e(result.outcome.verdict)
+    if result.matches:
+        return '<span class="verdict">%s</span>' % verdict
+    return '<span class="verdict mismatch">%s (MISMATCH)</span>' % verdict
+
+
+def _anchor(claim):
+    return "claim-" + re.sub(r"[^A-Za-z0-9_.-]", "-", claim.id)
+
+
+def _inline_svg(svg, prefix):
+    """An SVG document as an element of the page: no namespace declaration
+    (HTML implies it), ids made unique to the figure."""
+    svg = re.sub(r'\s+xmlns="[^"]*"', "", svg, count=1).strip()
+    for name in re.findall(r'\sid="([^"]+)"', svg):
+        unique = "%s-%s" % (prefix, name)
+        svg = svg.replace('id="%s"' % name, 'id="%s"' % unique)
+        svg = svg.replace("url(#%s)" % name, "url(#%s)" % unique)
+    return svg.encode("ascii", "xmlcharrefreplace").decode("ascii")
+
+
+def _claims_table(results):
+    lines = ['<div class="scroll"><table class="claims">',
+             "<tr><th>Claim (where)</th><th>Statement</th><th>Verdict (review)</th>"
+             "<th>Key numbers</th></tr>"]
+    for result in results:
+        claim, outcome = result
+        lines.append('<tr><td><a href="#%s"><code>%s</code></a><br><span class="small">'
+                     "arXiv:%s %s</span></td><td>%s</td><td>%s<br>"
+                     '<span class="small">review: %s</span></td><td>%s</td></tr>'
+                     % (_anchor(claim), _e(claim.id), _e(claim.paper.arxiv),
+                        _e(claim.where), _e(claim.statement), _verdict(result),
+                        _e(claim.expected), _e(outcome.summary)))
+    lines.append("</table></div>")
+    return lines
+
+
+def _section(result, drawn, number):
+    claim, outcome = result
+    lines = ['<section id="%s">' % _anchor(claim),
+             "<h2><code>%s</code>: %s</h2>" % (_e(claim.id), _verdict(result)),
+             "<p>%s.</p>" % _e(citation(claim)),
+             "<blockquote>%s</blockquote>" % _e(claim.statement),
+             "<p>Review states: <b>%s</b>. Found: %s</p>" % (_e(claim.expected),
+                                                            _e(outcome.summary))]
+    if not result.matches:
+        lines.append('<p class="mismatch">MISMATCH: verdict %s, the review states %s</p>'
+                     % (_e(outcome.verdict), _e(claim.expected)))
+    if outcome.evidence:
+        lines.append('<div class="scroll"><table class="evidence">')
+        lines += ["<tr><th>%s</th><td><code>%s</code></td></tr>" % (_e(row.label),
+                                                                   _e(row.value))
+                  for row in outcome.evidence]
+        lines.append("</table></div>")
+    for k, figure in enumerate(drawn):
+        caption = _e(alt_text(claim, figure))
+        if figure.path is not None:
+            caption += " (file <code>%s</code>)" % _e(figure.path)
+        lines += ['<figure aria-label="%s">' % _e(alt_text(claim, figure)),
+                  _inline_svg(figure.svg, "figure%d-%d" % (number, k + 1)),
+                  "<figcaption>%s</figcaption>" % caption, "</figure>"]
+    lines.append("</section>")
+    return lines
+
+
+def html(suite, results, figures=None):
+    """One self-contained HTML page: version line, claims table, tally,
+    then each claim's evidence and its figures inline as SVG.
+
+    ``figures`` maps a claim id to its figures (reviews.report.text.Drawn); each
+    is shown inline, and its file path, when written, in the caption.
+
+    >>> from reviews.report.text import Suite
+    >>> page = html(Suite("suite", "1.0", "3.x"), [])
+    >>> page.startswith("<!DOCTYPE html>"), "<script" in page
+    (True, False)
+    """
+    figures = figures or {}
+    lines = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
+             "<title>%s</title>" % _e(version_line(suite)),
+             "<style>", _STYLE.rstrip("\n"), "</style>", "</head>", "<body>", "<main>",
+             "<h1>Review of claims</h1>",
+             '<p class="version">%s</p>' % _e(version_line(suite))]
+    lines += _claims_table(results)
+    lines.append("<p>%s</p>" % _e(tally(results)))
+    for number, result in enumerate(results, 1):
+        lines += _section(result, figures.get(result.claim.id, ()), number)
+    lines += ["</main>", "</body>", "</html>"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,397 @@
+"""Renderers: checked claims as text, markdown or JSON.
+
+A renderer takes the suite's header (``Suite``), a list of
+``reviews.claims.Result`` and the figures drawn for them (``Drawn``), and
+returns one string.  It knows nothing about any paper: everything it prints
+comes from the claims, their outcomes and their figures.  (The HTML page is
+reviews.report.html.)
+
+    Suite       name, version and Python version of the run
+    Drawn       a claim's figure as drawn for a report
+    text        the terminal report
+    markdown    a table to paste into a review, then the evidence
+    as_json     stable keys: suite, python, ok, claims
+    FORMATS     the renderers by name
+    version_line, citation, tally, alt_text    lines every format shares
+    layer_text, layer_markdown, layer_json, LAYER_FORMATS
+                a checked layer (reviews.argmax.check results)
+
+A checked layer's classes are numbered from 0, as in Python and the API
+(the claims number classes as their papers do).  Its text and markdown show
+each unargmaxable class's combination with coefficients correctly rounded
+to 6 significant digits ("0.420690"; fewer digits when that is exact, and a
+coefficient of exactly 1 as just ``w[j]``); the JSON has every exact value
+beside its rounded one (see layer_json).  The text is ASCII ("*" for the
+product), so that any terminal shows it as is.
+"""
+
+import decimal
+import json
+import re
+import textwrap
+from collections import namedtuple
+
+from reviews.exact import rational_text, to_decimal
+
+__all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
+           "version_line", "citation", "tally", "alt_text",
+           "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS"]
+
+Suite = namedtuple("Suite", "name version python")
+Suite.__doc__ = "The header of a run: suite name, suite version, Python version."
+
+Drawn = namedtuple("Drawn", "name description svg path")
+Drawn.__doc__ = """A claim's figure as drawn for a report: its file name, what it shows
+(or None), its SVG text, and the path the report cites it by (None when no
+file was written)."""
+
+
+def all_match(results):
+    """True when every verdict is the one the review states."""
+    return all(result.matches for result in results)
+
+
+def version_line(suite):
+    """The line a reviewer cites: "name version (Python x.y.z)"."""
+    return "%s %s (Python %s)" % (suite.name, suite.version, suite.python)
+
+
+def citation(claim):
+    """Paper, authors, year, arXiv id and where in the paper."""
+    paper = claim.paper
+    return "%s (%s %d), arXiv:%s, %s" % (
+        paper.title, ", ".join(paper.authors), paper.year, paper.arxiv, claim.where)
+
+
+def tally(results):
+    """ "N claims: M as the review states, K MISMATCH".
+
+    >>> tally([])
+    '0 claims: 0 as the review states, 0 MISMATCH'
+    """
+    mismatches = sum(not result.matches for result in results)
+    return "%d claim%s: %d as the review states, %d MISMATCH" % (
+        len(results), "" if len(results) == 1 else "s", len(results) - mismatches, mismatches)
+
+
+def alt_text(claim, drawn):
+    """What a figure shows, in one line: its description, else its name."""
+    return " ".join((drawn.description or "Figure %s of claim %s" % (
+        drawn.name, claim.id)).split())
+
+
+def _cited(figures, claim):
+    """The paths a report cites for the claim's figures (those written)."""
+    return [drawn.path for drawn in figures.get(claim.id, ()) if drawn.path is not None]
+
+
+def text(suite, results, figures=None):
+    """The terminal report: one block per claim, a tally at the end.
+
+    ``figures`` maps a claim id to the figures drawn for it (``Drawn``);
+    those written to a file are named under their claim.
+    """
+    figures = figures or {}
+    lines = [version_line(suite), ""]
+    for result in results:
+        claim, outcome = result
+        lines += [
+            "%-11s %s" % (outcome.verdict, claim.id),
+            "    %s" % citation(claim),
+            "    Claim: %s" % claim.statement,
+            "    Review states: %s" % claim.expected,
+            "    Found: %s" % outcome.summary,
+        ]
+        if not result.matches:
+            lines.append("    MISMATCH: verdict %s, the review states %s"
+                         % (outcome.verdict, claim.expected))
+        width = max((len(row.label) for row in outcome.evidence), default=0)
+        lines += ["      %-*s  %s" % (width, row.label, row.value)
+                  for row in outcome.evidence]
+        lines += ["    Figure: %s" % path for path in _cited(figures, claim)]
+        lines.append("")
+    lines.append(tally(results))
+    return "\n".join(lines) + "\n"
+
+
+def _cell(value):
+    return str(value).replace("|", "\\|")
+
+
+def _link_target(path):
+    """A path as a markdown link target: in <...> when it has spaces or brackets."""
+    return "<%s>" % path if any(c in path for c in " ()<>") else path
+
+
+def markdown(suite, results, figures=None):
+    """The version line, a table of the claims, then each claim's evidence
+    and its written figures (alt text: what the figure shows)."""
+    figures = figures or {}
+    lines = [
+        "## %s" % version_line(suite),
+        "",
+        "| Claim | Where | Statement | Review | Verdict | Key numbers |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for result in results:
+        claim, outcome = result
+        verdict = outcome.verdict if result.matches else "%s (MISMATCH)" % outcome.verdict
+        lines.append("| `%s` | arXiv:%s %s | %s | %s | %s | %s |" % (
+            claim.id, claim.paper.arxiv, _cell(claim.where), _cell(claim.statement),
+            claim.expected, verdict, _cell(outcome.summary)))
+    lines += ["", tally(results), ""]
+    for result in results:
+        claim, outcome = result
+        lines += ["### `%s`: %s" % (claim.id, outcome.verdict), "",
+                  "%s." % citation(claim), "", "> %s" % claim.statement, ""]
+        lines += ["- %s: %s" % (row.label, _code(row.value)) for row in outcome.evidence]
+        for drawn in figures.get(claim.id, ()):
+            if drawn.path is None:
+                continue
+            alt = alt_text(claim, drawn)
+            lines += ["", "Figure %s: %s" % (_code(drawn.path), alt), "",
+                      "![%s](%s)" % (alt.replace("[", "\\[").replace("]", "\\]"),
+                                     _link_target(drawn.path))]
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _claim_json(result, figures):
+    claim, outcome = result
+    return {
+        "id": claim.id,
+        "paper": {
+            "title": claim.paper.title,
+            "authors": list(claim.paper.authors),
+            "year": claim.paper.year,
+            "arxiv": claim.paper.arxiv,
+        },
+        "where": claim.where,
+        "statement": claim.statement,
+        "expected": claim.expected,
+        "verdict": outcome.verdict,
+        "matches": result.matches,
+        "summary": outcome.summary,
+        "evidence": [{"label": row.label, "value": row.value} for row in outcome.evidence],
+        "figures": _cited(figures, claim),
+    }
+
+
+def as_json(suite, results, figures=None):
+    """JSON with the keys suite, python, ok and claims (in that order)."""
+    figures = figures or {}
+    document = {
+        "suite": {"name": suite.name, "version": suite.version},
+        "python": suite.python,
+        "ok": all_match(results),
+        "claims": [_claim_json(result, figures) for result in results],
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+FORMATS = {"text": text, "markdown": markdown, "json": as_json}
+
+
+# A checked layer (reviews.argmax.check results).  Classes are numbered from
+# 0, as in Python and the API; only the claims number them as their papers do.
+
+_DIGITS = 6
+# Correct rounding of any rational a certificate holds: a coefficient can be
+# 1e-4400, which a float would show as 0.  Never the global context.
+_APPROXIMATE = decimal.Context(prec=_DIGITS, rounding=decimal.ROUND_HALF_EVEN,
+                               Emin=decimal.MIN_EMIN, Emax=decimal.MAX_EMAX)
+_NUMBERING = "classes numbered from 0"
+_WHERE_EXACT = "--format json"
+
+
+def _approximation(value):
+    """``value`` correctly rounded to 6 significant digits (fewer when that
+    is exact), in Python's notation: "0.420690", "0.5", "1e-4400"."""
+    return format(to_decimal(value, _APPROXIMATE), "g")
+
+
+def _classes(count):
+    return "%d class%s" % (count, "" if count == 1 else "es")
+
+
+def _box(results):
+    """The bound R the results were decided for, or None for all of R^d."""
+    return results[0].box if results else None
+
+
+def _header(results, dim, has_bias):
+    box = _box(results)
+    inputs = "" if box is None else "; inputs boxed to |x_k| <= %s" % _approximation(box)
+    return "%s, d = %d, %s%s; %s" % (_classes(len(results)), dim,
+                                     "with bias" if has_bias else "no bias", inputs, _NUMBERING)
+
+
+def _meaning(has_bias, box=None):
+    """What the listed combinations prove, in one sentence."""
+    if box is not None:
+        return ("Unargmaxable in the box: for each, a weighted mean of other classes'"
+                " logits l[j] (weights lam_j >= 0, summing to 1) is at least its logit"
+                " l[i] at every input in the box, because sum_j lam_j (b[j] - b[i]) >="
+                " R * |sum_j lam_j (w[j] - w[i])|_1.")
+    if has_bias:
+        return ("Unargmaxable classes: each one's weights w[i] are a convex combination of"
+                " other classes' weights and its bias b[i] is at most the same combination"
+                " of their biases, so its logit is at most that weighted mean of theirs for"
+                " every input, never strictly the largest.")
+    return ("Unargmaxable classes: each one's weights w[i] are a convex combination of"
+            " other classes' weights, so its logit is the same weighted mean of theirs for"
+            " every input, never strictly the largest.")
+
+
+def _combination(result):
+    """ "w[i] = a*w[j] + ...": the nonzero terms, a weight of exactly 1 as w[j].
+
+    In a box the certificate is an inequality of logits, "l[i] <= a*l[j] + ...".
+    """
+    symbol = "w" if result.box is None else "l"
+    terms = ["%s[%d]" % (symbol, j) if weight == 1
+             else "%s*%s[%d]" % (_approximation(weight), symbol, j)
+             for j, weight in result.terms]
+    relation = "=" if result.box is None else "<="
+    return "%s[%d] %s %s" % (symbol, result.index, relation, " + ".join(terms))
+
+
+def _count(results, unargmaxable):
+    return "%d of %s unargmaxable, %d argmaxable." % (
+        len(unargmaxable), _classes(len(results)), len(results) - len(unargmaxable))
+
+
+def _where_exact(unargmaxable, flag):
+    return ("Exact values and witnesses: %s" if unargmaxable else "Exact witnesses: %s") % flag
+
+
+def layer_text(name, results, dim, has_bias):
+    """A header line, each unargmaxable class with the nonzero terms of its
+    combination (coefficients to 6 significant digits), then a count.
+
+    >>> from fractions import Fraction
+    >>> from reviews.argmax.check import ClassResult
+    >>> results = [ClassResult(0, True, (Fraction(0),)),
+    ...            ClassResult(1, False, None, ((0, Fraction(2, 3)), (2, Fraction(1, 3)))),
+    ...            ClassResult(2, True, (Fraction(1),))]
+    >>> print(layer_text("w.csv", results, 1, False), end="")
+    w.csv: 3 classes, d = 1, no bias; classes numbered from 0
+    Unargmaxable classes: each one's weights w[i] are a convex combination of
+    other classes' weights, so its logit is the same weighted mean of theirs for
+    every input, never strictly the largest.
+      class 1: w[1] = 0.666667*w[0] + 0.333333*w[2]
+    1 of 3 classes unargmaxable, 2 argmaxable.
+    Coefficients to 6 significant digits. Exact values and witnesses: --format json
+    """
+    unargmaxable = [r for r in results if not r.argmaxable]
+    lines = ["%s: %s" % (name, _header(results, dim, has_bias))]
+    if unargmaxable:
+        lines += textwrap.wrap(_meaning(has_bias, _box(results)), 78)
+        lines += ["  class %d: %s" % (r.index, _combination(r)) for r in unargmaxable]
+        lines.append(_count(results, unargmaxable))
+        lines.append("Coefficients to %d significant digits. %s"
+                     % (_DIGITS, _where_exact(unargmaxable, _WHERE_EXACT)))
+    else:
+        lines += [_count(results, unargmaxable), _where_exact(unargmaxable, _WHERE_EXACT)]
+    return "\n".join(lines) + "\n"
+
+
+def _code(text):
+    """``text`` as a markdown code span, whatever backticks it holds."""
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    padding = " " if text[:1] == "`" or text[-1:] == "`" else ""
+    return fence + padding + text + padding + fence
+
+
+def layer_markdown(name, results, dim, has_bias):
+    """A section to paste into a review: the layer, a table of the
+    unargmaxable classes and their combinations, the count.
+
+    >>> from fractions import Fraction
+    >>> from reviews.argmax.check import ClassResult
+    >>> results = [ClassResult(0, False, None, ((1, Fraction(1)),)),
+    ...            ClassResult(1, True, (Fraction(1),))]
+    >>> print(layer_markdown("w.csv", results, 1, False), end="")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ### check-layer `w.csv`
+    <BLANKLINE>
+    2 classes, d = 1, no bias; classes numbered from 0.
+    <BLANKLINE>
+    Unargmaxable classes: each one's weights w[i] are a convex combination of
+    other classes' weights, so its logit is the same weighted mean of theirs for
+    every input, never strictly the largest.
+    <BLANKLINE>
+    | Class | Combination (coefficients to 6 significant digits) |
+    | ---: | --- |
+    | 0 | `w[0] = w[1]` |
+    <BLANKLINE>
+    1 of 2 classes unargmaxable, 1 argmaxable. Exact values and witnesses: `--format json`.
+    """
+    unargmaxable = [r for r in results if not r.argmaxable]
+    lines = ["### check-layer %s" % _code(name), "",
+             "%s." % _header(results, dim, has_bias), ""]
+    if unargmaxable:
+        lines += [_meaning(has_bias, _box(results)), "",
+                  "| Class | Combination (coefficients to %d significant digits) |" % _DIGITS,
+                  "| ---: | --- |"]
+        lines += ["| %d | `%s` |" % (r.index, _combination(r)) for r in unargmaxable]
+        lines.append("")
+    lines.append("%s %s." % (_count(results, unargmaxable),
+                             _where_exact(unargmaxable, "`%s`" % _WHERE_EXACT)))
+    return "\n".join(lines) + "\n"
+
+
+def layer_json(name, results, dim, has_bias):
+    """One JSON object; rationals exact as "p/q" or "p", each beside its
+    approximation to 6 significant digits.
+
+    Keys: "file", "classes", "dim", "bias" (true or false), "box" (the
+    bound R as exact text when inputs were limited to |x_k| <= R, else
+    null; terms then prove sum_j lam_j l[j] >= l[i] in the box), "numbered_from"
+    (0: classes are numbered as in Python), "unargmaxable" (their indices),
+    "results": one line per class, in order.  An argmaxable class has its
+    "witness", the input x that makes it the strict argmax, as d pairs
+    [exact, approximation]; an unargmaxable one its "terms": the nonzero
+    coefficients of its combination, in increasing class number j, as
+    triples [j, exact, approximation] (every other coefficient is 0).
+
+    >>> from fractions import Fraction
+    >>> from reviews.argmax.check import ClassResult
+    >>> results = [ClassResult(0, True, (Fraction(1, 3),)),
+    ...            ClassResult(1, False, None, ((0, Fraction(1)),))]
+    >>> print(layer_json("f.csv", results, 1, True), end="")
+    {
+      "file": "f.csv",
+      "classes": 2,
+      "dim": 1,
+      "bias": true,
+      "box": null,
+      "numbered_from": 0,
+      "unargmaxable": [1],
+      "results": [
+        {"index": 0, "argmaxable": true, "witness": [["1/3", "0.333333"]]},
+        {"index": 1, "argmaxable": false, "terms": [[0, "1", "1"]]}
+      ]
+    }
+    """
+    box = _box(results)
+    header = [("file", name), ("classes", len(results)), ("dim", dim), ("bias", has_bias),
+              ("box", None if box is None else rational_text(box)), ("numbered_from", 0),
+              ("unargmaxable", [r.index for r in results if not r.argmaxable])]
+    lines = ["{"] + ["  %s: %s," % (json.dumps(key), json.dumps(value)) for key, value in header]
+    lines.append('  "results": [')
+    lines.append(",\n".join("    " + json.dumps(_class_json(r)) for r in results))
+    lines += ["  ]", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def _class_json(result):
+    entry = {"index": result.index, "argmaxable": result.argmaxable}
+    if result.argmaxable:
+        entry["witness"] = [[rational_text(v), _approximation(v)] for v in result.witness]
+    else:
+        entry["terms"] = [[j, rational_text(v), _approximation(v)] for j, v in result.terms]
+    return entry
+
+
+LAYER_FORMATS = {"text": layer_text, "markdown": layer_markdown, "json": layer_json}

@@ -1,0 +1,271 @@
+"""Tests of check_layer's worker processes (reviews.argmax.workers): same results for any jobs."""
+
+import multiprocessing
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import unittest
+from fractions import Fraction as F
+from unittest import mock
+
+from reviews.argmax import check as argmaxable
+from reviews.argmax import workers
+from reviews.argmax.check import check_layer
+from reviews.errors import InputError
+from tests.support import ROOT, FileTestCase
+
+
+
+
+def _layer(classes, dim, seed):
+    rng = random.Random(seed)
+    return ([[rng.gauss(0, 1) for _ in range(dim)] for _ in range(classes)],
+            [rng.gauss(0, 1) for _ in range(classes)])
+
+
+# A user's script: its own folder first on sys.path, the package imported
+# from elsewhere, the check under a main guard as ``spawn`` requires.
+SCRIPT = """\
+import multiprocessing, random, sys
+sys.path.append(%r)
+from reviews.argmax.check import check_layer
+
+def layer():
+    rng = random.Random(3)
+    return ([[rng.gauss(0, 1) for _ in range(3)] for _ in range(60)],
+            [rng.gauss(0, 1) for _ in range(60)])
+
+if __name__ == "__main__":
+    multiprocessing.set_start_method(sys.argv[1])
+    weights, bias = layer()
+    for box in (None, 2):
+        one = check_layer(weights, bias, box=box)
+        two = check_layer(weights, bias, box=box, jobs=2)
+        print(repr(one) == repr(two), sum(not r.argmaxable for r in two))
+"""
+
+
+class TestSameResultsForEveryJobs(FileTestCase):
+
+    def test_a_users_script_gets_the_same_results_under_every_start_method(self):
+        script = self.write("user_script.py", SCRIPT % ROOT)
+        for method in multiprocessing.get_all_start_methods():
+            with self.subTest(method=method):
+                done = subprocess.run([sys.executable, script, method], capture_output=True,
+                                      text=True, cwd=self.folder.name, timeout=120)
+                self.assertEqual(done.stderr, "")
+                # Both answers occur (the layer has unargmaxable classes).
+                lines = done.stdout.split("\n")
+                self.assertEqual([line.split()[0] for line in lines[:2]], ["True", "True"])
+                self.assertGreater(int(lines[0].split()[1]), 0)
+
+    def test_results_are_identical_for_one_two_and_five_jobs(self):
+        weights, bias = _layer(45, 2, 7)
+        one = check_layer(weights, bias)
+        self.assertEqual(repr(check_layer(weights, bias, jobs=2)), repr(one))
+        self.assertEqual(repr(check_layer(weights, bias, jobs=5)), repr(one))
+        # Exact entries too, and a layer without bias decided in a box.
+        exact = [[F(j % 5, 3), F(j * j % 7, 2)] for j in range(20)]
+        self.assertEqual(repr(check_layer(exact, None, box=F(1, 3), jobs=3)),
+                         repr(check_layer(exact, None, box=F(1, 3))))
+
+    def test_witnesses_are_tuples_of_fractions_from_workers_and_from_here(self):
+        # Workers send a witness as integers over one denominator; both ways
+        # give the same plain tuples of Fractions: from x = w_i (40 classes
+        # in 20 dimensions), from a few coordinates (5 classes in 20), and
+        # scaled into a box.
+        weights, _ = _layer(40, 20, 4)
+        for rows, box in ((weights, None), (weights[:5], None), (weights, F(1, 1000))):
+            one, two = check_layer(rows, box=box), check_layer(rows, box=box, jobs=2)
+            with self.subTest(classes=len(rows), box=box):
+                self.assertEqual(two, one)
+                witnesses = [r.witness for r in one + two if r.argmaxable]
+                self.assertEqual(len(witnesses), 2 * len(rows))
+                self.assertEqual({type(w) for w in witnesses}, {tuple})
+                self.assertEqual({type(v) for w in witnesses for v in w}, {F})
+
+    def test_forked_workers_start_from_the_layer_built_here(self):
+        # Under fork the layer is built once, here, and the workers inherit
+        # it; under spawn each worker builds its own.  Same results.
+        weights, bias = _layer(40, 3, 6)
+        one = repr(check_layer(weights, bias))
+        for method in set(multiprocessing.get_all_start_methods()) & {"fork", "spawn"}:
+            with self.subTest(method=method), mock.patch.object(workers, "START_METHOD", method), \
+                    mock.patch.object(argmaxable, "run_chunks", wraps=argmaxable.run_chunks) as run:
+                self.assertEqual(repr(check_layer(weights, bias, jobs=2)), one)
+                start = run.call_args[0][0]
+                self.assertEqual(start, None if method == "fork" else argmaxable._start_worker)
+                self.assertIsNone(argmaxable._worker)
+
+    def test_progress_counts_every_class_in_this_process(self):
+        weights, bias = _layer(30, 2, 1)
+        seen = []
+        check_layer(weights, bias, jobs=2,
+                    progress=lambda done, total: seen.append((done, total, os.getpid())))
+        self.assertEqual(seen[-1][:2], (30, 30))
+        self.assertEqual([done for done, _, _ in seen], sorted({done for done, _, _ in seen}))
+        self.assertEqual({pid for _, _, pid in seen}, {os.getpid()})
+
+    def test_an_error_in_progress_ends_the_workers_and_comes_through(self):
+        weights, bias = _layer(30, 2, 1)
+
+        def failing(done, total):
+            raise KeyError("stop")
+
+        with self.assertRaises(KeyError):
+            check_layer(weights, bias, jobs=2, progress=failing)
+        self.assertEqual(multiprocessing.active_children(), [])
+
+    def test_one_job_starts_no_process(self):
+        with mock.patch.object(argmaxable, "run_chunks") as run:
+            check_layer([[0], [1]], jobs=1)
+        run.assert_not_called()
+
+
+class TestJobsErrors(unittest.TestCase):
+
+    def test_jobs_must_be_a_positive_int(self):
+        for jobs, error, message in ((0, InputError, "jobs is 0; .* at least 1"),
+                                     (-2, InputError, "jobs is -2"),
+                                     (2.0, TypeError, "jobs must be an int .* not float"),
+                                     (True, TypeError, "not bool"),
+                                     ("2", TypeError, "not str")):
+            with self.subTest(jobs=jobs):
+                with self.assertRaisesRegex(error, message):
+                    check_layer([[0], [1]], jobs=jobs)
+
+    def test_none_means_every_cpu(self):
+        self.assertEqual(workers.job_count(None), workers.usable_cpus())
+
+    @unittest.skipUnless(hasattr(os, "sched_getaffinity"), "no CPU affinity here")
+    def test_usable_cpus_are_those_the_process_may_run_on(self):
+        # A container or taskset may allow one CPU of many: one worker, not many.
+        with mock.patch("os.sched_getaffinity", return_value={3}), \
+                mock.patch("os.cpu_count", return_value=64):
+            self.assertEqual(workers.job_count(None), 1)
+
+
+# A user's script asking for more processes than the system lets it open
+# files for: the limit is set low, as a crowded machine would have it.
+TOO_MANY = """\
+import resource, sys
+sys.path.insert(0, %r)
+from reviews.argmax.check import check_layer
+from reviews.errors import InputError
+
+resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40))
+try:
+    check_layer([[k, -k * k] for k in range(300)], jobs=100)
+except InputError as error:
+    print(error)
+"""
+
+
+class TestTooManyProcesses(unittest.TestCase):
+
+    def test_a_refused_process_is_an_input_error_naming_the_count(self):
+        refused = OSError(11, "Resource temporarily unavailable")
+        with mock.patch.object(multiprocessing.context.BaseContext, "Pool",
+                               side_effect=refused):
+            with self.assertRaisesRegex(InputError, "^cannot start 3 worker processes: Resource"
+                                        " temporarily unavailable; ask for fewer jobs$"):
+                workers.run_chunks(None, (), sum, [[1], [2], [3]], 5)
+
+    @unittest.skipUnless(os.name == "posix", "sets a POSIX resource limit")
+    def test_the_limit_on_open_files_ends_the_check_with_one_message(self):
+        done = subprocess.run([sys.executable, "-c", TOO_MANY % ROOT], capture_output=True,
+                              text=True, timeout=120)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (0, "cannot start 100 worker processes: Too many open files;"
+                             " ask for fewer jobs\n", ""))
+
+
+def _dying_sum(chunk):
+    # Killed while at work, as by the system for want of memory.
+    if chunk == [3]:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.05)
+    return sum(chunk)
+
+
+@unittest.skipUnless(hasattr(signal, "SIGKILL"), "kills a process the POSIX way")
+class TestDeadWorker(unittest.TestCase):
+
+    def test_a_worker_killed_at_work_ends_the_run_with_an_input_error_not_a_hang(self):
+        with mock.patch.object(workers, "_PATIENCE", 0.02):
+            with self.assertRaisesRegex(InputError, "^a worker process stopped unexpectedly"
+                                        " \\(killed for want of memory\\?\\); ask for fewer"
+                                        " jobs$"):
+                workers.run_chunks(None, (), _dying_sum, [[n] for n in range(8)], 2)
+        self.assertEqual(multiprocessing.active_children(), [])
+
+
+    def test_a_worker_killed_while_others_deliver_is_found_at_once(self):
+        # The other worker keeps returning chunks, so no wait for a result
+        # ever passes _PATIENCE: the look for a replaced worker comes with
+        # every result, not only after a quiet spell (then: near the end).
+        done = []
+        with self.assertRaisesRegex(InputError, "^a worker process stopped unexpectedly"):
+            workers.run_chunks(None, (), _dying_sum, [[n] for n in range(200)], 2,
+                               progress=lambda count, total: done.append(count))
+        self.assertLess(len(done), 100)
+        self.assertEqual(multiprocessing.active_children(), [])
+
+
+# A script without the __main__ guard under spawn: every worker re-runs it,
+# fails while starting, and the Pool would start new ones forever.
+UNGUARDED = """import multiprocessing, sys
+sys.path.insert(0, %r)
+from reviews.argmax import workers
+from reviews.argmax.check import check_layer
+from reviews.errors import InputError
+
+workers._FIRST_START = 3
+multiprocessing.set_start_method("spawn", force=True)
+try:
+    check_layer([[k, -k * k] for k in range(300)], jobs=2)
+except InputError as error:
+    print(error)
+"""
+
+
+class TestUnguardedSpawn(FileTestCase):
+
+    @unittest.skipUnless("spawn" in multiprocessing.get_all_start_methods(), "no spawn here")
+    def test_a_script_without_the_main_guard_gets_a_message_not_a_hang(self):
+        # A file, not -c: spawn re-runs a script's file in each worker.
+        path = self.write("unguarded.py", UNGUARDED % ROOT)
+        done = subprocess.run([sys.executable, path], capture_output=True, text=True,
+                              timeout=120)
+        self.assertEqual(done.stdout.splitlines()[-1:],
+                         ['no worker process started in 3 s; under the spawn start method'
+                          ' (macOS, Windows) a script must run check_layer from under'
+                          ' if __name__ == "__main__":'])
+
+
+class TestStartMethod(unittest.TestCase):
+
+    def test_start_method_names_the_one_the_workers_use(self):
+        for method in multiprocessing.get_all_start_methods():
+            with self.subTest(method=method), mock.patch.object(workers, "START_METHOD", method):
+                self.assertEqual(workers.start_method(), method)
+        self.assertEqual(workers.start_method(), multiprocessing.get_start_method())
+
+    def test_asking_leaves_a_users_script_free_to_set_the_method(self):
+        script = ("import multiprocessing, sys\n"
+                  "sys.path.insert(0, %r)\n"
+                  "from reviews.argmax import workers\n"
+                  "default = workers.start_method()\n"
+                  "multiprocessing.set_start_method('spawn')\n"
+                  "print(default == multiprocessing.get_all_start_methods()[0],"
+                  " workers.start_method())\n" % ROOT)
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              timeout=120)
+        self.assertEqual((done.stdout, done.stderr), ("True spawn\n", ""))
+
+
+if __name__ == "__main__":
+    unittest.main()
