@@ -42,7 +42,25 @@ This module also re-exports the public API:
 """
 
 import os
+import signal
 import sys
+
+_PROGRAM = "counterexamples"
+_INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
+
+
+def _interrupted_early(number, frame):
+    # Ctrl-C while the package imports, before main() can catch it.
+    try:
+        sys.stderr.write("%s: interrupted\n" % _PROGRAM)
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):
+        pass   # no stderr to write to: the exit status says it
+    raise SystemExit(_INTERRUPTED)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, _interrupted_early)
 
 if sys.version_info < (3, 9):
     # One line and the usage status, not a traceback from a missing function.
@@ -91,8 +109,6 @@ __all__ = [
 ]
 
 SUITE_NAME = "review-counterexamples"
-_PROGRAM = "counterexamples"
-_INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
 _REPORTS = dict(FORMATS, html=html)
 
 
@@ -504,6 +520,8 @@ def main(argv=None, out=None, err=None):
         message = failure.message and "error: cannot write the report: %s" % failure.message
     except KeyboardInterrupt:
         status, message = _INTERRUPTED, "interrupted"
+    except MemoryError:
+        status, message = 2, "error: out of memory (ask for fewer --jobs, or a smaller layer)"
     if message:
         try:
             err.write("%s: %s\n" % (_PROGRAM, message))
@@ -513,4 +531,5 @@ def main(argv=None, out=None, err=None):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.default_int_handler)   # main() handles it now
     sys.exit(main())

@@ -126,7 +126,10 @@ def _standard_input():
     stream = getattr(sys.stdin, "buffer", sys.stdin)
     data = bytearray()
     while len(data) <= MAX_TEXT_BYTES:
-        chunk = stream.read(_CHUNK)
+        try:
+            chunk = stream.read(_CHUNK)
+        except OSError as error:   # open for writing only (0>FILE), or a lost terminal
+            raise InputError("cannot read %s: %s" % (STDIN, error.strerror or error)) from None
         if not chunk:
             return bytes(data)
         data += chunk
