@@ -84,7 +84,7 @@ from reviews.argmax.check import check_layer, verify
 from reviews.claims import run, select
 from reviews.papers import all_claims
 from reviews.errors import InputError
-from reviews.formats.source import STDIN
+from reviews.formats.source import STDIN, shown_name
 from reviews.formats.text import decimal_from_text
 from reviews.report.html import html
 from reviews.formats.layers import read_layer
@@ -292,7 +292,7 @@ def _deliver(report, output, out):
             handle.write(report)
     except OSError as error:
         raise InputError("cannot write the report to %s: %s"
-                         % (output, error.strerror or error)) from None
+                         % (shown_name(output), error.strerror or error)) from None
 
 
 def _make_folder(folder):
@@ -301,10 +301,10 @@ def _make_folder(folder):
         os.makedirs(folder, exist_ok=True)
     except FileExistsError:
         raise InputError("cannot write figures to %s: it is a file, not a folder"
-                         % folder) from None
+                         % shown_name(folder)) from None
     except OSError as error:
         raise InputError("cannot write figures to %s: %s"
-                         % (folder, error.strerror or error)) from None
+                         % (shown_name(folder), error.strerror or error)) from None
 
 
 def _draw_figures(results, folder, output):
@@ -325,7 +325,7 @@ def _draw_figures(results, folder, output):
                     Drawn(figure.name, figure.description, svg, path))
     except OSError as error:
         raise InputError("cannot write figures to %s: %s"
-                         % (folder, error.strerror or error)) from None
+                         % (shown_name(folder), error.strerror or error)) from None
     return drawn
 
 
@@ -429,7 +429,7 @@ def _write_notes(notes, err):
     """Each note as one line on ``err``, if it can be written."""
     for line in notes:
         try:
-            err.write("%s: note: %s\n" % (_PROGRAM, line))
+            err.write("%s: note: %s\n" % (_PROGRAM, shown_name(line)))
         except _WriteFailed:
             return   # a note is not worth failing the check for
 
@@ -445,11 +445,12 @@ def _check_layer_command(argv, out, err):
     # Notes are held until the layer is read: bad input gets its one error line only.
     notes = []
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
+    shown, bias_shown = shown_name(name), bias_name and shown_name(bias_name)
     progress = (Progress(err, failure=_WriteFailed, columns=_columns(err.stream))
                 if err.isatty() else None)
     try:
         if progress is not None:
-            progress.status("reading %s" % name)
+            progress.status("reading %s" % shown)
         weights, bias = read_layer(arguments.file, arguments.bias, tensor=arguments.tensor,
                                    bias_tensor=arguments.bias_tensor,
                                    transpose=arguments.transpose,
@@ -473,10 +474,10 @@ def _check_layer_command(argv, out, err):
             # about the whole layer (its spread) with "the layer's".
             message = str(error)
             if arguments.bias is not None and message.startswith("the layer's"):
-                name = "%s with bias %s" % (name, bias_name)
+                shown = "%s with bias %s" % (shown, bias_shown)
             elif arguments.bias is not None and message.startswith("bias"):
-                name = bias_name
-            raise InputError("%s: %s" % (name, message)) from None
+                shown = bias_shown
+            raise InputError("%s: %s" % (shown, message)) from None
     finally:
         if progress is not None:
             progress.wipe()
@@ -524,7 +525,8 @@ def main(argv=None, out=None, err=None):
         status, message = 2, "error: out of memory (ask for fewer --jobs, or a smaller layer)"
     if message:
         try:
-            err.write("%s: %s\n" % (_PROGRAM, message))
+            # One line, whatever names the message holds.
+            err.write("%s: %s\n" % (_PROGRAM, shown_name(message)))
         except _WriteFailed:
             pass   # stderr is closed or full too: the exit status says it
     return status
