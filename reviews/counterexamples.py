@@ -86,6 +86,7 @@ from reviews.papers import all_claims
 from reviews.errors import InputError
 from reviews.formats.source import STDIN, shown_name
 from reviews.formats.text import decimal_from_text
+from reviews.report.files import refuse_inputs, write_file
 from reviews.report.html import html
 from reviews.formats.layers import read_layer
 from reviews.report.progress import Progress
@@ -286,13 +287,8 @@ def _deliver(report, output, out):
     """Write the report to the file ``output``, or to ``out`` when None."""
     if output is None:
         out.write(report)
-        return
-    try:
-        with open(output, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(report)
-    except OSError as error:
-        raise InputError("cannot write the report to %s: %s"
-                         % (shown_name(output), error.strerror or error)) from None
+    else:
+        write_file(output, report)
 
 
 def _make_folder(folder):
@@ -441,6 +437,8 @@ def _shown(path):
 
 def _check_layer_command(argv, out, err):
     arguments = _layer_parser(out).parse_args(argv)
+    if arguments.output is not None:
+        refuse_inputs(arguments.output, (arguments.file, arguments.bias))
     # The reader's messages and notes already start with the file they are about.
     # Notes are held until the layer is read: bad input gets its one error line only.
     notes = []
