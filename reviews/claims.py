@@ -25,6 +25,7 @@ import sys
 from collections import namedtuple
 
 from reviews.errors import InputError
+from reviews.formats.source import shown_name
 from reviews.softmax import ulp_distance
 
 __all__ = [
@@ -83,7 +84,8 @@ def select(claims, ids):
     known = {claim.id for claim in claims}
     unknown = [i for i in ids if i not in known]
     if unknown:
-        raise InputError("unknown claim id %s (see --list)" % ", ".join(unknown))
+        raise InputError("unknown claim id %s (see --list)"
+                         % ", ".join(map(shown_name, unknown)))
     wanted = set(ids)
     return [claim for claim in claims if claim.id in wanted]
 

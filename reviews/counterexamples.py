@@ -42,7 +42,25 @@ This module also re-exports the public API:
 """
 
 import os
+import signal
 import sys
+
+_PROGRAM = "counterexamples"
+_INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
+
+
+def _interrupted_early(number, frame):
+    # Ctrl-C while the package imports, before main() can catch it.
+    try:
+        sys.stderr.write("%s: interrupted\n" % _PROGRAM)
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):
+        pass   # no stderr to write to: the exit status says it
+    raise SystemExit(_INTERRUPTED)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, _interrupted_early)
 
 if sys.version_info < (3, 9):
     # One line and the usage status, not a traceback from a missing function.
@@ -66,8 +84,9 @@ from reviews.argmax.check import check_layer, verify
 from reviews.claims import run, select
 from reviews.papers import all_claims
 from reviews.errors import InputError
-from reviews.formats.source import STDIN
+from reviews.formats.source import STDIN, shown_name
 from reviews.formats.text import decimal_from_text
+from reviews.report.files import refuse_inputs, write_file
 from reviews.report.html import html
 from reviews.formats.layers import read_layer
 from reviews.report.progress import Progress
@@ -91,8 +110,6 @@ __all__ = [
 ]
 
 SUITE_NAME = "review-counterexamples"
-_PROGRAM = "counterexamples"
-_INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
 _REPORTS = dict(FORMATS, html=html)
 
 
@@ -270,13 +287,8 @@ def _deliver(report, output, out):
     """Write the report to the file ``output``, or to ``out`` when None."""
     if output is None:
         out.write(report)
-        return
-    try:
-        with open(output, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(report)
-    except OSError as error:
-        raise InputError("cannot write the report to %s: %s"
-                         % (output, error.strerror or error)) from None
+    else:
+        write_file(output, report)
 
 
 def _make_folder(folder):
@@ -285,10 +297,10 @@ def _make_folder(folder):
         os.makedirs(folder, exist_ok=True)
     except FileExistsError:
         raise InputError("cannot write figures to %s: it is a file, not a folder"
-                         % folder) from None
+                         % shown_name(folder)) from None
     except OSError as error:
         raise InputError("cannot write figures to %s: %s"
-                         % (folder, error.strerror or error)) from None
+                         % (shown_name(folder), error.strerror or error)) from None
 
 
 def _draw_figures(results, folder, output):
@@ -309,7 +321,7 @@ def _draw_figures(results, folder, output):
                     Drawn(figure.name, figure.description, svg, path))
     except OSError as error:
         raise InputError("cannot write figures to %s: %s"
-                         % (folder, error.strerror or error)) from None
+                         % (shown_name(folder), error.strerror or error)) from None
     return drawn
 
 
@@ -413,7 +425,7 @@ def _write_notes(notes, err):
     """Each note as one line on ``err``, if it can be written."""
     for line in notes:
         try:
-            err.write("%s: note: %s\n" % (_PROGRAM, line))
+            err.write("%s: note: %s\n" % (_PROGRAM, shown_name(line)))
         except _WriteFailed:
             return   # a note is not worth failing the check for
 
@@ -425,15 +437,18 @@ def _shown(path):
 
 def _check_layer_command(argv, out, err):
     arguments = _layer_parser(out).parse_args(argv)
+    if arguments.output is not None:
+        refuse_inputs(arguments.output, (arguments.file, arguments.bias))
     # The reader's messages and notes already start with the file they are about.
     # Notes are held until the layer is read: bad input gets its one error line only.
     notes = []
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
+    shown, bias_shown = shown_name(name), bias_name and shown_name(bias_name)
     progress = (Progress(err, failure=_WriteFailed, columns=_columns(err.stream))
                 if err.isatty() else None)
     try:
         if progress is not None:
-            progress.status("reading %s" % name)
+            progress.status("reading %s" % shown)
         weights, bias = read_layer(arguments.file, arguments.bias, tensor=arguments.tensor,
                                    bias_tensor=arguments.bias_tensor,
                                    transpose=arguments.transpose,
@@ -457,10 +472,10 @@ def _check_layer_command(argv, out, err):
             # about the whole layer (its spread) with "the layer's".
             message = str(error)
             if arguments.bias is not None and message.startswith("the layer's"):
-                name = "%s with bias %s" % (name, bias_name)
+                shown = "%s with bias %s" % (shown, bias_shown)
             elif arguments.bias is not None and message.startswith("bias"):
-                name = bias_name
-            raise InputError("%s: %s" % (name, message)) from None
+                shown = bias_shown
+            raise InputError("%s: %s" % (shown, message)) from None
     finally:
         if progress is not None:
             progress.wipe()
@@ -504,13 +519,17 @@ def main(argv=None, out=None, err=None):
         message = failure.message and "error: cannot write the report: %s" % failure.message
     except KeyboardInterrupt:
         status, message = _INTERRUPTED, "interrupted"
+    except MemoryError:
+        status, message = 2, "error: out of memory (ask for fewer --jobs, or a smaller layer)"
     if message:
         try:
-            err.write("%s: %s\n" % (_PROGRAM, message))
+            # One line, whatever names the message holds.
+            err.write("%s: %s\n" % (_PROGRAM, shown_name(message)))
         except _WriteFailed:
             pass   # stderr is closed or full too: the exit status says it
     return status
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.default_int_handler)   # main() handles it now
     sys.exit(main())

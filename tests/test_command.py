@@ -96,6 +96,22 @@ class TestScript(unittest.TestCase):
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (2, "", "counterexamples: error: needs Python 3.9 or newer, not 3.8\n"))
 
+    def test_ctrl_c_while_the_package_imports_is_one_line_and_exit_130(self):
+        # The interrupt arrives while reviews.report.html is being imported,
+        # long before main() runs.
+        done = subprocess.run(
+            [sys.executable, "-c", "import os, runpy, signal, sys\n"
+             "class Interrupt:\n"
+             "    def find_spec(self, name, path, target=None):\n"
+             "        if name == 'reviews.report.html':\n"
+             "            os.kill(os.getpid(), signal.SIGINT)\n"
+             "sys.meta_path.insert(0, Interrupt())\n"
+             "sys.argv[:] = [sys.argv[1], '--version']\n"
+             "runpy.run_path(sys.argv[0], run_name='__main__')", SCRIPT],
+            cwd=ROOT, capture_output=True, text=True, timeout=120)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (130, "", "counterexamples: interrupted\n"))
+
     def test_unknown_flag_is_one_line_on_stderr_and_exit_2(self):
         done = command("--bogus")
         self.assertEqual(done.returncode, 2)
@@ -570,6 +586,14 @@ class TestStandardInputCommand(FileTestCase):
         self.assertEqual((status, err), (0, ""))
         self.assertEqual(json.loads(out)["unargmaxable"], [])
 
+    def test_running_out_of_memory_is_one_line_and_exit_2(self):
+        # As for a 64 MB .npy under ulimit -v: MemoryError from the checker.
+        layer = self.write("fig1.json", FIGURE_1_JSON)
+        with mock.patch.object(counterexamples, "check_layer", side_effect=MemoryError):
+            self.assertEqual(in_process("check-layer", layer),
+                             (2, "", "counterexamples: error: out of memory (ask for fewer"
+                                     " --jobs, or a smaller layer)\n"))
+
     def test_a_checker_error_about_a_bias_from_standard_input_names_it(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
         refusal = mock.patch.object(counterexamples, "check_layer",
@@ -577,6 +601,14 @@ class TestStandardInputCommand(FileTestCase):
         with standard_input("[0, 0, 0, 1]"), refusal:
             self.assertEqual(in_process("check-layer", layer, "--bias", "-"),
                              (2, "", "counterexamples: error: <stdin>: bias[3] is refused\n"))
+
+    def test_standard_input_open_for_writing_only_is_one_line(self):
+        with open(os.devnull, "w") as write_only:
+            done = subprocess.run([sys.executable, SCRIPT, "check-layer", "-"], cwd=ROOT,
+                                  stdin=write_only, capture_output=True, text=True)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (2, "", "counterexamples: error: cannot read <stdin>: Bad file"
+                             " descriptor\n"))
 
     def test_errors_in_standard_input_name_it(self):
         with standard_input("1,2\nx,4\n"):

@@ -17,6 +17,7 @@ must guard its top level with ``if __name__ == "__main__":`` under
 import multiprocessing
 import os
 import signal
+import threading
 import time
 
 from reviews.errors import InputError
@@ -93,14 +94,19 @@ _PATIENCE = 0.5
 _FIRST_START = 20
 
 
-def _arrivals(results, started, processes):
+def _arrivals(results, started, processes, helpers):
     """The pool's ``results`` as they come, looking at each result and every
     _PATIENCE seconds whether more processes have ``started`` than the
     pool's own (one replaces a worker that died, and the Pool would wait
-    forever for its chunk), or none has started at all."""
+    forever for its chunk), whether none has started at all, and whether
+    one of the pool's ``helpers`` (threads) has stopped (a MemoryError
+    while it unpickles a result, say: the Pool would wait forever)."""
     count = 0
     begun = time.monotonic()
     while True:
+        if not all(thread.is_alive() for thread in helpers):
+            raise InputError("this process stopped receiving the workers' results (out of"
+                             " memory?); ask for fewer jobs")
         try:
             result = results.next(_PATIENCE)
         except StopIteration:
@@ -119,6 +125,14 @@ def _arrivals(results, started, processes):
             raise InputError("no worker process started in %d s; under the spawn start method"
                              " (macOS, Windows) a script must run check_layer from under"
                              " if __name__ == \"__main__\":" % _FIRST_START)
+
+
+def _end(processes):
+    """Terminate the ``processes`` and wait for each to exit."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
 
 
 def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None):
@@ -141,30 +155,52 @@ def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None
     context = multiprocessing.get_context(START_METHOD)
     processes = min(jobs, len(chunks))
     started = context.SimpleQueue()   # a word from each process started: see _arrivals
+    before = set(multiprocessing.active_children())
+    threads = set(threading.enumerate())
     try:
         pool = context.Pool(processes, _start, (start, arguments, started))
-    except OSError as error:
-        # The system's limit on processes or open files: the Pool has ended
-        # the processes it started; the remedy is fewer of them.
+    except (OSError, RuntimeError, MemoryError) as error:
+        # The system's limit on processes, open files or memory (RuntimeError:
+        # "can't start new thread").  The Pool ends the processes it started
+        # only if a process fails, not if one of its threads does: end them
+        # here, or they would wait forever for work, orphaned.  Its threads
+        # start after its processes: a RuntimeError with none started is
+        # not about resources (spawn's complaint about a missing main
+        # guard, in a worker) and goes on as it is.
+        orphans = set(multiprocessing.active_children()) - before
+        _end(orphans)
         started.close()
+        if isinstance(error, RuntimeError) and not orphans:
+            raise
         raise InputError("cannot start %d worker processes: %s; ask for fewer jobs"
-                         % (processes, error.strerror or error)) from None
+                         % (processes, getattr(error, "strerror", None) or error
+                            or type(error).__name__)) from None
+    helpers = [thread for thread in threading.enumerate() if thread not in threads]
+    hook = threading.excepthook
+    # A helper thread's error is reported by _arrivals, in one line.
+    threading.excepthook = lambda failed: None if failed.thread in helpers else hook(failed)
     try:
         done = 0
         numbered = [(n, work, chunk) for n, chunk in enumerate(chunks)]
         for number, result in _arrivals(pool.imap_unordered(_numbered, numbered), started,
-                                        processes):
+                                        processes, helpers):
             results[number] = result if receive is None else receive(result)
             done += len(chunks[number])
             if progress is not None:
                 progress(done, total)
         pool.close()
+        pool.join()
     except BaseException:
         # An interrupt, or an error in a worker or in ``progress``: the
-        # workers still running are ended, not waited for.
-        pool.terminate()
+        # workers still running are ended, not waited for.  Short of memory,
+        # ending the pool can fail itself: its processes are ended anyway.
+        try:
+            pool.terminate()
+        except Exception:
+            pass   # a pool whose result thread died cannot end itself (AssertionError)
+        _end(set(multiprocessing.active_children()) - before)
         raise
     finally:
-        pool.join()
         started.close()
+        threading.excepthook = hook
     return results

@@ -42,7 +42,8 @@ import os
 from reviews.errors import InputError
 from reviews.formats.npy import npy_arrays, npz_arrays
 from reviews.formats.safetensors import safetensors_arrays
-from reviews.formats.source import STDIN, excerpt, open_regular, read_text, shown_shape
+from reviews.formats.source import (STDIN, excerpt, open_regular, read_text, shown_name,
+                                    shown_shape)
 from reviews.formats.text import delimited_rows, json_bias, json_layer
 
 __all__ = ["read_layer", "read_npy"]
@@ -64,8 +65,9 @@ def _extension(path):
     if extension != ".json" and extension not in _SEPARATORS and extension not in _ARRAY_FILES:
         # A missing file, a directory or a device is named as such first.
         open_regular(path)[0].close()
-        raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .npy, .npz or"
-                         " .safetensors)" % (path, extension or "no extension"))
+        raise InputError("%s: unknown file type %s (use .json, .csv, .tsv, .txt, .npy, .npz or"
+                         " .safetensors)" % (shown_name(path),
+                                            excerpt(extension or "no extension")))
     return extension
 
 
@@ -176,48 +178,50 @@ def _found_bias(arrays, weights, classes, path, note):
 
 def _read_weights(path, tensor, bias_tensor, transpose, note, find_bias):
     extension = _extension(path)
+    name = shown_name(path)   # for messages: the file is opened by its path
     if extension in _ARRAY_FILES:
         handle, size = open_regular(path)
         with handle:
-            arrays = _ARRAY_FILES[extension](handle, size, path)
-            chosen = _choose(arrays, tensor, path, 2, "weights", _WEIGHTS_OPTION, bias_tensor)
-            weights = _weight_rows(chosen, path, transpose)
+            arrays = _ARRAY_FILES[extension](handle, size, name)
+            chosen = _choose(arrays, tensor, name, 2, "weights", _WEIGHTS_OPTION, bias_tensor)
+            weights = _weight_rows(chosen, name, transpose)
             if bias_tensor is None:
-                return weights, (_found_bias(arrays, chosen, len(weights), path, note)
+                return weights, (_found_bias(arrays, chosen, len(weights), name, note)
                                  if find_bias else None)
-            return weights, _vector(_choose(arrays, bias_tensor, path, 1, "bias", _BIAS_OPTION),
-                                    path)
+            return weights, _vector(_choose(arrays, bias_tensor, name, 1, "bias", _BIAS_OPTION),
+                                    name)
     if tensor is not None or bias_tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
-                         " files)" % path)
+                         " files)" % name)
     text, extension = _text_file(path, extension)
     if extension == ".json":
-        weights, bias = json_layer(text, path)
+        weights, bias = json_layer(text, name)
     else:
-        weights, bias = delimited_rows(text, path, _SEPARATORS[extension], note), None
-    return (_transposed(weights, path) if transpose else weights), bias
+        weights, bias = delimited_rows(text, name, _SEPARATORS[extension], note), None
+    return (_transposed(weights, name) if transpose else weights), bias
 
 
 def _read_bias(path, tensor, note):
     extension = _extension(path)
+    name = shown_name(path)   # for messages: the file is opened by its path
     if extension in _ARRAY_FILES:
         handle, size = open_regular(path)
         with handle:
-            return _vector(_choose(_ARRAY_FILES[extension](handle, size, path), tensor, path,
-                                   1, "bias", _BIAS_OPTION), path)
+            return _vector(_choose(_ARRAY_FILES[extension](handle, size, name), tensor, name,
+                                   1, "bias", _BIAS_OPTION), name)
     if tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
-                         " files)" % path)
+                         " files)" % name)
     text, extension = _text_file(path, extension)
     if extension == ".json":
-        return json_bias(text, path)
-    rows = delimited_rows(text, path, _SEPARATORS[extension], note)
+        return json_bias(text, name)
+    rows = delimited_rows(text, name, _SEPARATORS[extension], note)
     if all(len(row) == 1 for row in rows):
         return [row[0] for row in rows]
     if len(rows) == 1:
         return rows[0]
     raise InputError("%s: a bias is one number per class (one row or one column), not %d rows"
-                     " of %d" % (path, len(rows), len(rows[0])))
+                     " of %d" % (name, len(rows), len(rows[0])))
 
 
 def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
@@ -242,15 +246,15 @@ def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
                                   transpose, note, find_bias=bias_path is None)
     if bias_path is not None:
         if bias is not None:
-            raise InputError("%s already has a bias; do not also pass --bias" % path)
+            raise InputError("%s already has a bias; do not also pass --bias" % shown_name(path))
         bias = _read_bias(bias_path, bias_tensor, note)
         if len(bias) != len(weights):
             raise InputError("%s has %d numbers for the %d classes of %s"
-                             % (bias_path, len(bias), len(weights), path))
+                             % (shown_name(bias_path), len(bias), len(weights), shown_name(path)))
     if note is not None and len(weights[0]) > len(weights):
         note("%s: %d class%s of dimension d = %d > C: if the layer is stored as (d, C),"
-             " read it transposed" % (path, len(weights), "" if len(weights) == 1 else "es",
-                                      len(weights[0])))
+             " read it transposed" % (shown_name(path), len(weights),
+                                      "" if len(weights) == 1 else "es", len(weights[0])))
     return weights, bias
 
 
@@ -270,7 +274,7 @@ def read_npy(path):
     """(shape, flat list of values in C order) of a .npy file."""
     handle, size = open_regular(path)
     with handle:
-        array, = _ARRAY_FILES[".npy"](handle, size, path)
+        array, = _ARRAY_FILES[".npy"](handle, size, shown_name(path))
         flat, fortran = array.load()
     if fortran and 0 not in array.shape:
         # An axis of length 1 does not change the order; without them each

@@ -83,7 +83,7 @@ def safetensors_arrays(handle, size, path):
             raise InputError('%s is %s; expected {"dtype", "shape", "data_offsets"}'
                              % (where, describe_json(entry)))
         dtype = entry["dtype"]
-        if dtype not in _KINDS:
+        if not isinstance(dtype, str) or dtype not in _KINDS:   # a list is not hashable
             raise InputError("%s: dtype %s is not read (%s are)"
                              % (where, describe_json(dtype), ", ".join(_KINDS)))
         shape = tuple(_integers(entry["shape"], where, "shape", MAX_DIMENSIONS))

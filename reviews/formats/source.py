@@ -10,6 +10,8 @@ array at most MAX_VALUES values, each checked before anything is read.
     STDIN           the name that read_text reads standard input for
     open_regular    (binary file, size) of a regular file, or InputError
     read_text       the text of a file of at most MAX_TEXT_BYTES
+    shown_name      a user's name (file, folder, tensor, claim id) on one
+                    printable line, for any message or report
     excerpt         repr of at most 60 characters of text, for a message
     shown_number    an int or Decimal in at most about 60 characters
     shown_shape     an array's shape in at most about 60 characters
@@ -22,8 +24,8 @@ import sys
 
 from reviews.errors import InputError
 
-__all__ = ["MAX_TEXT_BYTES", "MAX_VALUES", "STDIN", "open_regular", "read_text", "excerpt",
-           "shown_number", "shown_shape"]
+__all__ = ["MAX_TEXT_BYTES", "MAX_VALUES", "STDIN", "open_regular", "read_text",
+           "shown_name", "excerpt", "shown_number", "shown_shape"]
 
 MAX_TEXT_BYTES = 64 * 2 ** 20
 # GPT-2's 50,257 x 768 head has 38.6 million values; each becomes a Python
@@ -35,6 +37,37 @@ _EXCERPT = 60
 _SHOWN_BITS = 190
 _CHUNK = 2 ** 20
 _LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _escaped(char):
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:
+        # A byte that was not UTF-8 in a file name (os.fsdecode's surrogate escape).
+        return "\\x%02x" % (code - 0xDC00)
+    return repr(char)[1:-1]
+
+
+def shown_name(name):
+    """A user's name (a file, folder, tensor, token or claim id) as one line
+    of printable text, for a message or a report.
+
+    Control characters (newline, tab, escape), line and paragraph
+    separators, format characters (bidirectional overrides) and unpaired
+    surrogates are written as Python's backslash escapes, so that a name can
+    neither split a line nor forge one; a byte that was not UTF-8 in a file
+    name (a surrogate escape) is written as \\xNN.  Printable characters,
+    non-ASCII ones too, and backslashes are kept as they are (a name is
+    shown, not encoded for reading back).  A report format adds its own
+    quoting on top (a markdown code span, HTML escapes).
+
+    >>> print(shown_name("x\\n<img>.csv"), shown_name("\\udcff.csv"), shown_name("a\\u202eb"))
+    x\\n<img>.csv \\xff.csv a\\u202eb
+    >>> shown_name("caf\\xe9.csv") == "caf\\xe9.csv"
+    True
+    """
+    if name.isprintable():
+        return name
+    return "".join(char if char.isprintable() else _escaped(char) for char in name)
 
 
 def excerpt(text):
@@ -110,13 +143,15 @@ def open_regular(path):
                 return handle, status.st_size
             handle.close()
     except OSError as error:
-        raise InputError("cannot read %s: %s" % (path, error.strerror or error)) from None
-    raise InputError("cannot read %s: it is %s, not a regular file" % (path, _kind(mode)))
+        raise InputError("cannot read %s: %s"
+                         % (shown_name(path), error.strerror or error)) from None
+    raise InputError("cannot read %s: it is %s, not a regular file"
+                     % (shown_name(path), _kind(mode)))
 
 
 def _past_limit(path, size):
     return InputError("%s has %s bytes, past the limit of %d bytes (64 MiB) for a text file"
-                      % (path, size, MAX_TEXT_BYTES))
+                      % (shown_name(path), size, MAX_TEXT_BYTES))
 
 
 def _standard_input():
@@ -126,7 +161,10 @@ def _standard_input():
     stream = getattr(sys.stdin, "buffer", sys.stdin)
     data = bytearray()
     while len(data) <= MAX_TEXT_BYTES:
-        chunk = stream.read(_CHUNK)
+        try:
+            chunk = stream.read(_CHUNK)
+        except OSError as error:   # open for writing only (0>FILE), or a lost terminal
+            raise InputError("cannot read %s: %s" % (STDIN, error.strerror or error)) from None
         if not chunk:
             return bytes(data)
         data += chunk
@@ -149,4 +187,4 @@ def read_text(path):
     except UnicodeDecodeError as error:
         line = len(_LINE_END.findall(data[:error.start].decode("latin-1"))) + 1
         raise InputError("%s: line %d, byte %d is not UTF-8 text"
-                         % (path, line, error.start)) from None
+                         % (shown_name(path), line, error.start)) from None

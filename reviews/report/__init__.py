@@ -9,6 +9,8 @@ any paper: everything it prints comes from the results it is given.
     html        the claims as one self-contained HTML page
     svg         SVG figures (charts, region maps, tables) from computed data
     progress    the progress line of a long check on a terminal
+    files       writing a report to a file: whole or not at all, never over
+                an input
 
 Import the renderers from their module (``from reviews.report.text import
 FORMATS``); this package imports nothing itself.

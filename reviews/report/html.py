@@ -12,6 +12,7 @@ renderers (reviews.report.text) it knows nothing about any paper.
 import html as _html
 import re
 
+from reviews.formats.source import shown_name
 from reviews.report.text import alt_text, citation, tally, version_line
 
 __all__ = ["html"]
@@ -110,7 +111,7 @@ def _section(result, drawn, number):
     for k, figure in enumerate(drawn):
         caption = _e(alt_text(claim, figure))
         if figure.path is not None:
-            caption += " (file <code>%s</code>)" % _e(figure.path)
+            caption += " (file <code>%s</code>)" % _e(shown_name(figure.path))
         lines += ['<figure aria-label="%s">' % _e(alt_text(claim, figure)),
                   _inline_svg(figure.svg, "figure%d-%d" % (number, k + 1)),
                   "<figcaption>%s</figcaption>" % caption, "</figure>"]

@@ -13,6 +13,7 @@ reviews.report.html.)
     as_json     stable keys: suite, python, ok, claims
     FORMATS     the renderers by name
     version_line, citation, tally, alt_text    lines every format shares
+    markdown_name  a user's name (file, tensor, token) as a markdown code span
     layer_text, layer_markdown, layer_json, LAYER_FORMATS
                 a checked layer (reviews.argmax.check results)
 
@@ -29,12 +30,14 @@ import decimal
 import json
 import re
 import textwrap
+import urllib.parse
 from collections import namedtuple
 
 from reviews.exact import rational_text, to_decimal
+from reviews.formats.source import shown_name
 
 __all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
-           "version_line", "citation", "tally", "alt_text",
+           "version_line", "citation", "tally", "alt_text", "markdown_name",
            "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS"]
 
 Suite = namedtuple("Suite", "name version python")
@@ -108,7 +111,7 @@ def text(suite, results, figures=None):
         width = max((len(row.label) for row in outcome.evidence), default=0)
         lines += ["      %-*s  %s" % (width, row.label, row.value)
                   for row in outcome.evidence]
-        lines += ["    Figure: %s" % path for path in _cited(figures, claim)]
+        lines += ["    Figure: %s" % shown_name(path) for path in _cited(figures, claim)]
         lines.append("")
     lines.append(tally(results))
     return "\n".join(lines) + "\n"
@@ -119,8 +122,19 @@ def _cell(value):
 
 
 def _link_target(path):
-    """A path as a markdown link target: in <...> when it has spaces or brackets."""
-    return "<%s>" % path if any(c in path for c in " ()<>") else path
+    """A path as a markdown link target: percent-encoded as in a URL, so that
+    nothing in it (a space, brackets, <, a newline) is markdown or HTML."""
+    return urllib.parse.quote(path.encode("utf-8", "surrogateescape"), safe="/")
+
+
+def markdown_name(name):
+    """A user's name as markdown: on one line (shown_name), in a code span,
+    where no markdown or HTML in it takes effect.
+
+    >>> print(markdown_name("x\\n<img src=x>`.csv"))
+    ``x\\n<img src=x>`.csv``
+    """
+    return _code(shown_name(name))
 
 
 def markdown(suite, results, figures=None):
@@ -149,7 +163,7 @@ def markdown(suite, results, figures=None):
             if drawn.path is None:
                 continue
             alt = alt_text(claim, drawn)
-            lines += ["", "Figure %s: %s" % (_code(drawn.path), alt), "",
+            lines += ["", "Figure %s: %s" % (markdown_name(drawn.path), alt), "",
                       "![%s](%s)" % (alt.replace("[", "\\[").replace("]", "\\]"),
                                      _link_target(drawn.path))]
         lines.append("")
@@ -284,7 +298,7 @@ def layer_text(name, results, dim, has_bias):
     Coefficients to 6 significant digits. Exact values and witnesses: --format json
     """
     unargmaxable = [r for r in results if not r.argmaxable]
-    lines = ["%s: %s" % (name, _header(results, dim, has_bias))]
+    lines = ["%s: %s" % (shown_name(name), _header(results, dim, has_bias))]
     if unargmaxable:
         lines += textwrap.wrap(_meaning(has_bias, _box(results)), 78)
         lines += ["  class %d: %s" % (r.index, _combination(r)) for r in unargmaxable]
@@ -328,7 +342,7 @@ def layer_markdown(name, results, dim, has_bias):
     1 of 2 classes unargmaxable, 1 argmaxable. Exact values and witnesses: `--format json`.
     """
     unargmaxable = [r for r in results if not r.argmaxable]
-    lines = ["### check-layer %s" % _code(name), "",
+    lines = ["### check-layer %s" % markdown_name(name), "",
              "%s." % _header(results, dim, has_bias), ""]
     if unargmaxable:
         lines += [_meaning(has_bias, _box(results)), "",

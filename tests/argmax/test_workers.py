@@ -6,6 +6,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 import unittest
 from fractions import Fraction as F
@@ -174,6 +175,16 @@ class TestTooManyProcesses(unittest.TestCase):
                                         " temporarily unavailable; ask for fewer jobs$"):
                 workers.run_chunks(None, (), sum, [[1], [2], [3]], 5)
 
+    def test_a_thread_the_system_refuses_ends_the_started_workers_too(self):
+        # As under ulimit -v: the Pool's processes start, then its threads
+        # cannot; the processes must not be left waiting for work forever.
+        refused = RuntimeError("can't start new thread")
+        with mock.patch.object(threading.Thread, "start", side_effect=refused):
+            with self.assertRaisesRegex(InputError, "^cannot start 2 worker processes: can't"
+                                        " start new thread; ask for fewer jobs$"):
+                workers.run_chunks(None, (), sum, [[1], [2], [3]], 2)
+        self.assertEqual(multiprocessing.active_children(), [])
+
     @unittest.skipUnless(os.name == "posix", "sets a POSIX resource limit")
     def test_the_limit_on_open_files_ends_the_check_with_one_message(self):
         done = subprocess.run([sys.executable, "-c", TOO_MANY % ROOT], capture_output=True,
@@ -213,6 +224,43 @@ class TestDeadWorker(unittest.TestCase):
                                progress=lambda count, total: done.append(count))
         self.assertLess(len(done), 100)
         self.assertEqual(multiprocessing.active_children(), [])
+
+
+# A result this process cannot unpickle, as when memory runs out: the
+# Pool's thread that receives results dies, and the Pool would wait forever.
+LOST_RESULTS = """import multiprocessing, sys
+sys.path.insert(0, %r)
+from reviews.argmax import workers
+from reviews.errors import InputError
+
+def explode():
+    raise MemoryError
+
+class Unreadable:
+    def __reduce__(self):
+        return explode, ()
+
+def work(chunk):
+    return Unreadable()
+
+workers.START_METHOD = "fork"
+try:
+    workers.run_chunks(None, (), work, [[1], [2]], 2)
+except InputError as error:
+    print(error)
+print(multiprocessing.active_children())
+"""
+
+
+class TestLostResults(unittest.TestCase):
+
+    @unittest.skipUnless("fork" in multiprocessing.get_all_start_methods(), "needs fork")
+    def test_a_dead_result_thread_ends_the_run_in_one_message_not_a_hang(self):
+        done = subprocess.run([sys.executable, "-c", LOST_RESULTS % ROOT], capture_output=True,
+                              text=True, timeout=120)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (0, "this process stopped receiving the workers' results (out of"
+                             " memory?); ask for fewer jobs\n[]\n", ""))
 
 
 # A script without the __main__ guard under spawn: every worker re-runs it,

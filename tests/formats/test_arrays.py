@@ -109,6 +109,14 @@ class TestSafetensors(FileTestCase):
                 with self.assertRaisesRegex(InputError, "tensor 'w': dtype '%s' is not read" % dtype):
                     read_layer(path)
 
+    def test_a_dtype_that_is_a_list_or_an_object_is_named_not_a_type_error(self):
+        for dtype, shown in ((["F64"], "a list"), ({"F64": 1}, "an object")):
+            with self.subTest(dtype=dtype):
+                path = self.write("m.safetensors", safetensors_bytes(
+                    [("w", dtype, (1, 1), b"\0" * 8)]))
+                with self.assertRaisesRegex(InputError, "tensor 'w': dtype %s is not read" % shown):
+                    read_layer(path)
+
     def test_offsets_are_checked_before_reading(self):
         w = ("w", "F32", (1, 2), raw([1, 2], "f"))
         b = ("b", "F32", (2,), raw([1, 2], "f"))
@@ -488,6 +496,16 @@ class TestStandardInput(FileTestCase):
     def test_a_closed_standard_input(self):
         with mock.patch("sys.stdin", None):
             with self.assertRaisesRegex(InputError, "cannot read <stdin>: it is closed"):
+                read_layer("-")
+
+    def test_a_standard_input_open_for_writing_only(self):
+        # As after 0>FILE: reading the descriptor fails with EBADF.
+        read, write = os.pipe()
+        os.close(read)
+        stdin = io.TextIOWrapper(io.FileIO(write, "w", closefd=True))
+        self.addCleanup(stdin.close)
+        with mock.patch("sys.stdin", stdin):
+            with self.assertRaisesRegex(InputError, "^cannot read <stdin>: "):
                 read_layer("-")
 
     def test_past_the_size_limit(self):

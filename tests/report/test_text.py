@@ -98,7 +98,7 @@ class TestFigures(unittest.TestCase):
 
     def test_markdown_alt_text_without_a_description_names_the_figure(self):
         figures = {"p.two": [Drawn("a.svg", None, "<svg/>", "a b/a.svg")]}
-        self.assertIn("![Figure a.svg of claim p.two](<a b/a.svg>)",
+        self.assertIn("![Figure a.svg of claim p.two](a%20b/a.svg)",
                       markdown(SUITE, results(), figures))
 
     def test_json_lists_written_figures_per_claim(self):

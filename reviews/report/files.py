@@ -1,0 +1,88 @@
+"""Writing a report or a figure to a file, whole or not at all, never over an input.
+
+A report is written to a temporary file in the target's folder, then renamed
+over the target (os.replace, atomic on POSIX and Windows): a run that fails
+or is interrupted while writing leaves the target as it was, never half
+written or emptied.  A target that is not a regular file (a terminal,
+/dev/stdout, a FIFO) cannot be replaced and is written in place.  A
+symbolic link is followed: the file it names is replaced, the link kept.
+
+    write_file      write text to a file, atomically where it is a regular file
+    refuse_inputs   InputError if the output is the same file as an input
+"""
+
+import os
+import stat
+
+from reviews.errors import InputError
+from reviews.formats.source import shown_name
+
+__all__ = ["write_file", "refuse_inputs"]
+
+_ATTEMPTS = 100
+
+
+def refuse_inputs(output, inputs):
+    """InputError if the file ``output`` is the same file as one of
+    ``inputs`` (same device and inode, through links too); None names no
+    file, nor does "-" (standard input).  Checked before any input is read,
+    so that a report never replaces the data it is about."""
+    try:
+        target = os.stat(output)
+    except (OSError, ValueError):
+        return   # no such file yet: it can be no input
+    for path in inputs:
+        if path is None or path == "-":
+            continue
+        try:
+            status = os.stat(path)
+        except (OSError, ValueError):
+            continue   # the reader names what is wrong with it
+        if (status.st_dev, status.st_ino) == (target.st_dev, target.st_ino):
+            raise InputError("--output %s is the input file %s; refusing to overwrite it"
+                             % (shown_name(output), shown_name(path)))
+
+
+def _temporary(folder, name):
+    """(descriptor, path) of a new file beside the target, created by this process."""
+    for attempt in range(_ATTEMPTS):
+        path = os.path.join(folder, ".%s.%d-%d.tmp" % (name, os.getpid(), attempt))
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                           | getattr(os, "O_BINARY", 0), 0o666), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(17, "no free temporary name beside it")
+
+
+def write_file(path, text, what="the report"):
+    """Write ``text`` as UTF-8 with "\\n" line ends to ``path``; InputError
+    naming ``what`` if it cannot be written.  The file is replaced whole or
+    left as it was."""
+    try:
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode):
+            with open(path, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+            return
+        target = os.path.realpath(path)
+        folder, name = os.path.split(target)
+        descriptor, temporary = _temporary(folder, name)
+        try:
+            with open(descriptor, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+            if mode is not None:
+                os.chmod(temporary, stat.S_IMODE(mode))
+            os.replace(temporary, target)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass   # the error that brought us here is the one to report
+            raise
+    except OSError as error:
+        raise InputError("cannot write %s to %s: %s"
+                         % (what, shown_name(path), error.strerror or error)) from None

@@ -1,0 +1,97 @@
+"""Tests of reviews.report.files: reports written whole or not at all, never over an input."""
+
+import os
+import stat
+import unittest
+from unittest import mock
+
+from reviews.errors import InputError
+from reviews.report import files
+from reviews.report.files import refuse_inputs, write_file
+from tests.support import FileTestCase
+from tests.test_command import FIGURE_1_JSON, in_process
+
+
+class TestRefuseInputs(FileTestCase):
+
+    def test_the_same_file_by_name_link_or_hard_link_is_refused(self):
+        layer = self.write("layer.json", FIGURE_1_JSON)
+        link = os.path.join(self.folder.name, "link.json")
+        os.symlink(layer, link)
+        hard = os.path.join(self.folder.name, "hard.json")
+        os.link(layer, hard)
+        for output in (layer, link, hard, os.path.join(self.folder.name, ".", "layer.json")):
+            with self.subTest(output=output):
+                with self.assertRaisesRegex(InputError, "^--output .* is the input file .*layer"
+                                            ".json; refusing to overwrite it$"):
+                    refuse_inputs(output, (layer, None))
+
+    def test_another_file_a_new_file_and_standard_input_pass(self):
+        layer = self.write("layer.json", FIGURE_1_JSON)
+        other = self.write("other.txt", "x")
+        for output in (other, os.path.join(self.folder.name, "new.txt")):
+            self.assertIsNone(refuse_inputs(output, (layer, "-", None)))
+
+    def test_the_command_refuses_before_reading_and_keeps_the_weights(self):
+        layer = self.write("layer.json", FIGURE_1_JSON)
+        bias = self.write("bias.json", "[0, 0, 0, 1]")
+        for arguments in ((layer, "--output", layer), (layer, "--bias", bias, "--output", bias)):
+            with self.subTest(arguments=arguments[-1]), \
+                    mock.patch("reviews.counterexamples.read_layer") as read:
+                status, out, err = in_process("check-layer", *arguments)
+                self.assertEqual((status, out), (2, ""))
+                self.assertRegex(err, "^counterexamples: error: --output .* is the input file")
+                read.assert_not_called()
+        with open(layer) as handle:
+            self.assertEqual(handle.read(), FIGURE_1_JSON)
+
+
+class TestWriteFile(FileTestCase):
+
+    def listing(self):
+        return sorted(os.listdir(self.folder.name))
+
+    def test_a_failed_rename_leaves_the_old_report_and_no_temporary_file(self):
+        report = self.write("report.txt", "old")
+        with mock.patch("os.replace", side_effect=OSError(28, "No space left on device")):
+            with self.assertRaisesRegex(InputError, "^cannot write the report to .*report.txt:"
+                                        " No space left on device$"):
+                write_file(report, "new")
+        with open(report) as handle:
+            self.assertEqual(handle.read(), "old")
+        self.assertEqual(self.listing(), ["report.txt"])
+
+    def test_an_interrupt_while_writing_leaves_the_old_report(self):
+        report = self.write("report.txt", "old")
+        with mock.patch.object(files, "open", side_effect=KeyboardInterrupt, create=True):
+            with self.assertRaises(KeyboardInterrupt):
+                write_file(report, "new")
+        with open(report) as handle:
+            self.assertEqual(handle.read(), "old")
+        self.assertEqual(self.listing(), ["report.txt"])
+
+    def test_the_new_report_replaces_the_old_keeping_its_mode(self):
+        report = self.write("report.txt", "old")
+        os.chmod(report, 0o640)
+        write_file(report, "new\n")
+        with open(report, newline="") as handle:
+            self.assertEqual(handle.read(), "new\n")
+        self.assertEqual(stat.S_IMODE(os.stat(report).st_mode), 0o640)
+        self.assertEqual(self.listing(), ["report.txt"])
+
+    def test_a_link_is_kept_and_the_file_it_names_replaced(self):
+        target = self.write("target.txt", "old")
+        link = os.path.join(self.folder.name, "link.txt")
+        os.symlink(target, link)
+        write_file(link, "new")
+        self.assertTrue(os.path.islink(link))
+        with open(target) as handle:
+            self.assertEqual(handle.read(), "new")
+
+    def test_a_device_is_written_in_place_not_replaced(self):
+        write_file(os.devnull, "anything")
+        self.assertTrue(stat.S_ISCHR(os.stat(os.devnull).st_mode))
+
+
+if __name__ == "__main__":
+    unittest.main()
