@@ -12,4 +12,4 @@ module in ``reviews.papers``.  The public API is re-exported by
     InputError                                   the one error type
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

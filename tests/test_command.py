@@ -66,12 +66,18 @@ class TestScript(unittest.TestCase):
 
     def test_two_runs_give_identical_bytes_and_the_pinned_claims(self):
         # Every printed number and verdict, pinned.  After a deliberate change,
-        # regenerate tests/golden/claims.json with the README's three commands
-        # ("Adding a reviewed paper").
+        # bump the version and regenerate tests/golden/claims.json with
+        # python tests/golden/regenerate.py (README, "Adding a reviewed paper").
         first, second = command("--format", "json").stdout, command("--format", "json").stdout
         self.assertEqual(first, second)
         with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:
-            self.assertEqual(json.loads(first)["claims"], json.load(handle))
+            self.assertEqual(json.loads(first)["claims"], json.load(handle)["claims"])
+
+    def test_the_golden_file_pins_this_version(self):
+        # A version names one output: changed claims need a new version, so
+        # the version recorded with the pinned claims must be this one.
+        with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:
+            self.assertEqual(json.load(handle)["version"], __version__)
 
     def test_unittest_from_the_root_runs_the_suite(self):
         # "python -m unittest" with no arguments discovers from the root with
