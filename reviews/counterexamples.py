@@ -8,6 +8,8 @@
                                       [--transpose] [--jobs N] [--box R]
                                       [--output FILE]
                                       [--format text|markdown|json]
+                                      [--certificates all|unargmaxable]
+                                      [--fail-on-unargmaxable] [--progress]
 
 ``--figures DIR`` also writes each run claim's SVG figures into DIR; the
 report cites them by paths relative to the report's folder (FILE's with
@@ -23,7 +25,10 @@ numbered from 0, as in the API; the claims number classes as their papers
 do.  ``--jobs N`` splits the classes across N worker processes (by
 default one per CPU, but one for a small layer); the report is the same
 for every N.  On a terminal, a long check shows on stderr the classes
-done, the rate and the time left, on one line wiped at the end.
+done, the rate and the time left, on one line wiped at the end; with
+``--progress``, a log gets the same as a plain line every few seconds.
+``--certificates unargmaxable`` keeps the JSON of a large layer small:
+only the unargmaxable classes' combinations, no witnesses.
 
 Exit status: 0 when every verdict is the one the review states, 1 when any
 differs (a MISMATCH line says which), 2 for a usage error, an unreadable
@@ -31,7 +36,8 @@ layer file, a figure folder that cannot be written, or a report that cannot
 be written (standard output closed or full; a pipe closed early, as by
 ``| head -1``, ends it silently), 130 when interrupted (Ctrl-C).  Each
 failure is one line on stderr, never a traceback.  ``check-layer`` exits 0
-whenever the layer was checked, whatever the verdicts.  Text the output's
+whenever the layer was checked, whatever the verdicts; with
+``--fail-on-unargmaxable``, 1 when any class is unargmaxable.  Text the output's
 encoding cannot show (a file name) is written with backslash escapes.
 
 This module also re-exports the public API:
@@ -72,7 +78,9 @@ from reviews.report.html import html
 from reviews.formats.layers import read_layer
 from reviews.report.progress import Progress
 from reviews.argmax.regions import region_count
-from reviews.report.text import FORMATS, LAYER_FORMATS, Drawn, Suite, all_match
+from reviews.report.text import (
+    CERTIFICATES, FORMATS, LAYER_FORMATS, Drawn, Suite, all_match,
+)
 from reviews.softmax import (
     log_softmax,
     log_softmax_exact,
@@ -349,6 +357,15 @@ def _layer_parser(out):
                              " paper's detector answers (it uses R = 100)")
     parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
                         help="report format (default: text)")
+    parser.add_argument("--certificates", choices=CERTIFICATES, default="all",
+                        help="the classes whose certificates the JSON lists (default: all;"
+                             " unargmaxable: their combinations only, no witnesses, for a"
+                             " small file from a large layer)")
+    parser.add_argument("--fail-on-unargmaxable", action="store_true",
+                        help="exit 1 when any class is unargmaxable (a gate for CI)")
+    parser.add_argument("--progress", action="store_true",
+                        help="show progress on stderr when it is not a terminal too: a plain"
+                             " line every few seconds, for CI logs")
     _add_output(parser)
     return parser
 
@@ -429,8 +446,11 @@ def _check_layer_command(argv, out, err):
     # Notes are held until the layer is read: bad input gets its one error line only.
     notes = []
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
-    progress = (Progress(err, failure=_WriteFailed, columns=_columns(err.stream))
-                if err.isatty() else None)
+    progress = None
+    if err.isatty():
+        progress = Progress(err, failure=_WriteFailed, columns=_columns(err.stream))
+    elif arguments.progress:
+        progress = Progress(err, failure=_WriteFailed, plain=True)
     try:
         if progress is not None:
             progress.status("reading %s" % name)
@@ -465,7 +485,11 @@ def _check_layer_command(argv, out, err):
         if progress is not None:
             progress.wipe()
     render = LAYER_FORMATS[arguments.format]
-    _deliver(render(name, results, len(weights[0]), bias is not None), arguments.output, out)
+    shown = {"certificates": arguments.certificates} if arguments.format == "json" else {}
+    _deliver(render(name, results, len(weights[0]), bias is not None, **shown),
+             arguments.output, out)
+    if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in results):
+        return 1
     return 0
 
 

@@ -267,7 +267,8 @@ class TestCheckLayer(FileTestCase):
         document = json.loads(out)
         self.assertEqual(status, 0)
         self.assertEqual(list(document), ["file", "classes", "dim", "bias", "box",
-                                          "numbered_from", "unargmaxable", "results"])
+                                          "numbered_from", "unargmaxable", "certificates",
+                                          "results"])
         self.assertEqual((document["file"], document["classes"], document["dim"],
                           document["bias"], document["box"], document["numbered_from"]),
                          (path, 4, 2, False, None, 0))
@@ -285,11 +286,11 @@ class TestCheckLayer(FileTestCase):
         path = self.write("twice.csv", "0\n0\n1\n")
         _, out, _ = in_process("check-layer", path, "--format", "json")
         lines = out.splitlines()
-        self.assertEqual((lines[8], lines[12:]), ('  "results": [', ["  ]", "}"]))
-        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[9:11]],
+        self.assertEqual((lines[9], lines[13:]), ('  "results": [', ["  ]", "}"]))
+        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[10:12]],
                          [{"index": 0, "argmaxable": False, "terms": [[1, "1", "1"]]},
                           {"index": 1, "argmaxable": False, "terms": [[0, "1", "1"]]}])
-        self.assertEqual(list(json.loads(lines[11])), ["index", "argmaxable", "witness"])
+        self.assertEqual(list(json.loads(lines[12])), ["index", "argmaxable", "witness"])
 
     def test_a_weight_of_exactly_1_is_shown_without_a_coefficient(self):
         path = self.write("twice.csv", "0\n0\n1\n")

@@ -2,12 +2,17 @@
 and the golden file's regeneration."""
 
 import importlib.util
+import io
 import json
 import os
 import re
+import shlex
+import tempfile
 import unittest
 
 from reviews import __version__
+from reviews import counterexamples
+from tests.test_command import FIGURE_1_JSON
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -73,6 +78,62 @@ class TestRegenerate(unittest.TestCase):
         with open(self.regenerate.GOLDEN, encoding="utf-8") as handle:
             golden = json.load(handle)
         self.assertEqual(sorted(golden), ["claims", "version"])
+
+
+def ci_job():
+    """The GitHub Actions job in the README's "In CI" section."""
+    text = section("In CI")
+    return text[text.index("```yaml\n") + 8:text.index("```\n", text.index("```yaml"))]
+
+
+class TestCiJob(unittest.TestCase):
+
+    def setUp(self):
+        self.job = ci_job()
+        self.commands = [line.split("- run: ", 1)[1] for line in self.job.splitlines()
+                         if "- run: " in line]
+
+    def test_the_job_is_indented_by_twos_without_tabs(self):
+        self.assertNotIn("\t", self.job)
+        for line in self.job.splitlines():
+            indent = len(line) - len(line.lstrip(" "))
+            self.assertEqual(indent % 2, 0, line)
+        self.assertTrue(self.job.startswith("name: review\non: [push, pull_request]\njobs:\n"))
+
+    def test_every_step_is_an_install_or_this_command(self):
+        for command in self.commands:
+            self.assertTrue(command == "pip install ." or command.startswith("counterexamples "),
+                            command)
+        self.assertEqual(len([c for c in self.commands if c.startswith("counterexamples")]), 2)
+
+    def run_step(self, command, layer, folder):
+        arguments = shlex.split(command.replace('"$LAYER"', shlex.quote(layer)))[1:]
+        arguments = [os.path.join(folder, a) if a.endswith((".md", ".json")) else a
+                     for a in arguments]
+        out, err = io.StringIO(), io.StringIO()
+        return counterexamples.main(arguments, out, err), out.getvalue(), err.getvalue()
+
+    def test_the_claims_step_passes_and_writes_its_report(self):
+        claims = [c for c in self.commands if c.startswith("counterexamples --")][0]
+        with tempfile.TemporaryDirectory() as folder:
+            self.assertEqual(self.run_step(claims, "", folder), (0, "", ""))
+            with open(os.path.join(folder, "review.md"), encoding="utf-8") as handle:
+                self.assertIn("0 MISMATCH", handle.read())
+
+    def test_the_model_step_fails_on_an_unargmaxable_class_and_keeps_its_report(self):
+        model = [c for c in self.commands if c.startswith("counterexamples check-layer")][0]
+        with tempfile.TemporaryDirectory() as folder:
+            layer = os.path.join(folder, "head.json")
+            with open(layer, "w") as handle:
+                handle.write(FIGURE_1_JSON)
+            status, out, err = self.run_step(model, layer, folder)
+            self.assertEqual((status, out), (1, ""))
+            self.assertEqual(err, "reading %s\npreparing 4 classes of dimension 2\n" % layer)
+            with open(os.path.join(folder, "layer.json"), encoding="utf-8") as handle:
+                self.assertEqual(json.load(handle)["unargmaxable"], [3])
+            with open(layer, "w") as handle:
+                handle.write('{"weights": [[1, 0], [0, 1], [-1, -1]]}')
+            self.assertEqual(self.run_step(model, layer, folder)[0], 0)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ reviews.report.html.)
     as_json     stable keys: suite, python, ok, claims
     FORMATS     the renderers by name
     version_line, citation, tally, alt_text    lines every format shares
-    layer_text, layer_markdown, layer_json, LAYER_FORMATS
+    layer_text, layer_markdown, layer_json, LAYER_FORMATS, CERTIFICATES
                 a checked layer (reviews.argmax.check results)
 
 A checked layer's classes are numbered from 0, as in Python and the API
@@ -35,7 +35,7 @@ from reviews.exact import rational_text, to_decimal
 
 __all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
            "version_line", "citation", "tally", "alt_text",
-           "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS"]
+           "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS", "CERTIFICATES"]
 
 Suite = namedtuple("Suite", "name version python")
 Suite.__doc__ = "The header of a run: suite name, suite version, Python version."
@@ -341,7 +341,7 @@ def layer_markdown(name, results, dim, has_bias):
     return "\n".join(lines) + "\n"
 
 
-def layer_json(name, results, dim, has_bias):
+def layer_json(name, results, dim, has_bias, certificates="all"):
     """One JSON object; rationals exact as "p/q" or "p", each beside its
     approximation to 6 significant digits.
 
@@ -354,6 +354,9 @@ def layer_json(name, results, dim, has_bias):
     [exact, approximation]; an unargmaxable one its "terms": the nonzero
     coefficients of its combination, in increasing class number j, as
     triples [j, exact, approximation] (every other coefficient is 0).
+    With ``certificates`` "unargmaxable", "results" lists only the
+    unargmaxable classes: a 10000 x 128 layer's witnesses alone take tens
+    of megabytes.  The key "certificates" says which were kept.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -368,19 +371,33 @@ def layer_json(name, results, dim, has_bias):
       "box": null,
       "numbered_from": 0,
       "unargmaxable": [1],
+      "certificates": "all",
       "results": [
         {"index": 0, "argmaxable": true, "witness": [["1/3", "0.333333"]]},
         {"index": 1, "argmaxable": false, "terms": [[0, "1", "1"]]}
       ]
     }
+    >>> print("\\n".join(layer_json("f.csv", results, 1, True, "unargmaxable").splitlines()[8:]))
+      "certificates": "unargmaxable",
+      "results": [
+        {"index": 1, "argmaxable": false, "terms": [[0, "1", "1"]]}
+      ]
+    }
     """
+    if certificates not in CERTIFICATES:
+        raise ValueError("certificates must be one of %s, not %r"
+                         % (", ".join(CERTIFICATES), certificates))
     box = _box(results)
+    unargmaxable = [r for r in results if not r.argmaxable]
     header = [("file", name), ("classes", len(results)), ("dim", dim), ("bias", has_bias),
               ("box", None if box is None else rational_text(box)), ("numbered_from", 0),
-              ("unargmaxable", [r.index for r in results if not r.argmaxable])]
+              ("unargmaxable", [r.index for r in unargmaxable]),
+              ("certificates", certificates)]
+    listed = results if certificates == "all" else unargmaxable
     lines = ["{"] + ["  %s: %s," % (json.dumps(key), json.dumps(value)) for key, value in header]
     lines.append('  "results": [')
-    lines.append(",\n".join("    " + json.dumps(_class_json(r)) for r in results))
+    if listed:
+        lines.append(",\n".join("    " + json.dumps(_class_json(r)) for r in listed))
     lines += ["  ]", "}"]
     return "\n".join(lines) + "\n"
 
@@ -395,3 +412,4 @@ def _class_json(result):
 
 
 LAYER_FORMATS = {"text": layer_text, "markdown": layer_markdown, "json": layer_json}
+CERTIFICATES = ("all", "unargmaxable")   # what layer_json lists: every class, or those
