@@ -3,7 +3,7 @@
     python reviews/counterexamples.py [--format text|markdown|json|html]
                                       [--claim ID ...] [--figures DIR]
                                       [--output FILE] [--list] [--version]
-    python reviews/counterexamples.py check-layer FILE [--bias FILE]
+    python reviews/counterexamples.py check-layer FILE|--example NAME [--bias FILE]
                                       [--tensor NAME] [--bias-tensor NAME]
                                       [--transpose] [--jobs N] [--box R]
                                       [--output FILE]
@@ -19,7 +19,8 @@ the report to FILE instead of standard output.  ``--list`` prints the
 claims' ids and statements (``--format json``: a list of objects).
 ``check-layer`` reads FILE as .json, .csv, .tsv, .txt, .npy, .npz or
 .safetensors (see reviews.formats.layers), or JSON or CSV text from standard
-input for ``-``; notes from the reader (a header row skipped, a layer that
+input for ``-``; ``--example figure1`` checks the low-rank paper's Figure 1
+layer, shipped with the suite (reviews/data); notes from the reader (a header row skipped, a layer that
 may be stored transposed) go to stderr, one line each.  Its classes are
 numbered from 0, as in the API; the claims number classes as their papers
 do.  ``--jobs N`` splits the classes across N worker processes (by
@@ -102,6 +103,7 @@ SUITE_NAME = "review-counterexamples"
 _PROGRAM = "counterexamples"
 _INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
 _REPORTS = dict(FORMATS, html=html)
+EXAMPLES = {"figure1": "figure1.json"}   # --example NAME: files in reviews/data
 
 
 class _UsageError(Exception):
@@ -336,8 +338,12 @@ def _layer_parser(out):
     parser = _Parser(out, prog=_PROGRAM + " check-layer",
                      description="Decide exactly which classes of a softmax layer are"
                                  " argmaxable.  Classes are numbered from 0.")
-    parser.add_argument("file", metavar="FILE", type=_not_empty("a file name"),
+    parser.add_argument("file", metavar="FILE", type=_not_empty("a file name"), nargs="?",
                         help="the layer, one row of weights per class: %s" % _LAYER_FILES)
+    parser.add_argument("--example", choices=sorted(EXAMPLES),
+                        help="check a layer shipped with the suite instead of FILE: figure1 is"
+                             " the low-rank paper's Figure 1 (4 classes, d = 2, class 3"
+                             " unargmaxable)")
     parser.add_argument("--bias", metavar="FILE", type=_not_empty("a file name"),
                         help="the bias, one number per class, if not in FILE")
     parser.add_argument("--tensor", metavar="NAME", type=_not_empty("an array name"),
@@ -440,12 +446,23 @@ def _shown(path):
     return STDIN if path == "-" else path
 
 
+def _example_path(name):
+    """The shipped example layer ``name`` (package data, so installed too)."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", EXAMPLES[name])
+
+
 def _check_layer_command(argv, out, err):
     arguments = _layer_parser(out).parse_args(argv)
+    if (arguments.file is None) == (arguments.example is None):
+        raise _UsageError("check-layer needs FILE or --example NAME (one of them)")
+    if arguments.example is not None:
+        arguments.file = _example_path(arguments.example)
     # The reader's messages and notes already start with the file they are about.
     # Notes are held until the layer is read: bad input gets its one error line only.
     notes = []
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
+    if arguments.example is not None:
+        name = "example:%s" % arguments.example   # the same wherever the suite is installed
     progress = None
     if err.isatty():
         progress = Progress(err, failure=_WriteFailed, columns=_columns(err.stream))

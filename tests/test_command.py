@@ -218,27 +218,49 @@ FIGURE_1_JSON = '{"weights": [[-2, -2], [1, 2], [1.8, -0.8], [0.9, 0.2]]}'
 FIGURE_1_ROWS = [[-2, -2], [1, 2], [1.8, -0.8], [0.9, 0.2]]
 FIGURE_1_CERTIFICATE = "  class 3: w[3] = 0.148276*w[0] + 0.420690*w[1] + 0.431034*w[2]\n"
 # The README's example: what a user who copies it sees, byte for byte.
-README_EXAMPLE = ["check-layer", os.path.join("tests", "data", "figure1.json")]
+README_EXAMPLE = ["check-layer", "--example", "figure1"]
+README_NAME = "example:figure1"
+EXAMPLE_FILE = os.path.join(ROOT, "reviews", "data", "figure1.json")
 README_OUTPUT = """\
-tests/data/figure1.json: 4 classes, d = 2, no bias; classes numbered from 0
+example:figure1: 4 classes, d = 2, no bias; classes numbered from 0
 Unargmaxable classes: each one's weights w[i] are a convex combination of
 other classes' weights, so its logit is the same weighted mean of theirs for
 every input, never strictly the largest.
   class 3: w[3] = 0.148276*w[0] + 0.420690*w[1] + 0.431034*w[2]
 1 of 4 classes unargmaxable, 3 argmaxable.
 Coefficients to 6 significant digits. Exact values and witnesses: --format json
-""".replace("tests/data/figure1.json", README_EXAMPLE[1])
+"""
 
 
 class TestReadmeExample(unittest.TestCase):
 
     def test_the_shipped_figure_1_layer_is_the_papers(self):
-        with open(os.path.join(ROOT, README_EXAMPLE[1])) as handle:
+        with open(EXAMPLE_FILE) as handle:
             self.assertEqual(json.load(handle), {"weights": FIGURE_1_ROWS})
 
     def test_the_readme_command_prints_exactly_this(self):
-        done = command(*README_EXAMPLE, cwd=ROOT)
+        done = command(*README_EXAMPLE)
         self.assertEqual((done.returncode, done.stderr, done.stdout), (0, "", README_OUTPUT))
+
+    def test_the_example_file_by_its_path_gives_the_same_report(self):
+        status, out, _ = in_process("check-layer", EXAMPLE_FILE)
+        self.assertEqual((status, out), (0, README_OUTPUT.replace(README_NAME, EXAMPLE_FILE)))
+
+    def test_file_and_example_together_or_neither_is_a_usage_error(self):
+        line = "counterexamples: error: check-layer needs FILE or --example NAME (one of them)\n"
+        self.assertEqual(in_process("check-layer"), (2, "", line))
+        self.assertEqual(in_process("check-layer", EXAMPLE_FILE, "--example", "figure1"),
+                         (2, "", line))
+
+    def test_an_unknown_example_names_the_known_ones(self):
+        status, _, err = in_process("check-layer", "--example", "figure2")
+        self.assertEqual(status, 2)
+        self.assertIn("invalid choice: 'figure2' (choose from 'figure1')", err)
+
+    def test_the_example_ships_as_package_data(self):
+        with open(os.path.join(ROOT, "pyproject.toml")) as handle:
+            self.assertIn('[tool.setuptools.package-data]\nreviews = ["data/*.json"]\n',
+                          handle.read())
 
 
 class TestCheckLayer(FileTestCase):
@@ -247,7 +269,7 @@ class TestCheckLayer(FileTestCase):
         path = self.write("fig1.json", FIGURE_1_JSON)
         status, out, err = in_process("check-layer", path)
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out, README_OUTPUT.replace(README_EXAMPLE[1], path))
+        self.assertEqual(out, README_OUTPUT.replace(README_NAME, path))
 
     def test_markdown_format(self):
         path = self.write("fig1.json", FIGURE_1_JSON)
@@ -373,11 +395,6 @@ class TestCheckLayer(FileTestCase):
         done = command("check-layer", os.path.join(self.folder.name, "none.npy"))
         self.assertEqual(done.returncode, 2)
         self.assertEqual(len(done.stderr.splitlines()), 1)
-
-    def test_missing_file_argument_is_a_usage_error(self):
-        self.assertEqual(in_process("check-layer"),
-                         (2, "", "counterexamples: error: the following arguments are"
-                          " required: FILE\n"))
 
     def test_an_empty_file_name_is_a_usage_error(self):
         self.assertEqual(in_process("check-layer", ""),
@@ -517,7 +534,7 @@ class TestModelFiles(FileTestCase):
         path = self.write("dc.csv", columns + "\n")
         status, out, err = in_process("check-layer", path, "--transpose")
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out, README_OUTPUT.replace(README_EXAMPLE[1], path))
+        self.assertEqual(out, README_OUTPUT.replace(README_NAME, path))
 
     def test_transpose_of_a_npy_array(self):
         flat = [row[k] for k in range(2) for row in FIGURE_1_ROWS]
@@ -567,7 +584,7 @@ class TestStandardInputCommand(FileTestCase):
                                       input=text, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, universal_newlines=True)
                 self.assertEqual((done.returncode, done.stderr), (0, ""))
-                self.assertEqual(done.stdout, README_OUTPUT.replace(README_EXAMPLE[1],
+                self.assertEqual(done.stdout, README_OUTPUT.replace(README_NAME,
                                                                     "<stdin>"))
 
     def test_the_bias_from_standard_input(self):

@@ -55,6 +55,28 @@ class TestVersions(unittest.TestCase):
         self.assertEqual(shown, {__version__})
 
 
+def samples():
+    """Each README sample of this command: (arguments, the output shown)."""
+    found = []
+    for block in re.findall(r"^```\n(.*?)^```$", readme(), re.M | re.S):
+        first, _, shown = block.partition("\n")
+        if first.startswith("$ python reviews/counterexamples.py"):
+            found.append((shlex.split(first)[3:], shown))
+    return found
+
+
+class TestSamples(unittest.TestCase):
+
+    def test_every_sample_is_what_the_command_prints(self):
+        # The version line names the Python that ran; the rest is the same everywhere.
+        self.assertGreaterEqual(len(samples()), 3)
+        for arguments, shown in samples():
+            out, err = io.StringIO(), io.StringIO()
+            counterexamples.main(arguments, out, err)
+            printed = re.sub(r"\(Python [^)]*\)", "(Python 3.11.7)", out.getvalue(), count=1)
+            self.assertEqual(printed, shown, arguments)
+
+
 class TestRegenerate(unittest.TestCase):
 
     def setUp(self):
