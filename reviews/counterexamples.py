@@ -16,7 +16,10 @@ report cites them by paths relative to the report's folder (FILE's with
 ``--output FILE``, else the current one).  ``--format html`` is one
 self-contained page with every figure inline.  ``--output FILE`` writes
 the report to FILE instead of standard output.  ``--list`` prints the
-claims' ids and statements (``--format json``: a list of objects).
+claims' ids, whose statements they are (the paper's or the review's own),
+the verdicts the review states and the statements (``--format json``: a
+list of objects).  ``--claim`` takes an id or a paper's prefix
+(``--claim low-rank``).
 ``check-layer`` reads FILE as .json, .csv, .tsv, .txt, .npy, .npz or
 .safetensors (see reviews.formats.layers), or JSON or CSV text from standard
 input for ``-``; ``--example figure1`` checks the low-rank paper's Figure 1
@@ -80,7 +83,7 @@ from reviews.formats.layers import read_layer
 from reviews.report.progress import Progress
 from reviews.argmax.regions import region_count
 from reviews.report.text import (
-    CERTIFICATES, FORMATS, LAYER_FORMATS, Drawn, Suite, all_match,
+    CERTIFICATES, FORMATS, LAYER_FORMATS, Drawn, Suite, all_match, listing,
 )
 from reviews.softmax import (
     log_softmax,
@@ -236,11 +239,14 @@ def _main_parser(out):
                              " page with the figures inline")
     parser.add_argument("--claim", action="append", default=[], metavar="ID",
                         type=_not_empty("a claim id (see --list)"),
-                        help="run only this claim (repeatable)")
+                        help="run only this claim, or a paper's claims by the prefix of"
+                             " their ids (low-rank); repeatable")
     parser.add_argument("--figures", metavar="DIR", type=_not_empty("a folder name"),
                         help="also write the claims' SVG figures into DIR (created if missing)")
     _add_output(parser)
-    parser.add_argument("--list", action="store_true", help="list claim ids and statements")
+    parser.add_argument("--list", action="store_true",
+                        help="list the claims: id, whose statement (paper or review),"
+                             " the verdict the review states, the statement")
     parser.add_argument("--version", action="store_true", help="print the suite's version")
     return parser
 
@@ -250,19 +256,10 @@ def _add_output(parser):
                         help="write the report to FILE, not to standard output")
 
 
-def _listing(claims, form):
-    """The claims' ids and statements: aligned columns, or JSON for --format json."""
-    if form == "json":
-        return json.dumps([{"id": claim.id, "statement": claim.statement}
-                           for claim in claims], indent=2) + "\n"
-    width = max((len(claim.id) for claim in claims), default=0)
-    return "".join("%-*s  %s\n" % (width, claim.id, claim.statement) for claim in claims)
-
-
 def _run_claims(arguments, out):
     claims = all_claims()
     if arguments.list:
-        _deliver(_listing(claims, arguments.format), arguments.output, out)
+        _deliver(listing(claims, arguments.format), arguments.output, out)
         return 0
     claims = select(claims, arguments.claim) if arguments.claim else claims
     if arguments.figures:

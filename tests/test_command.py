@@ -131,7 +131,14 @@ class TestMain(unittest.TestCase):
 
     def test_unknown_claim_is_a_usage_error(self):
         self.assertEqual(in_process("--claim", "nope"),
-                         (2, "", "counterexamples: error: unknown claim id nope (see --list)\n"))
+                         (2, "", "counterexamples: error: unknown claim id or paper nope"
+                                 " (see --list)\n"))
+
+    def test_a_paper_prefix_runs_that_papers_claims(self):
+        _, out, _ = in_process("--format", "json", "--claim", "memorization")
+        self.assertEqual([c["id"] for c in json.loads(out)["claims"]],
+                         [c.id for c in counterexamples.all_claims()
+                          if c.id.startswith("memorization.")])
 
     def test_an_empty_claim_id_is_a_usage_error(self):
         self.assertEqual(in_process("--claim", ""),
@@ -174,14 +181,17 @@ class TestMain(unittest.TestCase):
     def test_list_shows_ids_and_statements(self):
         status, out, _ = in_process("--list")
         self.assertEqual(status, 0)
-        self.assertIn("\nmemorization.interior            Interior distributions are realized"
-                      " by z_i = log p_i.\n", out)
+        self.assertTrue(out.startswith("id                               by      review states"
+                                       "  statement\n"), out)
+        self.assertIn("\nmemorization.interior            paper   PASS           Interior"
+                      " distributions are realized by z_i = log p_i.\n", out)
+        self.assertIn("\nlow-rank.box                     review  PASS           Bounding", out)
 
     def test_list_columns_are_aligned(self):
         _, out, _ = in_process("--list")
         ids = [claim.id for claim in counterexamples.all_claims()]
         column = max(map(len, ids)) + 2
-        for claim_id, line in zip(ids, out.splitlines()):
+        for claim_id, line in zip(ids, out.splitlines()[1:]):
             self.assertEqual(line[:column].rstrip(), claim_id)
             self.assertNotEqual(line[column], " ")
 
@@ -193,7 +203,8 @@ class TestMain(unittest.TestCase):
         status, out, _ = in_process("--list", "--format", "json")
         listed = json.loads(out)
         self.assertEqual(status, 0)
-        self.assertEqual(listed[0], {"id": "low-rank.unargmaxable-exists",
+        self.assertEqual(listed[0], {"id": "low-rank.unargmaxable-exists", "source": "paper",
+                                     "expected": "PASS",
                                      "statement": "A low-rank softmax can have unargmaxable"
                                                   " classes."})
         self.assertEqual(len(listed), len(counterexamples.all_claims()))

@@ -77,6 +77,19 @@ class TestSamples(unittest.TestCase):
             self.assertEqual(printed, shown, arguments)
 
 
+class TestClaimTables(unittest.TestCase):
+
+    def test_the_tables_say_what_list_says(self):
+        rows = re.findall(r"^\| `([^`]+)` \| (\w+) \| ([A-Z ]+) \| (.*) \|$",
+                          section("What it checks"), re.M)
+        tabled = [{"id": i, "source": source, "expected": expected,
+                   "statement": statement.replace("\\|", "|")}
+                  for i, source, expected, statement in rows]
+        out, err = io.StringIO(), io.StringIO()
+        self.assertEqual(counterexamples.main(["--list", "--format", "json"], out, err), 0)
+        self.assertEqual(tabled, json.loads(out.getvalue()))
+
+
 class TestRegenerate(unittest.TestCase):
 
     def setUp(self):

@@ -13,7 +13,7 @@ import decimal
 import math
 from fractions import Fraction
 
-from reviews.claims import FAIL, PASS, Claim, Figure, Outcome, Paper, Row, float_row
+from reviews.claims import BY_REVIEW, FAIL, PASS, Claim, Figure, Outcome, Paper, Row, float_row
 from reviews.exact import to_decimal
 from reviews.softmax import (
     REFERENCE_DIGITS,
@@ -399,5 +399,5 @@ CLAIMS = (
           PASS, _check_underflow),
     Claim("memorization.repaired", PAPER, WHERE,
           "Restricted to the interior, or stated as an approximation, the C.3 extension"
-          " holds.", PASS, _check_repaired),
+          " holds.", PASS, _check_repaired, source=BY_REVIEW),
 )

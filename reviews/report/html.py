@@ -12,7 +12,7 @@ renderers (reviews.report.text) it knows nothing about any paper.
 import html as _html
 import re
 
-from reviews.report.text import alt_text, citation, tally, version_line
+from reviews.report.text import alt_text, citation, tally, verdict_cell, version_line
 
 __all__ = ["html"]
 
@@ -53,10 +53,10 @@ def _e(text):
 
 
 def _verdict(result):
-    verdict = _e(result.outcome.verdict)
+    verdict = _e(verdict_cell(result))
     if result.matches:
         return '<span class="verdict">%s</span>' % verdict
-    return '<span class="verdict mismatch">%s (MISMATCH)</span>' % verdict
+    return '<span class="verdict mismatch">%s</span>' % verdict
 
 
 def _anchor(claim):
@@ -76,16 +76,16 @@ def _inline_svg(svg, prefix):
 
 def _claims_table(results):
     lines = ['<div class="scroll"><table class="claims">',
-             "<tr><th>Claim (where)</th><th>Statement</th><th>Verdict (review)</th>"
+             "<tr><th>Claim (where)</th><th>Statement (by)</th><th>Verdict</th>"
              "<th>Key numbers</th></tr>"]
     for result in results:
         claim, outcome = result
         lines.append('<tr><td><a href="#%s"><code>%s</code></a><br><span class="small">'
-                     "arXiv:%s %s</span></td><td>%s</td><td>%s<br>"
-                     '<span class="small">review: %s</span></td><td>%s</td></tr>'
+                     "arXiv:%s %s</span></td><td>%s<br>"
+                     '<span class="small">by the %s</span></td><td>%s</td><td>%s</td></tr>'
                      % (_anchor(claim), _e(claim.id), _e(claim.paper.arxiv),
-                        _e(claim.where), _e(claim.statement), _verdict(result),
-                        _e(claim.expected), _e(outcome.summary)))
+                        _e(claim.where), _e(claim.statement), _e(claim.source),
+                        _verdict(result), _e(outcome.summary)))
     lines.append("</table></div>")
     return lines
 
@@ -94,7 +94,7 @@ def _section(result, drawn, number):
     claim, outcome = result
     lines = ['<section id="%s">' % _anchor(claim),
              "<h2><code>%s</code>: %s</h2>" % (_e(claim.id), _verdict(result)),
-             "<p>%s.</p>" % _e(citation(claim)),
+             "<p>%s. %s:</p>" % (_e(citation(claim)), _e(claim.whose)),
              "<blockquote>%s</blockquote>" % _e(claim.statement),
              "<p>Review states: <b>%s</b>. Found: %s</p>" % (_e(claim.expected),
                                                             _e(outcome.summary))]

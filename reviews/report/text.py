@@ -12,7 +12,9 @@ reviews.report.html.)
     markdown    a table to paste into a review, then the evidence
     as_json     stable keys: suite, python, ok, claims
     FORMATS     the renderers by name
-    version_line, citation, tally, alt_text    lines every format shares
+    version_line, citation, tally, alt_text, verdict_cell
+                lines every format shares
+    listing     the claims' ids, whose statements, expected verdicts, statements
     layer_text, layer_markdown, layer_json, LAYER_FORMATS, CERTIFICATES
                 a checked layer (reviews.argmax.check results)
 
@@ -34,7 +36,7 @@ from collections import namedtuple
 from reviews.exact import rational_text, to_decimal
 
 __all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
-           "version_line", "citation", "tally", "alt_text",
+           "version_line", "citation", "tally", "alt_text", "verdict_cell", "listing",
            "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS", "CERTIFICATES"]
 
 Suite = namedtuple("Suite", "name version python")
@@ -74,6 +76,18 @@ def tally(results):
         len(results), "" if len(results) == 1 else "s", len(results) - mismatches, mismatches)
 
 
+def verdict_cell(result):
+    """The verdict, and where it differs from the review's statement, MISMATCH.
+
+    >>> from reviews.claims import FAIL, PASS, Claim, Outcome, Result
+    >>> verdict_cell(Result(Claim("a.b", None, "", "", PASS, None), Outcome(FAIL, "", ())))
+    'FAIL (MISMATCH: the review states PASS)'
+    """
+    if result.matches:
+        return result.outcome.verdict
+    return "%s (MISMATCH: the review states %s)" % (result.outcome.verdict, result.claim.expected)
+
+
 def alt_text(claim, drawn):
     """What a figure shows, in one line: its description, else its name."""
     return " ".join((drawn.description or "Figure %s of claim %s" % (
@@ -98,7 +112,7 @@ def text(suite, results, figures=None):
         lines += [
             "%-11s %s" % (outcome.verdict, claim.id),
             "    %s" % citation(claim),
-            "    Claim: %s" % claim.statement,
+            "    %s: %s" % (claim.whose, claim.statement),
             "    Review states: %s" % claim.expected,
             "    Found: %s" % outcome.summary,
         ]
@@ -130,20 +144,22 @@ def markdown(suite, results, figures=None):
     lines = [
         "## %s" % version_line(suite),
         "",
-        "| Claim | Where | Statement | Review | Verdict | Key numbers |",
+        "| Claim | Where | Statement by | Statement | Verdict | Key numbers |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for result in results:
         claim, outcome = result
-        verdict = outcome.verdict if result.matches else "%s (MISMATCH)" % outcome.verdict
+        verdict = verdict_cell(result)
         lines.append("| `%s` | arXiv:%s %s | %s | %s | %s | %s |" % (
-            claim.id, claim.paper.arxiv, _cell(claim.where), _cell(claim.statement),
-            claim.expected, verdict, _cell(outcome.summary)))
+            claim.id, claim.paper.arxiv, _cell(claim.where), claim.source,
+            _cell(claim.statement), verdict if result.matches else "**%s**" % verdict,
+            _cell(outcome.summary)))
     lines += ["", tally(results), ""]
     for result in results:
         claim, outcome = result
-        lines += ["### `%s`: %s" % (claim.id, outcome.verdict), "",
-                  "%s." % citation(claim), "", "> %s" % claim.statement, ""]
+        lines += ["### `%s`: %s" % (claim.id, verdict_cell(result)), "",
+                  "%s. %s:" % (citation(claim), claim.whose), "",
+                  "> %s" % claim.statement, ""]
         lines += ["- %s: %s" % (row.label, _code(row.value)) for row in outcome.evidence]
         for drawn in figures.get(claim.id, ()):
             if drawn.path is None:
@@ -168,6 +184,7 @@ def _claim_json(result, figures):
         },
         "where": claim.where,
         "statement": claim.statement,
+        "source": claim.source,
         "expected": claim.expected,
         "verdict": outcome.verdict,
         "matches": result.matches,
@@ -190,6 +207,28 @@ def as_json(suite, results, figures=None):
 
 
 FORMATS = {"text": text, "markdown": markdown, "json": as_json}
+
+
+def listing(claims, form="text"):
+    """The claims' ids, whose statements they are, the verdicts the review
+    states and the statements: aligned columns under a header, or for
+    ``form`` "json" a list of objects with those four keys.
+
+    >>> from reviews.claims import BY_REVIEW, FAIL, PASS, Claim
+    >>> print(listing([Claim("a.one", None, "", "Red.", FAIL, None),
+    ...                Claim("a.two", None, "", "Blue.", PASS, None, source=BY_REVIEW)]), end="")
+    id     by      review states  statement
+    a.one  paper   FAIL           Red.
+    a.two  review  PASS           Blue.
+    """
+    if form == "json":
+        return json.dumps([{"id": claim.id, "source": claim.source, "expected": claim.expected,
+                            "statement": claim.statement} for claim in claims], indent=2) + "\n"
+    rows = [("id", "by", "review states", "statement")]
+    rows += [(claim.id, claim.source, claim.expected, claim.statement) for claim in claims]
+    widths = [max(len(row[k]) for row in rows) for k in range(3)]
+    return "".join("%-*s  %-*s  %-*s  %s\n" % (widths[0], row[0], widths[1], row[1],
+                                              widths[2], row[2], row[3]) for row in rows)
 
 
 # A checked layer (reviews.argmax.check results).  Classes are numbered from

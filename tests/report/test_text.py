@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 from fractions import Fraction as F
 
 from reviews.argmax.check import ClassResult
-from reviews.claims import FAIL, PASS, Claim, Outcome, Paper, Row, run
+from reviews.claims import BY_REVIEW, FAIL, PASS, Claim, Outcome, Paper, Row, run
 from reviews.report.svg import Arrow, Axis, region_map
 from reviews.report.html import html
 from reviews.report.text import (FORMATS, LAYER_FORMATS, Drawn, Suite, as_json, layer_json,
@@ -22,7 +22,7 @@ def results(verdict_of_second=PASS):
         Claim("p.one", PAPER, "Section 1", "One | two.", FAIL,
               lambda: Outcome(FAIL, "x = 1", (Row("x", "1"), Row("long label", "2")))),
         Claim("p.two", PAPER, "Appendix B", "Three.", PASS,
-              lambda: Outcome(verdict_of_second, "y = 3", ())),
+              lambda: Outcome(verdict_of_second, "y = 3", ()), source=BY_REVIEW),
     ])
 
 
@@ -34,7 +34,7 @@ class TestText(unittest.TestCase):
             "",
             "FAIL        p.one",
             "    A Paper (Doe, Roe 2024), arXiv:2401.00001, Section 1",
-            "    Claim: One | two.",
+            "    The paper's claim: One | two.",
             "    Review states: FAIL",
             "    Found: x = 1",
             "      x           1",
@@ -42,7 +42,7 @@ class TestText(unittest.TestCase):
             "",
             "PASS        p.two",
             "    A Paper (Doe, Roe 2024), arXiv:2401.00001, Appendix B",
-            "    Claim: Three.",
+            "    The review's own statement: Three.",
             "    Review states: PASS",
             "    Found: y = 3",
             "",
@@ -66,11 +66,21 @@ class TestMarkdown(unittest.TestCase):
                       markdown(SUITE, results()[:1]))
 
     def test_table_row_escapes_pipes(self):
-        self.assertIn("| `p.one` | arXiv:2401.00001 Section 1 | One \\| two. | FAIL | FAIL | x = 1 |",
+        self.assertIn("| `p.one` | arXiv:2401.00001 Section 1 | paper | One \\| two. | FAIL | x = 1 |",
                       markdown(SUITE, results()))
 
+    def test_one_verdict_column_says_whose_statement_it_is(self):
+        report = markdown(SUITE, results())
+        self.assertIn("| Claim | Where | Statement by | Statement | Verdict | Key numbers |", report)
+        self.assertIn("| `p.two` | arXiv:2401.00001 Appendix B | review | Three. | PASS | y = 3 |",
+                      report)
+        self.assertIn("Appendix B. The review's own statement:\n\n> Three.\n", report)
+        self.assertIn("Section 1. The paper's claim:\n\n> One | two.\n", report)
+
     def test_mismatch_is_marked_in_the_table(self):
-        self.assertIn("| PASS | FAIL (MISMATCH) | y = 3 |", markdown(SUITE, results(FAIL)))
+        report = markdown(SUITE, results(FAIL))
+        self.assertIn("| Three. | **FAIL (MISMATCH: the review states PASS)** | y = 3 |", report)
+        self.assertIn("### `p.two`: FAIL (MISMATCH: the review states PASS)\n", report)
 
     def test_evidence_follows_the_table(self):
         report = markdown(SUITE, results())
@@ -196,9 +206,16 @@ class TestHtml(unittest.TestCase):
         self.assertNotIn("i", page.tags)
         self.assertIn("a < b & <script>", page.data)
 
+    def test_whose_statement_shows_in_the_table_and_the_section(self):
+        page = self.page()
+        self.assertIn("by the paper", page.data)
+        self.assertIn("by the review", page.data)
+        self.assertIn("A Paper (Doe, Roe 2024), arXiv:2401.00001, Appendix B. The review's own"
+                      " statement:", page.data)
+
     def test_a_mismatch_is_marked(self):
         page = self.page(FAIL)
-        self.assertIn("FAIL (MISMATCH)", page.data)
+        self.assertIn("FAIL (MISMATCH: the review states PASS)", page.data)
         self.assertIn("MISMATCH: verdict FAIL, the review states PASS", page.data)
 
     def test_ascii_and_wide_tables_scroll_inside_a_box(self):
@@ -221,6 +238,7 @@ class TestJson(unittest.TestCase):
                       "arxiv": "2401.00001"},
             "where": "Section 1",
             "statement": "One | two.",
+            "source": "paper",
             "expected": "FAIL",
             "verdict": "FAIL",
             "matches": True,
