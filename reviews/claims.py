@@ -17,6 +17,7 @@ Public names:
     BY_PAPER, BY_REVIEW                           whose statement a claim is
     select, run                                   choose claims (by id or paper), run them
     float_row                                     a float beside its exact value
+    written                                       a number as a person writes it (1e6)
     command_name                                  how the user runs this suite
 """
 
@@ -31,7 +32,7 @@ from reviews.softmax import ulp_distance
 __all__ = [
     "Paper", "Claim", "Outcome", "Row", "Result", "Figure",
     "PASS", "FAIL", "NOT_CHECKED", "VERDICTS", "BY_PAPER", "BY_REVIEW", "SOURCES",
-    "select", "run", "float_row", "command_name",
+    "select", "run", "float_row", "written", "command_name",
 ]
 
 _SHOWN_DIGITS = 20
@@ -146,6 +147,27 @@ def float_row(label, value, exact):
     return Row(label, "%r (exact %s; %.2f ulp)"
                % (value, shown, ulp_distance(value, exact)))
 
+
+def written(x):
+    """A number as a person writes it in a label: 750, 745.2, 1e6, 1e-5.
+
+    >>> [written(x) for x in (750, 745.2, 1e6, 2.5e6, -1e6, 1e-5, 0.0)]
+    ['750', '745.2', '1e6', '2.5e6', '-1e6', '1e-5', '0']
+    """
+    # repr first: the float's shortest form, not its exact binary value.
+    value = decimal.Decimal(repr(x) if isinstance(x, float) else x)
+    if value.is_zero():
+        return "0"
+    if value == value.to_integral_value() and abs(value) < _PLAIN_BELOW:
+        return str(int(value))
+    if _PLAIN_FROM <= abs(value) < _PLAIN_BELOW:
+        return str(value.normalize())
+    return format(value.normalize(), "e").replace("e+", "e")
+
+
+# Written out in full between these; past them, a power of ten (1e6, 1e-5).
+_PLAIN_FROM = decimal.Decimal("1e-4")
+_PLAIN_BELOW = 100000
 
 _INSTALLED = "counterexamples"
 

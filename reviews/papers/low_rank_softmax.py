@@ -342,7 +342,8 @@ def draw_figure_1():
     labels = []
     for r in results:
         labels.append("c%d region" % (r.index + 1) if r.argmaxable
-                      else "c%d: no region (unargmaxable)" % (r.index + 1))
+                      else "c%d: no region, unargmaxable (its point crossed out)"
+                      % (r.index + 1))
     lam = results[3].combination
     return region_map(
         "Figure 1 of arXiv 2203.06462: argmax regions, exact",
