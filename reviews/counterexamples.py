@@ -258,10 +258,10 @@ def _add_output(parser):
 
 def _run_claims(arguments, out):
     claims = all_claims()
+    claims = select(claims, arguments.claim) if arguments.claim else claims
     if arguments.list:
         _deliver(listing(claims, arguments.format), arguments.output, out)
         return 0
-    claims = select(claims, arguments.claim) if arguments.claim else claims
     if arguments.figures:
         _make_folder(arguments.figures)
     results = run(claims)

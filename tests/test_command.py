@@ -134,6 +134,13 @@ class TestMain(unittest.TestCase):
                          (2, "", "counterexamples: error: unknown claim id or paper nope"
                                  " (see --list)\n"))
 
+    def test_list_shows_only_the_claims_asked_for(self):
+        status, out, _ = in_process("--list", "--format", "json", "--claim", "memorization",
+                                    "--claim", "low-rank.box")
+        self.assertEqual([c["id"] for c in json.loads(out)],
+                         ["low-rank.box"] + [c.id for c in counterexamples.all_claims()
+                                             if c.id.startswith("memorization.")])
+
     def test_a_paper_prefix_runs_that_papers_claims(self):
         _, out, _ = in_process("--format", "json", "--claim", "memorization")
         self.assertEqual([c["id"] for c in json.loads(out)["claims"]],
