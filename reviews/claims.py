@@ -14,8 +14,10 @@ Public names:
 
     Paper, Claim, Outcome, Row, Result, Figure    the data
     PASS, FAIL, NOT_CHECKED                       the verdicts
-    select, run                                   choose claims, run their checks
+    BY_PAPER, BY_REVIEW                           whose statement a claim is
+    select, run                                   choose claims (by id or paper), run them
     float_row                                     a float beside its exact value
+    written                                       a number as a person writes it (1e6)
     command_name                                  how the user runs this suite
 """
 
@@ -30,8 +32,8 @@ from reviews.softmax import ulp_distance
 
 __all__ = [
     "Paper", "Claim", "Outcome", "Row", "Result", "Figure",
-    "PASS", "FAIL", "NOT_CHECKED", "VERDICTS",
-    "select", "run", "float_row", "command_name",
+    "PASS", "FAIL", "NOT_CHECKED", "VERDICTS", "BY_PAPER", "BY_REVIEW", "SOURCES",
+    "select", "run", "float_row", "written", "command_name",
 ]
 
 _SHOWN_DIGITS = 20
@@ -40,6 +42,10 @@ PASS = "PASS"
 FAIL = "FAIL"
 NOT_CHECKED = "NOT CHECKED"
 VERDICTS = (PASS, FAIL, NOT_CHECKED)
+
+BY_PAPER = "paper"     # whose statement a claim is: the paper's
+BY_REVIEW = "review"   # or the review's own
+SOURCES = (BY_PAPER, BY_REVIEW)
 
 Paper = namedtuple("Paper", "title authors year arxiv")
 Paper.__doc__ = "A reviewed paper: title, authors (a tuple), year, arXiv id."
@@ -66,28 +72,59 @@ Figure.__doc__ = """A figure of a claim: its file name, draw() (which returns SV
 and a sentence saying what it shows (a report's alt text and caption)."""
 
 
-class Claim(namedtuple("Claim", "id paper where statement expected check figures")):
-    """A reviewed claim; ``check()`` returns its Outcome; ``figures`` illustrate it."""
+class Claim(namedtuple("Claim", "id paper where statement expected check figures source")):
+    """A reviewed claim; ``check()`` returns its Outcome; ``figures`` illustrate it.
+
+    ``source`` says whose statement it is: BY_PAPER, a claim the paper
+    makes, or BY_REVIEW, the review's own statement about the paper (a
+    repair, a test of its method), which a reader must not quote as the
+    paper's.
+    """
 
     __slots__ = ()
 
-    def __new__(cls, id, paper, where, statement, expected, check, figures=()):
+    def __new__(cls, id, paper, where, statement, expected, check, figures=(),
+                source=BY_PAPER):
         if expected not in VERDICTS:
             raise InputError("claim %s: expected verdict %r is not one of %s"
                              % (id, expected, ", ".join(VERDICTS)))
+        if source not in SOURCES:
+            raise InputError("claim %s: source %r is not one of %s"
+                             % (id, source, ", ".join(SOURCES)))
         return super().__new__(cls, id, paper, where, statement, expected, check,
-                               tuple(figures))
+                               tuple(figures), source)
+
+    @property
+    def whose(self):
+        """Whose statement this is, as a report labels it.
+
+        >>> Claim("a.b", None, "", "", PASS, None, source=BY_REVIEW).whose
+        "The review's own statement"
+        """
+        return "The paper's claim" if self.source == BY_PAPER else "The review's own statement"
+
+
+def _paper_of(claim_id):
+    """The paper prefix of a claim id: "low-rank" for "low-rank.box"."""
+    return claim_id.split(".", 1)[0]
 
 
 def select(claims, ids):
-    """The claims with the given ids, in registry order; unknown ids raise."""
-    known = {claim.id for claim in claims}
+    """The claims with the given ids or paper prefixes, in registry order;
+    unknown ones raise.
+
+    >>> made = [Claim(i, None, "", "", PASS, None) for i in ("a.x", "b.y", "a.z")]
+    >>> [c.id for c in select(made, ["b.y", "a"])]
+    ['a.x', 'b.y', 'a.z']
+    """
+    known = {claim.id for claim in claims} | {_paper_of(claim.id) for claim in claims}
     unknown = [i for i in ids if i not in known]
     if unknown:
-        raise InputError("unknown claim id %s (see --list)"
+        raise InputError("unknown claim id or paper %s (see --list)"
                          % ", ".join(map(shown_name, unknown)))
     wanted = set(ids)
-    return [claim for claim in claims if claim.id in wanted]
+    return [claim for claim in claims
+            if claim.id in wanted or _paper_of(claim.id) in wanted]
 
 
 def run(claims):
@@ -112,6 +149,27 @@ def float_row(label, value, exact):
     return Row(label, "%r (exact %s; %.2f ulp)"
                % (value, shown, ulp_distance(value, exact)))
 
+
+def written(x):
+    """A number as a person writes it in a label: 750, 745.2, 1e6, 1e-5.
+
+    >>> [written(x) for x in (750, 745.2, 1e6, 2.5e6, -1e6, 1e-5, 0.0)]
+    ['750', '745.2', '1e6', '2.5e6', '-1e6', '1e-5', '0']
+    """
+    # repr first: the float's shortest form, not its exact binary value.
+    value = decimal.Decimal(repr(x) if isinstance(x, float) else x)
+    if value.is_zero():
+        return "0"
+    if value == value.to_integral_value() and abs(value) < _PLAIN_BELOW:
+        return str(int(value))
+    if _PLAIN_FROM <= abs(value) < _PLAIN_BELOW:
+        return str(value.normalize())
+    return format(value.normalize(), "e").replace("e+", "e")
+
+
+# Written out in full between these; past them, a power of ten (1e6, 1e-5).
+_PLAIN_FROM = decimal.Decimal("1e-4")
+_PLAIN_BELOW = 100000
 
 _INSTALLED = "counterexamples"
 

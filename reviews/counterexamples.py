@@ -3,27 +3,36 @@
     python reviews/counterexamples.py [--format text|markdown|json|html]
                                       [--claim ID ...] [--figures DIR]
                                       [--output FILE] [--list] [--version]
-    python reviews/counterexamples.py check-layer FILE [--bias FILE]
+    python reviews/counterexamples.py check-layer FILE|--example NAME [--bias FILE]
                                       [--tensor NAME] [--bias-tensor NAME]
                                       [--transpose] [--jobs N] [--box R]
                                       [--output FILE]
                                       [--format text|markdown|json]
+                                      [--certificates all|unargmaxable]
+                                      [--fail-on-unargmaxable] [--progress]
 
 ``--figures DIR`` also writes each run claim's SVG figures into DIR; the
 report cites them by paths relative to the report's folder (FILE's with
 ``--output FILE``, else the current one).  ``--format html`` is one
 self-contained page with every figure inline.  ``--output FILE`` writes
 the report to FILE instead of standard output.  ``--list`` prints the
-claims' ids and statements (``--format json``: a list of objects).
+claims' ids, whose statements they are (the paper's or the review's own),
+the verdicts the review states and the statements (``--format json``: a
+list of objects).  ``--claim`` takes an id or a paper's prefix
+(``--claim low-rank``).
 ``check-layer`` reads FILE as .json, .csv, .tsv, .txt, .npy, .npz or
 .safetensors (see reviews.formats.layers), or JSON or CSV text from standard
-input for ``-``; notes from the reader (a header row skipped, a layer that
+input for ``-``; ``--example figure1`` checks the low-rank paper's Figure 1
+layer, shipped with the suite (reviews/data); notes from the reader (a header row skipped, a layer that
 may be stored transposed) go to stderr, one line each.  Its classes are
 numbered from 0, as in the API; the claims number classes as their papers
 do.  ``--jobs N`` splits the classes across N worker processes (by
 default one per CPU, but one for a small layer); the report is the same
 for every N.  On a terminal, a long check shows on stderr the classes
-done, the rate and the time left, on one line wiped at the end.
+done, the rate and the time left, on one line wiped at the end; with
+``--progress``, a log gets the same as a plain line every few seconds.
+``--certificates unargmaxable`` keeps the JSON of a large layer small:
+only the unargmaxable classes' combinations, no witnesses.
 
 Exit status: 0 when every verdict is the one the review states, 1 when any
 differs (a MISMATCH line says which), 2 for a usage error, an unreadable
@@ -31,7 +40,8 @@ layer file, a figure folder that cannot be written, or a report that cannot
 be written (standard output closed or full; a pipe closed early, as by
 ``| head -1``, ends it silently), 130 when interrupted (Ctrl-C).  Each
 failure is one line on stderr, never a traceback.  ``check-layer`` exits 0
-whenever the layer was checked, whatever the verdicts.  Text the output's
+whenever the layer was checked, whatever the verdicts; with
+``--fail-on-unargmaxable``, 1 when any class is unargmaxable.  Text the output's
 encoding cannot show (a file name) is written with backslash escapes.
 
 This module also re-exports the public API:
@@ -91,7 +101,9 @@ from reviews.report.html import html
 from reviews.formats.layers import read_layer
 from reviews.report.progress import Progress
 from reviews.argmax.regions import region_count
-from reviews.report.text import FORMATS, LAYER_FORMATS, Drawn, Suite, all_match
+from reviews.report.text import (
+    CERTIFICATES, FORMATS, LAYER_FORMATS, Drawn, Suite, all_match, listing,
+)
 from reviews.softmax import (
     log_softmax,
     log_softmax_exact,
@@ -111,6 +123,7 @@ __all__ = [
 
 SUITE_NAME = "review-counterexamples"
 _REPORTS = dict(FORMATS, html=html)
+EXAMPLES = {"figure1": "figure1.json"}   # --example NAME: files in reviews/data
 
 
 class _UsageError(Exception):
@@ -243,11 +256,14 @@ def _main_parser(out):
                              " page with the figures inline")
     parser.add_argument("--claim", action="append", default=[], metavar="ID",
                         type=_not_empty("a claim id (see --list)"),
-                        help="run only this claim (repeatable)")
+                        help="run only this claim, or a paper's claims by the prefix of"
+                             " their ids (low-rank); repeatable")
     parser.add_argument("--figures", metavar="DIR", type=_not_empty("a folder name"),
                         help="also write the claims' SVG figures into DIR (created if missing)")
     _add_output(parser)
-    parser.add_argument("--list", action="store_true", help="list claim ids and statements")
+    parser.add_argument("--list", action="store_true",
+                        help="list the claims: id, whose statement (paper or review),"
+                             " the verdict the review states, the statement")
     parser.add_argument("--version", action="store_true", help="print the suite's version")
     return parser
 
@@ -257,21 +273,12 @@ def _add_output(parser):
                         help="write the report to FILE, not to standard output")
 
 
-def _listing(claims, form):
-    """The claims' ids and statements: aligned columns, or JSON for --format json."""
-    if form == "json":
-        return json.dumps([{"id": claim.id, "statement": claim.statement}
-                           for claim in claims], indent=2) + "\n"
-    width = max((len(claim.id) for claim in claims), default=0)
-    return "".join("%-*s  %s\n" % (width, claim.id, claim.statement) for claim in claims)
-
-
 def _run_claims(arguments, out):
     claims = all_claims()
-    if arguments.list:
-        _deliver(_listing(claims, arguments.format), arguments.output, out)
-        return 0
     claims = select(claims, arguments.claim) if arguments.claim else claims
+    if arguments.list:
+        _deliver(listing(claims, arguments.format), arguments.output, out)
+        return 0
     if arguments.figures:
         _make_folder(arguments.figures)
     results = run(claims)
@@ -340,8 +347,12 @@ def _layer_parser(out):
     parser = _Parser(out, prog=_PROGRAM + " check-layer",
                      description="Decide exactly which classes of a softmax layer are"
                                  " argmaxable.  Classes are numbered from 0.")
-    parser.add_argument("file", metavar="FILE", type=_not_empty("a file name"),
+    parser.add_argument("file", metavar="FILE", type=_not_empty("a file name"), nargs="?",
                         help="the layer, one row of weights per class: %s" % _LAYER_FILES)
+    parser.add_argument("--example", choices=sorted(EXAMPLES),
+                        help="check a layer shipped with the suite instead of FILE: figure1 is"
+                             " the low-rank paper's Figure 1 (4 classes, d = 2, class 3"
+                             " unargmaxable)")
     parser.add_argument("--bias", metavar="FILE", type=_not_empty("a file name"),
                         help="the bias, one number per class, if not in FILE")
     parser.add_argument("--tensor", metavar="NAME", type=_not_empty("an array name"),
@@ -361,6 +372,15 @@ def _layer_parser(out):
                              " paper's detector answers (it uses R = 100)")
     parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
                         help="report format (default: text)")
+    parser.add_argument("--certificates", choices=CERTIFICATES, default="all",
+                        help="the classes whose certificates the JSON lists (default: all;"
+                             " unargmaxable: their combinations only, no witnesses, for a"
+                             " small file from a large layer)")
+    parser.add_argument("--fail-on-unargmaxable", action="store_true",
+                        help="exit 1 when any class is unargmaxable (a gate for CI)")
+    parser.add_argument("--progress", action="store_true",
+                        help="show progress on stderr when it is not a terminal too: a plain"
+                             " line every few seconds, for CI logs")
     _add_output(parser)
     return parser
 
@@ -435,17 +455,31 @@ def _shown(path):
     return STDIN if path == "-" else path
 
 
+def _example_path(name):
+    """The shipped example layer ``name`` (package data, so installed too)."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", EXAMPLES[name])
+
+
 def _check_layer_command(argv, out, err):
     arguments = _layer_parser(out).parse_args(argv)
+    if (arguments.file is None) == (arguments.example is None):
+        raise _UsageError("check-layer needs FILE or --example NAME (one of them)")
+    if arguments.example is not None:
+        arguments.file = _example_path(arguments.example)
     if arguments.output is not None:
         refuse_inputs(arguments.output, (arguments.file, arguments.bias))
     # The reader's messages and notes already start with the file they are about.
     # Notes are held until the layer is read: bad input gets its one error line only.
     notes = []
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
+    if arguments.example is not None:
+        name = "example:%s" % arguments.example   # the same wherever the suite is installed
     shown, bias_shown = shown_name(name), bias_name and shown_name(bias_name)
-    progress = (Progress(err, failure=_WriteFailed, columns=_columns(err.stream))
-                if err.isatty() else None)
+    progress = None
+    if err.isatty():
+        progress = Progress(err, failure=_WriteFailed, columns=_columns(err.stream))
+    elif arguments.progress:
+        progress = Progress(err, failure=_WriteFailed, plain=True)
     try:
         if progress is not None:
             progress.status("reading %s" % shown)
@@ -480,7 +514,11 @@ def _check_layer_command(argv, out, err):
         if progress is not None:
             progress.wipe()
     render = LAYER_FORMATS[arguments.format]
-    _deliver(render(name, results, len(weights[0]), bias is not None), arguments.output, out)
+    shown = {"certificates": arguments.certificates} if arguments.format == "json" else {}
+    _deliver(render(name, results, len(weights[0]), bias is not None, **shown),
+             arguments.output, out)
+    if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in results):
+        return 1
     return 0
 
 

@@ -5,7 +5,7 @@ import unittest
 from unittest import mock
 
 from reviews.claims import (
-    FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper, Row, command_name,
+    BY_PAPER, BY_REVIEW, FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper, Row, command_name,
     float_row, run, select,
 )
 from reviews.errors import InputError
@@ -46,8 +46,30 @@ class TestRegistry(unittest.TestCase):
         self.assertEqual([c.id for c in select(claims, ["c", "a"])], ["a", "c"])
 
     def test_select_names_unknown_ids(self):
-        with self.assertRaisesRegex(InputError, "unknown claim id x, y"):
+        with self.assertRaisesRegex(InputError, "unknown claim id or paper x, y"):
             select([claim("a", PASS, PASS)], ["x", "a", "y"])
+
+    def test_a_paper_prefix_selects_its_claims_in_registry_order(self):
+        claims = [claim("p.a", PASS, PASS), claim("q.b", PASS, PASS), claim("p.c", PASS, PASS)]
+        self.assertEqual([c.id for c in select(claims, ["p"])], ["p.a", "p.c"])
+        self.assertEqual([c.id for c in select(claims, ["q.b", "p"])], ["p.a", "q.b", "p.c"])
+
+    def test_a_prefix_is_a_whole_paper_name_not_any_start(self):
+        claims = [claim("low-rank.box", PASS, PASS)]
+        for partial in ("low", "low-rank.", "low-rank.bo"):
+            with self.assertRaisesRegex(InputError, "unknown claim id or paper"):
+                select(claims, [partial])
+
+    def test_every_registered_claim_says_whose_statement_it_is(self):
+        # The review's own statements, as the issue lists them today.
+        own = sorted(c.id for c in all_claims() if c.source == BY_REVIEW)
+        self.assertEqual(own, ["low-rank.box", "low-rank.braid-reflect", "memorization.repaired"])
+        self.assertEqual({c.source for c in all_claims()}, {BY_PAPER, BY_REVIEW})
+
+    def test_source_must_be_known_and_labels_the_statement(self):
+        with self.assertRaisesRegex(InputError, "source 'author' is not one of paper, review"):
+            Claim("a", PAPER, "S", "T.", PASS, None, source="author")
+        self.assertEqual(claim("a", PASS, PASS).whose, "The paper's claim")
 
     def test_expected_verdict_must_be_known(self):
         with self.assertRaisesRegex(InputError, "expected verdict 'MAYBE'"):

@@ -66,12 +66,18 @@ class TestScript(unittest.TestCase):
 
     def test_two_runs_give_identical_bytes_and_the_pinned_claims(self):
         # Every printed number and verdict, pinned.  After a deliberate change,
-        # regenerate tests/golden/claims.json with the README's three commands
-        # ("Adding a reviewed paper").
+        # bump the version and regenerate tests/golden/claims.json with
+        # python tests/golden/regenerate.py (README, "Adding a reviewed paper").
         first, second = command("--format", "json").stdout, command("--format", "json").stdout
         self.assertEqual(first, second)
         with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:
-            self.assertEqual(json.loads(first)["claims"], json.load(handle))
+            self.assertEqual(json.loads(first)["claims"], json.load(handle)["claims"])
+
+    def test_the_golden_file_pins_this_version(self):
+        # A version names one output: changed claims need a new version, so
+        # the version recorded with the pinned claims must be this one.
+        with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:
+            self.assertEqual(json.load(handle)["version"], __version__)
 
     def test_unittest_from_the_root_runs_the_suite(self):
         # "python -m unittest" with no arguments discovers from the root with
@@ -141,7 +147,21 @@ class TestMain(unittest.TestCase):
 
     def test_unknown_claim_is_a_usage_error(self):
         self.assertEqual(in_process("--claim", "nope"),
-                         (2, "", "counterexamples: error: unknown claim id nope (see --list)\n"))
+                         (2, "", "counterexamples: error: unknown claim id or paper nope"
+                                 " (see --list)\n"))
+
+    def test_list_shows_only_the_claims_asked_for(self):
+        status, out, _ = in_process("--list", "--format", "json", "--claim", "memorization",
+                                    "--claim", "low-rank.box")
+        self.assertEqual([c["id"] for c in json.loads(out)],
+                         ["low-rank.box"] + [c.id for c in counterexamples.all_claims()
+                                             if c.id.startswith("memorization.")])
+
+    def test_a_paper_prefix_runs_that_papers_claims(self):
+        _, out, _ = in_process("--format", "json", "--claim", "memorization")
+        self.assertEqual([c["id"] for c in json.loads(out)["claims"]],
+                         [c.id for c in counterexamples.all_claims()
+                          if c.id.startswith("memorization.")])
 
     def test_an_empty_claim_id_is_a_usage_error(self):
         self.assertEqual(in_process("--claim", ""),
@@ -184,14 +204,17 @@ class TestMain(unittest.TestCase):
     def test_list_shows_ids_and_statements(self):
         status, out, _ = in_process("--list")
         self.assertEqual(status, 0)
-        self.assertIn("\nmemorization.interior            Interior distributions are realized"
-                      " by z_i = log p_i.\n", out)
+        self.assertTrue(out.startswith("id                               by      review states"
+                                       "  statement\n"), out)
+        self.assertIn("\nmemorization.interior            paper   PASS           Interior"
+                      " distributions are realized by z_i = log p_i.\n", out)
+        self.assertIn("\nlow-rank.box                     review  PASS           Bounding", out)
 
     def test_list_columns_are_aligned(self):
         _, out, _ = in_process("--list")
         ids = [claim.id for claim in counterexamples.all_claims()]
         column = max(map(len, ids)) + 2
-        for claim_id, line in zip(ids, out.splitlines()):
+        for claim_id, line in zip(ids, out.splitlines()[1:]):
             self.assertEqual(line[:column].rstrip(), claim_id)
             self.assertNotEqual(line[column], " ")
 
@@ -203,7 +226,8 @@ class TestMain(unittest.TestCase):
         status, out, _ = in_process("--list", "--format", "json")
         listed = json.loads(out)
         self.assertEqual(status, 0)
-        self.assertEqual(listed[0], {"id": "low-rank.unargmaxable-exists",
+        self.assertEqual(listed[0], {"id": "low-rank.unargmaxable-exists", "source": "paper",
+                                     "expected": "PASS",
                                      "statement": "A low-rank softmax can have unargmaxable"
                                                   " classes."})
         self.assertEqual(len(listed), len(counterexamples.all_claims()))
@@ -228,27 +252,49 @@ FIGURE_1_JSON = '{"weights": [[-2, -2], [1, 2], [1.8, -0.8], [0.9, 0.2]]}'
 FIGURE_1_ROWS = [[-2, -2], [1, 2], [1.8, -0.8], [0.9, 0.2]]
 FIGURE_1_CERTIFICATE = "  class 3: w[3] = 0.148276*w[0] + 0.420690*w[1] + 0.431034*w[2]\n"
 # The README's example: what a user who copies it sees, byte for byte.
-README_EXAMPLE = ["check-layer", os.path.join("tests", "data", "figure1.json")]
+README_EXAMPLE = ["check-layer", "--example", "figure1"]
+README_NAME = "example:figure1"
+EXAMPLE_FILE = os.path.join(ROOT, "reviews", "data", "figure1.json")
 README_OUTPUT = """\
-tests/data/figure1.json: 4 classes, d = 2, no bias; classes numbered from 0
+example:figure1: 4 classes, d = 2, no bias; classes numbered from 0
 Unargmaxable classes: each one's weights w[i] are a convex combination of
 other classes' weights, so its logit is the same weighted mean of theirs for
 every input, never strictly the largest.
   class 3: w[3] = 0.148276*w[0] + 0.420690*w[1] + 0.431034*w[2]
 1 of 4 classes unargmaxable, 3 argmaxable.
 Coefficients to 6 significant digits. Exact values and witnesses: --format json
-""".replace("tests/data/figure1.json", README_EXAMPLE[1])
+"""
 
 
 class TestReadmeExample(unittest.TestCase):
 
     def test_the_shipped_figure_1_layer_is_the_papers(self):
-        with open(os.path.join(ROOT, README_EXAMPLE[1])) as handle:
+        with open(EXAMPLE_FILE) as handle:
             self.assertEqual(json.load(handle), {"weights": FIGURE_1_ROWS})
 
     def test_the_readme_command_prints_exactly_this(self):
-        done = command(*README_EXAMPLE, cwd=ROOT)
+        done = command(*README_EXAMPLE)
         self.assertEqual((done.returncode, done.stderr, done.stdout), (0, "", README_OUTPUT))
+
+    def test_the_example_file_by_its_path_gives_the_same_report(self):
+        status, out, _ = in_process("check-layer", EXAMPLE_FILE)
+        self.assertEqual((status, out), (0, README_OUTPUT.replace(README_NAME, EXAMPLE_FILE)))
+
+    def test_file_and_example_together_or_neither_is_a_usage_error(self):
+        line = "counterexamples: error: check-layer needs FILE or --example NAME (one of them)\n"
+        self.assertEqual(in_process("check-layer"), (2, "", line))
+        self.assertEqual(in_process("check-layer", EXAMPLE_FILE, "--example", "figure1"),
+                         (2, "", line))
+
+    def test_an_unknown_example_names_the_known_ones(self):
+        status, _, err = in_process("check-layer", "--example", "figure2")
+        self.assertEqual(status, 2)
+        self.assertIn("invalid choice: 'figure2' (choose from 'figure1')", err)
+
+    def test_the_example_ships_as_package_data(self):
+        with open(os.path.join(ROOT, "pyproject.toml")) as handle:
+            self.assertIn('[tool.setuptools.package-data]\nreviews = ["data/*.json"]\n',
+                          handle.read())
 
 
 class TestCheckLayer(FileTestCase):
@@ -257,7 +303,7 @@ class TestCheckLayer(FileTestCase):
         path = self.write("fig1.json", FIGURE_1_JSON)
         status, out, err = in_process("check-layer", path)
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out, README_OUTPUT.replace(README_EXAMPLE[1], path))
+        self.assertEqual(out, README_OUTPUT.replace(README_NAME, path))
 
     def test_markdown_format(self):
         path = self.write("fig1.json", FIGURE_1_JSON)
@@ -277,7 +323,8 @@ class TestCheckLayer(FileTestCase):
         document = json.loads(out)
         self.assertEqual(status, 0)
         self.assertEqual(list(document), ["file", "classes", "dim", "bias", "box",
-                                          "numbered_from", "unargmaxable", "results"])
+                                          "numbered_from", "unargmaxable", "certificates",
+                                          "results"])
         self.assertEqual((document["file"], document["classes"], document["dim"],
                           document["bias"], document["box"], document["numbered_from"]),
                          (path, 4, 2, False, None, 0))
@@ -295,11 +342,11 @@ class TestCheckLayer(FileTestCase):
         path = self.write("twice.csv", "0\n0\n1\n")
         _, out, _ = in_process("check-layer", path, "--format", "json")
         lines = out.splitlines()
-        self.assertEqual((lines[8], lines[12:]), ('  "results": [', ["  ]", "}"]))
-        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[9:11]],
+        self.assertEqual((lines[9], lines[13:]), ('  "results": [', ["  ]", "}"]))
+        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[10:12]],
                          [{"index": 0, "argmaxable": False, "terms": [[1, "1", "1"]]},
                           {"index": 1, "argmaxable": False, "terms": [[0, "1", "1"]]}])
-        self.assertEqual(list(json.loads(lines[11])), ["index", "argmaxable", "witness"])
+        self.assertEqual(list(json.loads(lines[12])), ["index", "argmaxable", "witness"])
 
     def test_a_weight_of_exactly_1_is_shown_without_a_coefficient(self):
         path = self.write("twice.csv", "0\n0\n1\n")
@@ -382,11 +429,6 @@ class TestCheckLayer(FileTestCase):
         done = command("check-layer", os.path.join(self.folder.name, "none.npy"))
         self.assertEqual(done.returncode, 2)
         self.assertEqual(len(done.stderr.splitlines()), 1)
-
-    def test_missing_file_argument_is_a_usage_error(self):
-        self.assertEqual(in_process("check-layer"),
-                         (2, "", "counterexamples: error: the following arguments are"
-                          " required: FILE\n"))
 
     def test_an_empty_file_name_is_a_usage_error(self):
         self.assertEqual(in_process("check-layer", ""),
@@ -526,7 +568,7 @@ class TestModelFiles(FileTestCase):
         path = self.write("dc.csv", columns + "\n")
         status, out, err = in_process("check-layer", path, "--transpose")
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out, README_OUTPUT.replace(README_EXAMPLE[1], path))
+        self.assertEqual(out, README_OUTPUT.replace(README_NAME, path))
 
     def test_transpose_of_a_npy_array(self):
         flat = [row[k] for k in range(2) for row in FIGURE_1_ROWS]
@@ -576,7 +618,7 @@ class TestStandardInputCommand(FileTestCase):
                                       input=text, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, universal_newlines=True)
                 self.assertEqual((done.returncode, done.stderr), (0, ""))
-                self.assertEqual(done.stdout, README_OUTPUT.replace(README_EXAMPLE[1],
+                self.assertEqual(done.stdout, README_OUTPUT.replace(README_NAME,
                                                                     "<stdin>"))
 
     def test_the_bias_from_standard_input(self):
@@ -696,7 +738,8 @@ class TestFigureFolder(FileTestCase):
         self.assertIn("figs/positivity.svg", page.data)
         for tag in ("script", "link", "iframe", "img"):
             self.assertNotIn(tag, page.tags)
-        self.assertNotIn("://", report)
+        # The only URLs are links to the papers' arXiv pages, nothing fetched.
+        self.assertEqual(report.count("://"), report.count('<a href="https://arxiv.org/abs/'))
         self.assertNotIn(self.folder.name, report)
 
     def test_html_without_figure_folder_still_inlines_the_figures(self):

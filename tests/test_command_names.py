@@ -105,7 +105,7 @@ class TestClaimIds(unittest.TestCase):
 
     def test_an_unknown_claim_id_with_a_newline_is_one_line(self):
         self.assertEqual(in_process("--claim", "a\nPASS b"),
-                         (2, "", "counterexamples: error: unknown claim id a\\nPASS b"
+                         (2, "", "counterexamples: error: unknown claim id or paper a\\nPASS b"
                                  " (see --list)\n"))
 
 

@@ -125,6 +125,33 @@ class TestProgress(unittest.TestCase):
         self.assertEqual(err.tries, 1)
 
 
+class TestPlainProgress(unittest.TestCase):
+
+    def progress(self, *times):
+        err = io.StringIO()
+        return Progress(_Output(err, False), Clock(*times), _WriteFailed, plain=True), err
+
+    def test_a_log_gets_whole_lines_at_least_five_seconds_apart(self):
+        progress, err = self.progress(0, 1, 4.9, 5, 9, 10.5)
+        for done in (1, 2, 3, 4, 5):
+            progress(done, 100)
+        self.assertEqual(err.getvalue(),
+                         "checked 3/100 classes, 0.5 classes/s, 3m 14s left\n"
+                         "checked 5/100 classes, 0.421 classes/s, 3m 46s left\n")
+
+    def test_status_is_a_line_and_a_wipe_writes_nothing(self):
+        progress, err = self.progress(0)
+        progress.status("reading w.csv")
+        progress.wipe()
+        self.assertEqual(err.getvalue(), "reading w.csv\n")
+
+    def test_a_narrow_log_is_not_cut(self):
+        err = io.StringIO()
+        progress = Progress(_Output(err, False), Clock(0), _WriteFailed, columns=5, plain=True)
+        progress.status("preparing 4 classes of dimension 2")
+        self.assertEqual(err.getvalue(), "preparing 4 classes of dimension 2\n")
+
+
 class TestProgressOfTheCommand(FileTestCase):
 
     def setUp(self):
@@ -170,6 +197,18 @@ class TestProgressOfTheCommand(FileTestCase):
         with mock.patch.object(counterexamples, "Progress") as progress:
             self.assertEqual(in_process("check-layer", self.path)[::2], (0, ""))
         progress.assert_not_called()
+
+    def test_progress_in_a_log_is_plain_lines(self):
+        status, out, err = in_process("check-layer", self.path, "--progress")
+        self.assertEqual(status, 0)
+        self.assertEqual(err, "reading %s\npreparing 4 classes of dimension 2\n" % self.path)
+        self.assertEqual(out, in_process("check-layer", self.path)[1])
+
+    def test_progress_on_a_terminal_is_the_redrawn_line(self):
+        out, err = io.StringIO(), Terminal()
+        counterexamples.main(["check-layer", self.path, "--progress"], out, err)
+        self.assertTrue(err.getvalue().startswith("\rreading "))
+        self.assertNotIn("\n", err.getvalue())
 
     def test_an_interrupt_wipes_the_progress_line_first(self):
         def interrupted(weights, bias, progress, box, jobs):

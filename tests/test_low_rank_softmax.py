@@ -152,8 +152,27 @@ class TestFigures(unittest.TestCase):
         self.assertEqual([t.text for t in labels if "class-label" in t.get("class", "")],
                          ["c1", "c2", "c3", "c4"])
         self.assertEqual([t.text for t in labels if "flagged" in t.get("class", "")], ["c4"])
-        self.assertIn("c4: no region (unargmaxable)",
+        self.assertIn("c4: no region, unargmaxable (its point crossed out)",
                       [t.text for t in root.findall(".//svg:g[@class='legend']//svg:text", ns)])
+
+    def test_figure1_legend_shows_no_swatch_of_a_region_that_does_not_exist(self):
+        root, ns = self.parse(draw_figure_1())
+        entries = root.findall(".//svg:g[@class='legend-entry']", ns)
+        swatches = [e.find("svg:line", ns).get("stroke") for e in entries
+                    if e.find("svg:line", ns).get("stroke-width") == "8"]
+        self.assertEqual(swatches, ["#0072B2", "#D55E00", "#009E73"])
+        c4 = entries[3]
+        self.assertEqual(c4.find("svg:line", ns).get("stroke"), "none")
+        self.assertEqual([c.get("fill") for c in c4.findall("svg:circle", ns)],
+                         ["#FFFFFF", "#E69F00"])
+        self.assertIsNotNone(c4.find("svg:path", ns))
+
+    def test_figure1_c4_is_larger_than_the_other_points_on_a_white_halo(self):
+        root, ns = self.parse(draw_figure_1())
+        arrows = root.findall(".//svg:g[@class='arrow']", ns)
+        radii = [[float(c.get("r")) for c in a.findall("svg:circle", ns)] for a in arrows]
+        self.assertEqual(radii, [[5], [5], [5], [11, 9]])
+        self.assertEqual(arrows[3].find("svg:circle", ns).get("class"), "halo")
 
     def test_figure1_region_vertices_are_the_exact_ones(self):
         root, ns = self.parse(draw_figure_1())

@@ -34,6 +34,10 @@ class TestReviewTable(unittest.TestCase):
         self.assertEqual(values("memorization.every-distribution", "gap 50: p2"), [
             "1.9287498479639178e-22 (exact 1.9287498479639177830E-22; 0.16 ulp)"])
 
+    def test_a_gap_of_a_million_is_written_1e6(self):
+        self.assertEqual(values("memorization.underflow", "gap 1e6: log p2"),
+                         ["-1000000.0 (exact -1000000.0000000000000; 0.00 ulp)"])
+
     def test_log_p1_is_minus_p2_not_zero(self):
         self.assertEqual(values("memorization.every-distribution", "gap 50: log p1"), [
             "-1.9287498479639178e-22 (exact -1.9287498479639177830E-22; 0.16 ulp)"])
@@ -116,6 +120,37 @@ class TestRepaired(unittest.TestCase):
                           " interior p"])
 
 
+def overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def label_boxes(root, ns):
+    """The boxes of the upper panel's point labels (as wide as the layout
+    reckons text: 0.68 of the size per character), rule labels and markers."""
+    boxes = {"mark": [], "rule": [], "marker": []}
+    for group in root.findall(".//svg:g[@class='mark']", ns):
+        text = group.find("svg:text", ns)
+        x, y, size = float(text.get("x")), float(text.get("y")), float(text.get("font-size"))
+        boxes["mark"].append((x, y - size, x + len(text.text) * size * 0.68, y + 3))
+        dot = group.find("svg:circle", ns)
+        cx, cy = float(dot.get("cx")), float(dot.get("cy"))
+        boxes["marker"].append((cx - 5, cy - 5, cx + 5, cy + 5))
+    for group in root.findall(".//svg:g[@class='rule']", ns):
+        text = group.find("svg:text", ns)
+        x, y = float(text.get("x")), float(text.get("y"))
+        boxes["rule"].append((x - 11, y, x + 2, y + len(text.text) * 11 * 0.68))
+    for marker in root.findall(".//svg:g[@class='markers']/*", ns):
+        if marker.get("cx") is not None:
+            cx, cy = float(marker.get("cx")), float(marker.get("cy"))
+        else:
+            points = [tuple(map(float, p.split(","))) for p in marker.get("points").split()]
+            cx = sum(p[0] for p in points) / len(points)
+            cy = sum(p[1] for p in points) / len(points)
+        if cy < 346:   # the upper panel
+            boxes["marker"].append((cx - 5, cy - 5, cx + 5, cy + 5))
+    return boxes
+
+
 class TestPositivityFigure(unittest.TestCase):
 
     def setUp(self):
@@ -134,7 +169,7 @@ class TestPositivityFigure(unittest.TestCase):
         self.assertEqual(self.texts(".//svg:text[@class='x-label']"),
                          ["logit gap g = z1 - z2 (nats)"])
         self.assertEqual(self.texts(".//svg:text[@class='y-label']"),
-                         ["log10 p2 (decades)", "error (ulp)"])
+                         ["log10 p2 (decades)", "worst error (ulp)"])
         self.assertEqual(self.texts(".//svg:g[@class='legend']//svg:text"), [
             "exact (decimal, 40 digits)", "this suite, float64",
             "naive exp(z)/sum(exp(z)), float64"])
@@ -161,9 +196,49 @@ class TestPositivityFigure(unittest.TestCase):
                   for s in self.root.findall(".//svg:g[@class='series']", self.ns)]
         # Upper panel: g = 1000, the last float below 1075 ln 2 (p2 = 5e-324) and
         # the last float below ln(2**1024 - 2**970); the lower panel: the suite's
-        # error to g = 1000 (0.0 is p2 correctly rounded there), the naive one's
-        # until its p1 is nan.
-        self.assertEqual(last_x, [582.0, 453.55, 435.73, 582.0, 435.73])
+        # error until its p2 is 0.0 (a 100% relative error, which "0 ulp"
+        # would hide), the naive one's until its p1 is nan.
+        self.assertEqual(last_x, [582.0, 453.55, 435.73, 453.55, 435.73])
+
+    def test_where_the_float_p2_is_0_a_band_says_100_percent_relative_error(self):
+        bands = self.root.findall(".//svg:g[@class='band']", self.ns)
+        self.assertEqual(len(bands), 2)   # one per panel, from 1075 ln 2 to g = 1000
+        for band in bands:
+            shade = band.find("svg:rect", self.ns)
+            self.assertEqual((shade.get("x"), shade.get("width")), ("453.55", "128.45"))
+        self.assertEqual([t.text for t in bands[1].findall("svg:text", self.ns)],
+                         ["float p2 = 0.0:", "100% relative error"])
+
+    def test_the_lower_panel_s_series_are_apart_at_every_step(self):
+        # Worst error per 50 of g: the suite's never above 0.5 ulp, the naive
+        # formula's never below 0.6, so the two steps never touch.
+        from reviews.papers.memorization_problem import (
+            _FIGURE_GAPS, EXP_OVERFLOW_EXACT, P2_UNDERFLOW_EXACT, _below, _worst_errors)
+        from reviews.softmax import softmax, softmax_exact, softmax_naive
+        exact = {g: softmax_exact([g, 0])[1] for g in _FIGURE_GAPS}
+        suite = _worst_errors(_FIGURE_GAPS, {g: softmax([g, 0]) for g in _FIGURE_GAPS}, exact)
+        naive = _worst_errors(_FIGURE_GAPS, {g: softmax_naive([g, 0]) for g in _FIGURE_GAPS},
+                              exact)
+        self.assertLessEqual(max(e for _, e in suite), 0.5)
+        self.assertGreater(min(e for _, e in naive), 0.6)
+        self.assertEqual((suite[-1][0], naive[-1][0]),
+                         (_below(P2_UNDERFLOW_EXACT), _below(EXP_OVERFLOW_EXACT)))
+
+    def test_no_label_touches_the_frame_a_marker_or_another_label(self):
+        boxes = label_boxes(self.root, self.ns)
+        plot = (78, 46, 582, 346)
+        for box in boxes["mark"]:
+            self.assertTrue(plot[0] + 3 <= box[0] and box[2] <= plot[2] - 3
+                            and plot[1] + 3 <= box[1] and box[3] <= plot[3] - 3, box)
+            for other in boxes["marker"] + boxes["rule"] + [b for b in boxes["mark"]
+                                                            if b is not box]:
+                self.assertFalse(overlap(box, other), (box, other))
+
+    def test_the_second_threshold_label_stands_outside_the_gap_between_the_lines(self):
+        rules = self.root.findall(".//svg:g[@class='rule']", self.ns)
+        sides = [float(r.find("svg:text", self.ns).get("x"))
+                 - float(r.find("svg:line", self.ns).get("x1")) for r in rules]
+        self.assertEqual([side > 0 for side in sides], [False, True])
 
     def test_the_edges_are_exact_in_the_evidence(self):
         self.assertEqual(values("memorization.underflow", "exp(g) overflows for g >"), [

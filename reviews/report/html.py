@@ -1,10 +1,12 @@
 """The report as one self-contained HTML page, ready to publish.
 
 The page holds the version line, the claims table, each claim's evidence and
-every figure inline as SVG: inline CSS, no scripts, no external links, fonts
-or images, so that the one file is the whole review.  It reads from 600 to
-1200 pixels wide; wide tables scroll inside themselves.  Like the other
-renderers (reviews.report.text) it knows nothing about any paper.
+every figure inline as SVG: inline CSS, no scripts, no fonts or images from
+elsewhere, so that the one file is the whole review; its only links leave
+the page for each paper's arXiv abstract.  It reads from 600 to 1200 pixels
+wide with nothing hidden or scrolled sideways: below 760 pixels each row of
+the claims table stacks its cells, each under its column's name.  Like the
+other renderers (reviews.report.text) it knows nothing about any paper.
 
     html        the page, from the suite, the results and the drawn figures
 """
@@ -13,7 +15,7 @@ import html as _html
 import re
 
 from reviews.formats.source import shown_name
-from reviews.report.text import alt_text, citation, tally, version_line
+from reviews.report.text import alt_text, citation, tally, verdict_cell, version_line
 
 __all__ = ["html"]
 
@@ -30,10 +32,18 @@ overflow-wrap:anywhere}
 table{border-collapse:collapse;font-size:.92em}
 th,td{border:1px solid #c8c8c8;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f0f0f0}
-table.claims{min-width:40em}
 table.claims td:nth-child(1){min-width:11em}
 table.claims td:nth-child(2){min-width:11em}
 table.claims td:nth-child(4){min-width:13em}
+@media (max-width:760px){
+table.claims,table.claims tbody,table.claims tr,table.claims td{display:block}
+table.claims thead{display:none}
+table.claims tr{border:1px solid #c8c8c8;margin:0 0 .8em}
+table.claims td{border:0;min-width:0}
+table.claims td+td{border-top:1px solid #e4e4e4}
+table.claims td::before{content:attr(data-label);display:block;font-size:.8em;color:#555}
+table.evidence tr th{white-space:normal;width:30%}
+}
 .small{font-size:.86em;color:#444}
 table.evidence{width:100%}
 table.evidence th{font-weight:normal;white-space:nowrap;width:1%}
@@ -54,10 +64,10 @@ def _e(text):
 
 
 def _verdict(result):
-    verdict = _e(result.outcome.verdict)
+    verdict = _e(verdict_cell(result))
     if result.matches:
         return '<span class="verdict">%s</span>' % verdict
-    return '<span class="verdict mismatch">%s (MISMATCH)</span>' % verdict
+    return '<span class="verdict mismatch">%s</span>' % verdict
 
 
 def _anchor(claim):
@@ -75,19 +85,28 @@ def _inline_svg(svg, prefix):
     return svg.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
+def _arxiv(arxiv_id):
+    """ "arXiv:ID" as a link to the paper's abstract page (a link: nothing is fetched)."""
+    return '<a href="https://arxiv.org/abs/%s">arXiv:%s</a>' % (_e(arxiv_id), _e(arxiv_id))
+
+
 def _claims_table(results):
-    lines = ['<div class="scroll"><table class="claims">',
-             "<tr><th>Claim (where)</th><th>Statement</th><th>Verdict (review)</th>"
-             "<th>Key numbers</th></tr>"]
+    """The claims table; on a narrow screen each row stacks its cells, each
+    under its column's name (data-label), so that nothing scrolls sideways."""
+    columns = ("Claim (where)", "Statement (by)", "Verdict", "Key numbers")
+    lines = ['<table class="claims">',
+             "<thead><tr>%s</tr></thead>" % "".join("<th>%s</th>" % c for c in columns),
+             "<tbody>"]
     for result in results:
         claim, outcome = result
-        lines.append('<tr><td><a href="#%s"><code>%s</code></a><br><span class="small">'
-                     "arXiv:%s %s</span></td><td>%s</td><td>%s<br>"
-                     '<span class="small">review: %s</span></td><td>%s</td></tr>'
-                     % (_anchor(claim), _e(claim.id), _e(claim.paper.arxiv),
-                        _e(claim.where), _e(claim.statement), _verdict(result),
-                        _e(claim.expected), _e(outcome.summary)))
-    lines.append("</table></div>")
+        cells = ('<a href="#%s"><code>%s</code></a><br><span class="small">%s %s</span>'
+                 % (_anchor(claim), _e(claim.id), _arxiv(claim.paper.arxiv), _e(claim.where)),
+                 '%s<br><span class="small">by the %s</span>' % (_e(claim.statement),
+                                                                  _e(claim.source)),
+                 _verdict(result), _e(outcome.summary))
+        lines.append("<tr>%s</tr>" % "".join('<td data-label="%s">%s</td>' % (column, cell)
+                                             for column, cell in zip(columns, cells)))
+    lines += ["</tbody>", "</table>"]
     return lines
 
 
@@ -95,7 +114,9 @@ def _section(result, drawn, number):
     claim, outcome = result
     lines = ['<section id="%s">' % _anchor(claim),
              "<h2><code>%s</code>: %s</h2>" % (_e(claim.id), _verdict(result)),
-             "<p>%s.</p>" % _e(citation(claim)),
+             "<p>%s. %s:</p>" % (_e(citation(claim)).replace(
+                 "arXiv:%s" % _e(claim.paper.arxiv), _arxiv(claim.paper.arxiv), 1),
+                 _e(claim.whose)),
              "<blockquote>%s</blockquote>" % _e(claim.statement),
              "<p>Review states: <b>%s</b>. Found: %s</p>" % (_e(claim.expected),
                                                             _e(outcome.summary))]

@@ -1,6 +1,11 @@
-"""A progress line on a terminal for a long check: classes done, rate, time left.
+"""A progress line for a long check: classes done, rate, time left.
+
+On a terminal one line is redrawn in place; in a log (``plain``: CI, a
+file, a pipe) a line is added every few seconds instead, so that the log
+shows the check is alive without filling up.
 
     Progress       progress(done, total) for check_layer, drawn on a terminal
+                   or written as plain lines
     progress_line  the line's text
     duration       seconds as 42s, 3m 05s or 2h 07m
 """
@@ -19,13 +24,17 @@ class Progress:
     and preparing the layer, which ``status`` can say meanwhile.  ``wipe``
     clears the line, if one was drawn.
     A write that raises ``failure`` ends the drawing, not the check; the
-    line is cut to fit a terminal ``columns`` wide.
+    line is cut to fit a terminal ``columns`` wide.  ``plain`` writes each
+    line whole, ending in a newline, at most every _PLAIN_EVERY seconds,
+    and wipes nothing: for a log, where a carriage return draws nothing.
     """
 
-    def __init__(self, err, clock=time.monotonic, failure=OSError, columns=80):
+    def __init__(self, err, clock=time.monotonic, failure=OSError, columns=80, plain=False):
         self.err = err         # None once a write failed: a progress line is not worth more
         self.clock = clock
         self.failure = failure
+        self.plain = plain
+        self.every = _PLAIN_EVERY if plain else _REDRAW
         # A line as wide as the terminal wraps, and \r then redraws only its last row.
         self.room = max(columns - 1, 1)
         self.drawn = clock()   # when the line was last drawn: none yet, so the check's start
@@ -36,7 +45,7 @@ class Progress:
         now = self.clock()
         if self.first is None:
             self.first = done, now
-        if self.err is None or done == total or now - self.drawn < _REDRAW:
+        if self.err is None or done == total or now - self.drawn < self.every:
             return
         counted, since = self.first
         rate = (done - counted) / (now - since) if done > counted and now > since else None
@@ -46,7 +55,9 @@ class Progress:
     def status(self, text):
         """Draw ``text`` at once (before the first class too: reading and
         preparing a large layer can take minutes)."""
-        if self.err is not None:
+        if self.plain:
+            self._write(text + "\n")
+        elif self.err is not None:
             line = text[:self.room]
             self._write("\r" + line.ljust(self.width))
             self.width = max(self.width, len(line))
@@ -65,6 +76,7 @@ class Progress:
 
 
 _REDRAW = 0.25   # seconds between redraws of the progress line
+_PLAIN_EVERY = 5   # seconds between lines in a log: alive, yet short
 
 
 def progress_line(done, total, rate=None):

@@ -10,14 +10,14 @@ same bytes.  Nothing here knows about any paper.
                     and a second panel below sharing the x axis
     region_map      filled polygons, labelled arrows and a dashed hull
     shaded_table    tables of integers, shaded by a fraction, some outlined
-    Series, Mark, Rule, Axis, Arrow, Panel, Strip    what they draw
+    Series, Mark, Rule, Band, Axis, Arrow, Panel, Strip    what they draw
 """
 
 import math
 import xml.etree.ElementTree as ET
 from collections import namedtuple
 
-__all__ = ["line_chart", "region_map", "shaded_table", "Series", "Mark", "Rule",
+__all__ = ["line_chart", "region_map", "shaded_table", "Series", "Mark", "Rule", "Band",
            "Axis", "Arrow", "Panel", "Strip", "MARKERS", "PALETTE", "SVG_NAMESPACE"]
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
@@ -42,6 +42,9 @@ Mark = namedtuple("Mark", "x y label")
 Mark.__doc__ = "A marked point with its label."
 Rule = namedtuple("Rule", "x label")
 Rule.__doc__ = "A vertical dashed line at x with its label."
+Band = namedtuple("Band", "low high label")
+Band.__doc__ = """A shaded range of x, low to high, in every panel of a line chart; its
+label (lines split at "\\n") is written inside it in the bottom panel."""
 Arrow = namedtuple("Arrow", "label tip note")
 Arrow.__doc__ = "An arrow from the origin to tip, labelled; a note marks it (e.g. no region)."
 Panel = namedtuple("Panel", "caption row_name rows column_name columns cells shades outlined")
@@ -132,7 +135,8 @@ def _ticks(axis):
 
 
 def _legend(root, x, y, entries):
-    """entries: (label, attributes of a short sample line[, marker shape])."""
+    """entries: (label, attributes of a short sample line[, marker shape]);
+    the shape _CROSSED takes the point's colour as a fourth item."""
     legend = ET.SubElement(root, "g", {"class": "legend"})
     box_height = 8 + 18 * len(entries)
     box_width = 16 + 36 + 7 * max(len(entry[0]) for entry in entries)
@@ -145,9 +149,28 @@ def _legend(root, x, y, entries):
         group = ET.SubElement(legend, "g", {"class": "legend-entry"})
         ET.SubElement(group, "line", dict({"x1": _n(x + 8), "y1": _n(row - 4),
                                            "x2": _n(x + 40), "y2": _n(row - 4)}, **sample))
-        if len(entry) > 2 and entry[2]:
+        if len(entry) > 2 and entry[2] == _CROSSED:
+            _crossed(group, x + 24, row - 4, entry[3], 6)
+        elif len(entry) > 2 and entry[2]:
             _marker(group, entry[2], x + 24, row - 4, sample["stroke"])
         _text(group, x + 46, row, label, size=11)
+
+
+_CROSSED = "crossed"   # a legend entry's mark: the crossed point of a class with no region
+_CROSSED_ROOM = 13
+
+
+def _crossed(parent, x, y, colour, r):
+    """A point of radius ``r`` crossed out, on a white halo: plain on any fill
+    and on a boundary line."""
+    ET.SubElement(parent, "circle", {"cx": _n(x), "cy": _n(y), "r": _n(r + 2),
+                                     "fill": "#FFFFFF", "class": "halo"})
+    ET.SubElement(parent, "circle", {"cx": _n(x), "cy": _n(y), "r": _n(r), "fill": colour,
+                                     "stroke": _INK, "stroke-width": "1.5"})
+    d = r * 0.7
+    ET.SubElement(parent, "path", {"d": "M%s %sl%s %sm0 -%sl-%s %s" % (
+        _n(x - d), _n(y - d), _n(2 * d), _n(2 * d), _n(2 * d), _n(2 * d), _n(2 * d)),
+        "stroke": _INK, "stroke-width": "2.5"})
 
 
 def _marker(parent, shape, x, y, colour):
@@ -168,14 +191,21 @@ def _marker(parent, shape, x, y, colour):
 
 
 def _curve(root, frame, curve, style, order, count):
-    """One series: its polylines, then its markers (see Series)."""
+    """One series: its polylines, then its markers (see Series).
+
+    Returns what a label must keep clear of: the drawn segments and a box
+    around each marker.
+    """
     group = ET.SubElement(root, "g", dict({"class": "series"}, **style))
     pieces = list(_pieces(curve.points))
+    segments, boxes = [], []
     for piece in pieces:
+        drawn = [(frame.x(x), frame.y(y)) for x, y in piece]
+        segments += zip(drawn, drawn[1:])
         ET.SubElement(group, "polyline", {"points": " ".join(
-            "%s,%s" % (_n(frame.x(x)), _n(frame.y(y))) for x, y in piece)})
+            "%s,%s" % (_n(x), _n(y)) for x, y in drawn)})
     if not curve.marker:
-        return
+        return segments, boxes
     markers = ET.SubElement(root, "g", {"class": "markers"})
     # A few markers along the curve, shifted for each series so that curves
     # lying on each other still show every marker; one where each piece ends.
@@ -187,14 +217,56 @@ def _curve(root, frame, curve, style, order, count):
         for k, (x, y) in enumerate(piece):
             if (index + k) % step == shift or k == len(piece) - 1:
                 _marker(markers, curve.marker, frame.x(x), frame.y(y), style["stroke"])
+                boxes.append(_around(frame.x(x), frame.y(y), _MARKER_ROOM))
         index += len(piece)
+    return segments, boxes
 
 
-def line_chart(title, x_axis, y_axis, series, marks=(), rules=(), notes=(), strip=None):
-    """A line chart: curves, labelled points, labelled vertical rules, and
-    optionally a ``Strip``: a second panel below sharing the x axis.
+_MARKER_ROOM = 7   # half the side of the square a label keeps clear of at a marker
+_CLEARANCE = 3     # the least gap between a label and the plot's frame
+
+
+def _around(x, y, half):
+    """The square box of half-side ``half`` centred on (x, y)."""
+    return (x - half, y - half, x + half, y + half)
+
+
+def _rule_label(root, frame, x, label, right):
+    """A rule's label, turned to run up along its line, on its left or
+    ``right`` side; returns the box it takes."""
+    size = 11
+    length = len(label) * size * 0.68
+    baseline = x + size + 3 if right else x - 4
+    _text(root, baseline, frame.top + 6, label, size=size, anchor="end", rotate=-90,
+          colour=_GREY)
+    # Turned, the glyphs stand to the left of their baseline.
+    return (baseline - size, frame.top + 6, baseline + 2, frame.top + 6 + length)
+
+
+def _bands(root, frame, bands, labelled):
+    """Shade each band across the frame; write its label when ``labelled``."""
+    for band in bands:
+        group = ET.SubElement(root, "g", {"class": "band"})
+        left, right = frame.x(band.low), frame.x(band.high)
+        ET.SubElement(group, "rect", {"x": _n(left), "y": _n(frame.top),
+                                      "width": _n(right - left), "height": _n(frame.height),
+                                      "fill": "#E8E8E8"})
+        if labelled:
+            for k, line in enumerate(band.label.split("\n")):
+                _text(group, left + 6, frame.top + 16 + 14 * k, line, size=11)
+
+
+def line_chart(title, x_axis, y_axis, series, marks=(), rules=(), notes=(), strip=None,
+               bands=()):
+    """A line chart: curves, labelled points, labelled vertical rules,
+    shaded bands, and optionally a ``Strip``: a second panel below sharing
+    the x axis.
 
     The legend and the notes go below the plot, where they hide nothing.
+    Each point's label goes where no curve or rule crosses it, clear of
+    every marker, every other label and the frame; a rule's label runs up
+    its left side, or its right side when the rule before is too close to
+    share the gap.
     """
     plot_height, strip_height, gap = 300, 130 if strip else 0, 34 if strip else 0
     notes = list(notes) + ([strip.note] if strip and strip.note else [])
@@ -202,36 +274,48 @@ def line_chart(title, x_axis, y_axis, series, marks=(), rules=(), notes=(), stri
     height = 46 + plot_height + gap + strip_height + below
     root = _document(height, title)
     frame = _Frame(x_axis, y_axis, 78, 46, WIDTH - 78 - 18, plot_height)
+    _bands(root, frame, bands, labelled=strip is None)
     frame.draw(root, x_label=strip is None)
-    entries, styles = [], {}
+    entries, styles, segments, taken = [], {}, [], []
     for k, curve in enumerate(series):
         colour = PALETTE[k % len(PALETTE)]
         style = {"stroke": colour, "stroke-width": "2", "fill": "none"}
         if curve.dash:
             style["stroke-dasharray"] = curve.dash
-        _curve(root, frame, curve, style, k, len(series))
+        drawn, boxes = _curve(root, frame, curve, style, k, len(series))
+        segments += drawn
+        taken += boxes
         styles[curve.label] = (k, style)
         entries.append((curve.label, style, curve.marker))
+    previous = None
     for rule in rules:
         x = frame.x(rule.x)
         group = ET.SubElement(root, "g", {"class": "rule"})
         ET.SubElement(group, "line", {"x1": _n(x), "y1": _n(frame.top), "x2": _n(x),
                                       "y2": _n(frame.top + frame.height), "stroke": _GREY,
                                       "stroke-dasharray": "3 3"})
-        _text(group, x - 4, frame.top + 6, rule.label, size=11, anchor="end", rotate=-90,
-              colour=_GREY)
-    for mark in marks:
-        x, y = frame.x(mark.x), frame.y(mark.y)
+        segments.append(((x, frame.top), (x, frame.top + frame.height)))
+        taken.append(_rule_label(group, frame, x, rule.label,
+                                 right=previous is not None and x - previous < 40))
+        previous = x
+    spots = [(frame.x(mark.x), frame.y(mark.y)) for mark in marks]
+    taken += [_around(x, y, _MARKER_ROOM) for x, y in spots]
+    area = (frame.left + _CLEARANCE, frame.top + _CLEARANCE,
+            frame.left + frame.width - _CLEARANCE, frame.top + frame.height - _CLEARANCE)
+    # Labels are tried first on the side away from the plot's lower left
+    # corner: above a falling curve, below a rising one's start.
+    corner = (frame.left, frame.top + frame.height)
+    for mark, (x, y) in zip(marks, spots):
         group = ET.SubElement(root, "g", {"class": "mark"})
         ET.SubElement(group, "circle", {"cx": _n(x), "cy": _n(y), "r": "4.5", "fill": _INK})
-        if mark.x > (x_axis.low + x_axis.high) / 2:
-            _text(group, x - 10, y + 4, mark.label, size=11, anchor="end")
-        else:
-            _text(group, x + 8, y - 6, mark.label, size=11)
+        box = _label_box(x, y, [(mark.label, 11)], segments, taken, area, corner)
+        taken.append(box)
+        _text(group, box[0] + 2, box[1] + 12, mark.label, size=11)
     bottom = frame
     if strip:
         bottom = _Frame(x_axis, strip.y_axis, frame.left, frame.top + plot_height + gap,
                         frame.width, strip_height)
+        _bands(root, bottom, bands, labelled=True)
         bottom.draw(root)
         for rule in rules:
             x = bottom.x(rule.x)
@@ -338,7 +422,11 @@ def region_map(title, x_axis, y_axis, regions, arrows, hull, caption,
                 "class": "region", "fill": colour, "fill-opacity": "0.35", "stroke": colour,
                 "points": " ".join("%s,%s" % (_n(frame.x(x)), _n(frame.y(y)))
                                    for x, y in polygon)})
-        entries.append((label, {"stroke": colour, "stroke-width": "8", "stroke-opacity": "0.5"}))
+            entries.append((label, {"stroke": colour, "stroke-width": "8",
+                                    "stroke-opacity": "0.5"}))
+        else:
+            # No region to show a swatch of: the legend shows its crossed point.
+            entries.append((label, {"stroke": "none"}, _CROSSED, colour))
     frame.draw(root)
     corners = [(frame.x(x), frame.y(y)) for x, y in hull]
     if hull:
@@ -351,19 +439,21 @@ def region_map(title, x_axis, y_axis, regions, arrows, hull, caption,
     tips = [(frame.x(arrow.tip[0]), frame.y(arrow.tip[1])) for arrow in arrows]
     segments = [(origin, tip) for tip in tips]
     segments += [(corners[k - 1], corners[k]) for k in range(len(corners))] if hull else []
-    taken = [(x - 7, y - 7, x + 7, y + 7) for x, y in tips]
-    area = (frame.left, frame.top, frame.left + side, frame.top + side)
+    taken = [_around(x, y, _CROSSED_ROOM if arrow.note else _MARKER_ROOM)
+             for arrow, (x, y) in zip(arrows, tips)]
+    area = (frame.left + _CLEARANCE, frame.top + _CLEARANCE,
+            frame.left + side - _CLEARANCE, frame.top + side - _CLEARANCE)
     for k, (arrow, (x1, y1)) in enumerate(zip(arrows, tips)):
         colour = PALETTE[k % len(PALETTE)]
         group = ET.SubElement(root, "g", {"class": "arrow"})
         ET.SubElement(group, "line", {"x1": _n(origin[0]), "y1": _n(origin[1]), "x2": _n(x1),
                                       "y2": _n(y1), "stroke": _INK, "stroke-width": "1.5"})
-        ET.SubElement(group, "circle", {"cx": _n(x1), "cy": _n(y1), "r": "5", "fill": colour,
-                                        "stroke": _INK})
         crossing = segments
-        if arrow.note:
-            ET.SubElement(group, "path", {"d": "M%s %sl10 10m0 -10l-10 10" % (
-                _n(x1 - 5), _n(y1 - 5)), "stroke": _INK, "stroke-width": "2.5"})
+        if not arrow.note:
+            ET.SubElement(group, "circle", {"cx": _n(x1), "cy": _n(y1), "r": "5",
+                                            "fill": colour, "stroke": _INK})
+        else:
+            _crossed(group, x1, y1, colour, 9)
             note = _label_box(x1, y1, [(arrow.note, 12)], segments, taken, area, origin)
             taken.append(note)
             _text(group, note[0] + 2, note[1] + 13, arrow.note, size=12, weight="bold",

@@ -12,9 +12,11 @@ reviews.report.html.)
     markdown    a table to paste into a review, then the evidence
     as_json     stable keys: suite, python, ok, claims
     FORMATS     the renderers by name
-    version_line, citation, tally, alt_text    lines every format shares
+    version_line, citation, tally, alt_text, verdict_cell
+                lines every format shares
     markdown_name  a user's name (file, tensor, token) as a markdown code span
-    layer_text, layer_markdown, layer_json, LAYER_FORMATS
+    listing     the claims' ids, whose statements, expected verdicts, statements
+    layer_text, layer_markdown, layer_json, LAYER_FORMATS, CERTIFICATES
                 a checked layer (reviews.argmax.check results)
 
 A checked layer's classes are numbered from 0, as in Python and the API
@@ -37,8 +39,9 @@ from reviews.exact import rational_text, to_decimal
 from reviews.formats.source import shown_name
 
 __all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
-           "version_line", "citation", "tally", "alt_text", "markdown_name",
-           "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS"]
+           "version_line", "citation", "tally", "alt_text", "verdict_cell", "listing",
+           "markdown_name",
+           "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS", "CERTIFICATES"]
 
 Suite = namedtuple("Suite", "name version python")
 Suite.__doc__ = "The header of a run: suite name, suite version, Python version."
@@ -77,6 +80,18 @@ def tally(results):
         len(results), "" if len(results) == 1 else "s", len(results) - mismatches, mismatches)
 
 
+def verdict_cell(result):
+    """The verdict, and where it differs from the review's statement, MISMATCH.
+
+    >>> from reviews.claims import FAIL, PASS, Claim, Outcome, Result
+    >>> verdict_cell(Result(Claim("a.b", None, "", "", PASS, None), Outcome(FAIL, "", ())))
+    'FAIL (MISMATCH: the review states PASS)'
+    """
+    if result.matches:
+        return result.outcome.verdict
+    return "%s (MISMATCH: the review states %s)" % (result.outcome.verdict, result.claim.expected)
+
+
 def alt_text(claim, drawn):
     """What a figure shows, in one line: its description, else its name."""
     return " ".join((drawn.description or "Figure %s of claim %s" % (
@@ -101,7 +116,7 @@ def text(suite, results, figures=None):
         lines += [
             "%-11s %s" % (outcome.verdict, claim.id),
             "    %s" % citation(claim),
-            "    Claim: %s" % claim.statement,
+            "    %s: %s" % (claim.whose, claim.statement),
             "    Review states: %s" % claim.expected,
             "    Found: %s" % outcome.summary,
         ]
@@ -144,20 +159,22 @@ def markdown(suite, results, figures=None):
     lines = [
         "## %s" % version_line(suite),
         "",
-        "| Claim | Where | Statement | Review | Verdict | Key numbers |",
+        "| Claim | Where | Statement by | Statement | Verdict | Key numbers |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for result in results:
         claim, outcome = result
-        verdict = outcome.verdict if result.matches else "%s (MISMATCH)" % outcome.verdict
+        verdict = verdict_cell(result)
         lines.append("| `%s` | arXiv:%s %s | %s | %s | %s | %s |" % (
-            claim.id, claim.paper.arxiv, _cell(claim.where), _cell(claim.statement),
-            claim.expected, verdict, _cell(outcome.summary)))
+            claim.id, claim.paper.arxiv, _cell(claim.where), claim.source,
+            _cell(claim.statement), verdict if result.matches else "**%s**" % verdict,
+            _cell(outcome.summary)))
     lines += ["", tally(results), ""]
     for result in results:
         claim, outcome = result
-        lines += ["### `%s`: %s" % (claim.id, outcome.verdict), "",
-                  "%s." % citation(claim), "", "> %s" % claim.statement, ""]
+        lines += ["### `%s`: %s" % (claim.id, verdict_cell(result)), "",
+                  "%s. %s:" % (citation(claim), claim.whose), "",
+                  "> %s" % claim.statement, ""]
         lines += ["- %s: %s" % (row.label, _code(row.value)) for row in outcome.evidence]
         for drawn in figures.get(claim.id, ()):
             if drawn.path is None:
@@ -182,6 +199,7 @@ def _claim_json(result, figures):
         },
         "where": claim.where,
         "statement": claim.statement,
+        "source": claim.source,
         "expected": claim.expected,
         "verdict": outcome.verdict,
         "matches": result.matches,
@@ -204,6 +222,28 @@ def as_json(suite, results, figures=None):
 
 
 FORMATS = {"text": text, "markdown": markdown, "json": as_json}
+
+
+def listing(claims, form="text"):
+    """The claims' ids, whose statements they are, the verdicts the review
+    states and the statements: aligned columns under a header, or for
+    ``form`` "json" a list of objects with those four keys.
+
+    >>> from reviews.claims import BY_REVIEW, FAIL, PASS, Claim
+    >>> print(listing([Claim("a.one", None, "", "Red.", FAIL, None),
+    ...                Claim("a.two", None, "", "Blue.", PASS, None, source=BY_REVIEW)]), end="")
+    id     by      review states  statement
+    a.one  paper   FAIL           Red.
+    a.two  review  PASS           Blue.
+    """
+    if form == "json":
+        return json.dumps([{"id": claim.id, "source": claim.source, "expected": claim.expected,
+                            "statement": claim.statement} for claim in claims], indent=2) + "\n"
+    rows = [("id", "by", "review states", "statement")]
+    rows += [(claim.id, claim.source, claim.expected, claim.statement) for claim in claims]
+    widths = [max(len(row[k]) for row in rows) for k in range(3)]
+    return "".join("%-*s  %-*s  %-*s  %s\n" % (widths[0], row[0], widths[1], row[1],
+                                              widths[2], row[2], row[3]) for row in rows)
 
 
 # A checked layer (reviews.argmax.check results).  Classes are numbered from
@@ -355,7 +395,7 @@ def layer_markdown(name, results, dim, has_bias):
     return "\n".join(lines) + "\n"
 
 
-def layer_json(name, results, dim, has_bias):
+def layer_json(name, results, dim, has_bias, certificates="all"):
     """One JSON object; rationals exact as "p/q" or "p", each beside its
     approximation to 6 significant digits.
 
@@ -368,6 +408,9 @@ def layer_json(name, results, dim, has_bias):
     [exact, approximation]; an unargmaxable one its "terms": the nonzero
     coefficients of its combination, in increasing class number j, as
     triples [j, exact, approximation] (every other coefficient is 0).
+    With ``certificates`` "unargmaxable", "results" lists only the
+    unargmaxable classes: a 10000 x 128 layer's witnesses alone take tens
+    of megabytes.  The key "certificates" says which were kept.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -382,19 +425,33 @@ def layer_json(name, results, dim, has_bias):
       "box": null,
       "numbered_from": 0,
       "unargmaxable": [1],
+      "certificates": "all",
       "results": [
         {"index": 0, "argmaxable": true, "witness": [["1/3", "0.333333"]]},
         {"index": 1, "argmaxable": false, "terms": [[0, "1", "1"]]}
       ]
     }
+    >>> print("\\n".join(layer_json("f.csv", results, 1, True, "unargmaxable").splitlines()[8:]))
+      "certificates": "unargmaxable",
+      "results": [
+        {"index": 1, "argmaxable": false, "terms": [[0, "1", "1"]]}
+      ]
+    }
     """
+    if certificates not in CERTIFICATES:
+        raise ValueError("certificates must be one of %s, not %r"
+                         % (", ".join(CERTIFICATES), certificates))
     box = _box(results)
+    unargmaxable = [r for r in results if not r.argmaxable]
     header = [("file", name), ("classes", len(results)), ("dim", dim), ("bias", has_bias),
               ("box", None if box is None else rational_text(box)), ("numbered_from", 0),
-              ("unargmaxable", [r.index for r in results if not r.argmaxable])]
+              ("unargmaxable", [r.index for r in unargmaxable]),
+              ("certificates", certificates)]
+    listed = results if certificates == "all" else unargmaxable
     lines = ["{"] + ["  %s: %s," % (json.dumps(key), json.dumps(value)) for key, value in header]
     lines.append('  "results": [')
-    lines.append(",\n".join("    " + json.dumps(_class_json(r)) for r in results))
+    if listed:
+        lines.append(",\n".join("    " + json.dumps(_class_json(r)) for r in listed))
     lines += ["  ]", "}"]
     return "\n".join(lines) + "\n"
 
@@ -409,3 +466,4 @@ def _class_json(result):
 
 
 LAYER_FORMATS = {"text": layer_text, "markdown": layer_markdown, "json": layer_json}
+CERTIFICATES = ("all", "unargmaxable")   # what layer_json lists: every class, or those

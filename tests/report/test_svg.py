@@ -4,7 +4,7 @@ import unittest
 import xml.etree.ElementTree as ET
 
 from reviews.report.svg import (
-    PALETTE, SVG_NAMESPACE, Arrow, Axis, Mark, Panel, Rule, Series, Strip, line_chart,
+    PALETTE, SVG_NAMESPACE, Arrow, Axis, Band, Mark, Panel, Rule, Series, Strip, line_chart,
     region_map, shaded_table,
 )
 
@@ -137,6 +137,35 @@ class TestMarkersAndStrip(unittest.TestCase):
         self.assertEqual([m.get("class") for m in legend.iter()
                           if (m.get("class") or "").startswith("marker")],
                          ["marker circle", "marker square"])
+
+
+class TestPlacement(unittest.TestCase):
+
+    def test_a_label_at_the_frame_s_corner_stays_inside_it_with_room(self):
+        # A point at the top left corner: its label must not touch the frame.
+        root = parse(line_chart("T", Axis("x", 0, 10, 5), Axis("y", 0, 10, 5),
+                                [Series("a", [(0, 10), (10, 0)], "")], [Mark(0.2, 9.8, "top")]))
+        text = root.find(".//svg:g[@class='mark']/svg:text", NS)
+        x, y = float(text.get("x")), float(text.get("y"))
+        self.assertGreaterEqual(x - 2, 78 + 3)
+        self.assertGreaterEqual(y - 12, 46 + 3)
+
+    def test_close_rules_label_on_either_side_of_the_gap(self):
+        root = parse(line_chart("T", Axis("x", 0, 100, 50), Axis("y", 0, 1, 1),
+                                [Series("a", [(0, 0), (100, 1)], "")], (),
+                                [Rule(50, "left"), Rule(53, "right"), Rule(90, "far")]))
+        sides = [float(r.find("svg:text", NS).get("x")) > float(r.find("svg:line", NS).get("x1"))
+                 for r in root.findall(".//svg:g[@class='rule']", NS)]
+        self.assertEqual(sides, [False, True, False])
+
+    def test_a_band_is_shaded_in_each_panel_and_labelled_in_the_lower(self):
+        svg = line_chart("T", Axis("x", 0, 10, 5), Axis("y", 0, 10, 5),
+                         [Series("a", [(0, 0), (10, 10)], "")], strip=Strip(
+                             Axis("e", 0, 1, 1), [Series("a", [(0, 0), (6, 0)], "")], None),
+                         bands=[Band(6, 10, "gone:\nhere")])
+        bands = parse(svg).findall(".//svg:g[@class='band']", NS)
+        self.assertEqual([texts(b) for b in bands], [[], ["gone:", "here"]])
+        self.assertEqual({b.find("svg:rect", NS).get("x") for b in bands}, {"380.4"})
 
 
 class TestRegionMap(unittest.TestCase):

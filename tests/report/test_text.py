@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 from fractions import Fraction as F
 
 from reviews.argmax.check import ClassResult
-from reviews.claims import FAIL, PASS, Claim, Outcome, Paper, Row, run
+from reviews.claims import BY_REVIEW, FAIL, PASS, Claim, Outcome, Paper, Row, run
 from reviews.report.svg import Arrow, Axis, region_map
 from reviews.report.html import html
 from reviews.report.text import (FORMATS, LAYER_FORMATS, Drawn, Suite, as_json, layer_json,
@@ -22,7 +22,7 @@ def results(verdict_of_second=PASS):
         Claim("p.one", PAPER, "Section 1", "One | two.", FAIL,
               lambda: Outcome(FAIL, "x = 1", (Row("x", "1"), Row("long label", "2")))),
         Claim("p.two", PAPER, "Appendix B", "Three.", PASS,
-              lambda: Outcome(verdict_of_second, "y = 3", ())),
+              lambda: Outcome(verdict_of_second, "y = 3", ()), source=BY_REVIEW),
     ])
 
 
@@ -34,7 +34,7 @@ class TestText(unittest.TestCase):
             "",
             "FAIL        p.one",
             "    A Paper (Doe, Roe 2024), arXiv:2401.00001, Section 1",
-            "    Claim: One | two.",
+            "    The paper's claim: One | two.",
             "    Review states: FAIL",
             "    Found: x = 1",
             "      x           1",
@@ -42,7 +42,7 @@ class TestText(unittest.TestCase):
             "",
             "PASS        p.two",
             "    A Paper (Doe, Roe 2024), arXiv:2401.00001, Appendix B",
-            "    Claim: Three.",
+            "    The review's own statement: Three.",
             "    Review states: PASS",
             "    Found: y = 3",
             "",
@@ -66,11 +66,21 @@ class TestMarkdown(unittest.TestCase):
                       markdown(SUITE, results()[:1]))
 
     def test_table_row_escapes_pipes(self):
-        self.assertIn("| `p.one` | arXiv:2401.00001 Section 1 | One \\| two. | FAIL | FAIL | x = 1 |",
+        self.assertIn("| `p.one` | arXiv:2401.00001 Section 1 | paper | One \\| two. | FAIL | x = 1 |",
                       markdown(SUITE, results()))
 
+    def test_one_verdict_column_says_whose_statement_it_is(self):
+        report = markdown(SUITE, results())
+        self.assertIn("| Claim | Where | Statement by | Statement | Verdict | Key numbers |", report)
+        self.assertIn("| `p.two` | arXiv:2401.00001 Appendix B | review | Three. | PASS | y = 3 |",
+                      report)
+        self.assertIn("Appendix B. The review's own statement:\n\n> Three.\n", report)
+        self.assertIn("Section 1. The paper's claim:\n\n> One | two.\n", report)
+
     def test_mismatch_is_marked_in_the_table(self):
-        self.assertIn("| PASS | FAIL (MISMATCH) | y = 3 |", markdown(SUITE, results(FAIL)))
+        report = markdown(SUITE, results(FAIL))
+        self.assertIn("| Three. | **FAIL (MISMATCH: the review states PASS)** | y = 3 |", report)
+        self.assertIn("### `p.two`: FAIL (MISMATCH: the review states PASS)\n", report)
 
     def test_evidence_follows_the_table(self):
         report = markdown(SUITE, results())
@@ -161,7 +171,8 @@ class TestHtml(unittest.TestCase):
         self.assertIn("suite 9.9 (Python 3.x)", page.data)
         self.assertEqual([v for v in page.values("id") if v.startswith("claim-")],
                          ["claim-p.one", "claim-p.two"])
-        self.assertEqual(page.values("href"), ["#claim-p.one", "#claim-p.two"])
+        self.assertEqual([v for v in page.values("href") if v.startswith("#")],
+                         ["#claim-p.one", "#claim-p.two"])
         self.assertEqual(page.tags.count("svg"), 2)
         self.assertIn("Map one", page.data)
         self.assertIn("Map two", page.data)
@@ -175,10 +186,20 @@ class TestHtml(unittest.TestCase):
         report = html(SUITE, results(), self.FIGURES)
         for tag in ("script", "link", "iframe", "img", "object", "embed"):
             self.assertNotIn(tag, page.tags)
-        self.assertNotIn("://", report)
         self.assertNotIn("@import", report)
-        for name in ("href", "src", "xlink:href"):
+        self.assertNotIn("url(http", report)
+        # The only links that leave the page go to a paper's arXiv abstract (not fetched).
+        outside = [v for v in page.values("href") if not v.startswith("#")]
+        self.assertEqual(set(outside), {"https://arxiv.org/abs/2401.00001"})
+        self.assertEqual(report.count("://"), len(outside))
+        for name in ("src", "xlink:href"):
             self.assertTrue(all(v.startswith("#") for v in page.values(name)), name)
+
+    def test_arxiv_ids_link_to_the_paper_in_the_table_and_each_section(self):
+        report = html(SUITE, results(), self.FIGURES)
+        link = '<a href="https://arxiv.org/abs/2401.00001">arXiv:2401.00001</a>'
+        self.assertEqual(report.count(link), 4)
+        self.assertIn("A Paper (Doe, Roe 2024), %s, Appendix B." % link, report)
 
     def test_ids_are_unique_across_inline_figures(self):
         ids = self.page().values("id")
@@ -196,16 +217,33 @@ class TestHtml(unittest.TestCase):
         self.assertNotIn("i", page.tags)
         self.assertIn("a < b & <script>", page.data)
 
+    def test_whose_statement_shows_in_the_table_and_the_section(self):
+        page = self.page()
+        self.assertIn("by the paper", page.data)
+        self.assertIn("by the review", page.data)
+        self.assertIn(", Appendix B. The review's own statement:", page.data)
+
     def test_a_mismatch_is_marked(self):
         page = self.page(FAIL)
-        self.assertIn("FAIL (MISMATCH)", page.data)
+        self.assertIn("FAIL (MISMATCH: the review states PASS)", page.data)
         self.assertIn("MISMATCH: verdict FAIL, the review states PASS", page.data)
 
-    def test_ascii_and_wide_tables_scroll_inside_a_box(self):
+    def test_ascii_and_evidence_tables_scroll_inside_a_box(self):
         report = html(SUITE, results(), self.FIGURES)
         self.assertTrue(report.isascii())
         self.assertIn(".scroll{overflow-x:auto", report)
-        self.assertEqual(report.count('<div class="scroll"><table'), 2)
+        self.assertEqual(report.count('<div class="scroll"><table class="evidence">'), 1)
+
+    def test_on_a_narrow_screen_claims_stack_each_cell_under_its_column_name(self):
+        # Checked in headless Chromium at 600 px: no element wider than the page.
+        report = html(SUITE, results(), self.FIGURES)
+        self.assertIn("@media (max-width:760px){\ntable.claims,table.claims tbody,"
+                      "table.claims tr,table.claims td{display:block}", report)
+        self.assertIn("table.claims thead{display:none}", report)
+        self.assertNotIn("min-width:40em", report)
+        labels = self.page().values("data-label")
+        self.assertEqual(labels, ["Claim (where)", "Statement (by)", "Verdict",
+                                  "Key numbers"] * 2)
 
 
 class TestJson(unittest.TestCase):
@@ -221,6 +259,7 @@ class TestJson(unittest.TestCase):
                       "arxiv": "2401.00001"},
             "where": "Section 1",
             "statement": "One | two.",
+            "source": "paper",
             "expected": "FAIL",
             "verdict": "FAIL",
             "matches": True,
@@ -355,7 +394,7 @@ class TestLayerJson(unittest.TestCase):
         self.assertEqual(document, {
             "file": "w.csv", "classes": 4, "dim": 2, "bias": False, "box": None,
             "numbered_from": 0,
-            "unargmaxable": [1, 2, 3],
+            "unargmaxable": [1, 2, 3], "certificates": "all",
             "results": [
                 {"index": 0, "argmaxable": True, "witness": [["1/2", "0.5"], ["-3", "-3"]]},
                 {"index": 1, "argmaxable": False,
@@ -370,7 +409,7 @@ class TestLayerJson(unittest.TestCase):
     def test_keys_in_order(self):
         self.assertEqual(list(json.loads(layer_json("w.csv", LAYER, 2, True))),
                          ["file", "classes", "dim", "bias", "box", "numbered_from",
-                          "unargmaxable", "results"])
+                          "unargmaxable", "certificates", "results"])
 
     def test_witness_approximations_are_rounded_to_6_digits(self):
         result = ClassResult(0, True, (F(10 ** 12 + 7), F(-2, 3), F(0)))
