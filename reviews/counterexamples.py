@@ -6,7 +6,7 @@
     python reviews/counterexamples.py check-layer FILE [--bias FILE]
                                       [--tensor NAME] [--bias-tensor NAME]
                                       [--transpose] [--jobs N] [--box R]
-                                      [--output FILE]
+                                      [--tolerance T] [--output FILE]
                                       [--format text|markdown|json]
 
 ``--figures DIR`` also writes each run claim's SVG figures into DIR; the
@@ -63,6 +63,7 @@ import re
 
 from reviews import __version__
 from reviews.argmax.check import check_layer, verify
+from reviews.argmax.tolerance import radii
 from reviews.claims import run, select
 from reviews.papers import all_claims
 from reviews.errors import InputError
@@ -347,6 +348,9 @@ def _layer_parser(out):
     parser.add_argument("--box", metavar="R", type=_box,
                         help="only inputs with |x_k| <= R for every k, the question the"
                              " paper's detector answers (it uses R = 100)")
+    parser.add_argument("--tolerance", metavar="T", type=_tolerance, default=0,
+                        help="a class passes only where a ball of radius above T wins (the"
+                             " paper's detector: T = 1e-8 with --box 100); default 0")
     parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
                         help="report format (default: text)")
     _add_output(parser)
@@ -395,9 +399,18 @@ def _jobs_for(jobs, classes, dim, method="fork"):
 
 def _box(text):
     """--box R: a positive number, read as strictly as a number in a layer file."""
+    return _number(text, lambda value: value > 0, "a positive number")
+
+
+def _tolerance(text):
+    """--tolerance T: a number of 0 or more, read as strictly as --box."""
+    return _number(text, lambda value: value >= 0, "a number of 0 or more")
+
+
+def _number(text, allowed, expected):
     value = decimal_from_text(text)
-    if isinstance(value, str) or value <= 0:
-        raise argparse.ArgumentTypeError("expected a positive number, got %r" % text[:60])
+    if isinstance(value, str) or not allowed(value):
+        raise argparse.ArgumentTypeError("expected %s, got %r" % (expected, text[:60]))
     return value
 
 
@@ -451,7 +464,8 @@ def _check_layer_command(argv, out, err):
                             % (len(weights), len(weights[0])))
         try:
             results = check_layer(weights, bias, progress=progress, box=arguments.box,
-                                  jobs=jobs)
+                                  jobs=jobs, tolerance=arguments.tolerance)
+            found = radii(weights, bias, results)
         except InputError as error:
             # check_layer's messages about the bias start with "bias", those
             # about the whole layer (its spread) with "the layer's".
@@ -465,7 +479,8 @@ def _check_layer_command(argv, out, err):
         if progress is not None:
             progress.wipe()
     render = LAYER_FORMATS[arguments.format]
-    _deliver(render(name, results, len(weights[0]), bias is not None), arguments.output, out)
+    _deliver(render(name, results, len(weights[0]), bias is not None, found), arguments.output,
+             out)
     return 0
 
 

@@ -261,14 +261,18 @@ class TestCheckLayer(FileTestCase):
         document = json.loads(out)
         self.assertEqual(status, 0)
         self.assertEqual(list(document), ["file", "classes", "dim", "bias", "box",
-                                          "numbered_from", "unargmaxable", "results"])
+                                          "numbered_from", "unargmaxable", "tolerance",
+                                          "thinner_than_1e-8", "results"])
         self.assertEqual((document["file"], document["classes"], document["dim"],
                           document["bias"], document["box"], document["numbered_from"]),
                          (path, 4, 2, False, None, 0))
-        self.assertEqual(document["unargmaxable"], [3])
+        self.assertEqual((document["unargmaxable"], document["tolerance"],
+                          document["thinner_than_1e-8"]), ([3], "0", []))
+        # x = w_2: its nearest tie is with class 1, at margin 3.68 over
+        # |w_2 - w_1|_2 = sqrt(8.48) = 2.912...: a ball of radius 1.2637...
         self.assertEqual(document["results"][2],
                          {"index": 2, "argmaxable": True,
-                          "witness": [["9/5", "1.8"], ["-4/5", "-0.8"]]})
+                          "witness": [["9/5", "1.8"], ["-4/5", "-0.8"]], "radius": "1.26"})
         self.assertEqual(document["results"][3],
                          {"index": 3, "argmaxable": False,
                           "terms": [[0, "43/290", "0.148276"], [1, "61/145", "0.420690"],
@@ -279,11 +283,11 @@ class TestCheckLayer(FileTestCase):
         path = self.write("twice.csv", "0\n0\n1\n")
         _, out, _ = in_process("check-layer", path, "--format", "json")
         lines = out.splitlines()
-        self.assertEqual((lines[8], lines[12:]), ('  "results": [', ["  ]", "}"]))
-        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[9:11]],
+        self.assertEqual((lines[10], lines[14:]), ('  "results": [', ["  ]", "}"]))
+        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[11:13]],
                          [{"index": 0, "argmaxable": False, "terms": [[1, "1", "1"]]},
                           {"index": 1, "argmaxable": False, "terms": [[0, "1", "1"]]}])
-        self.assertEqual(list(json.loads(lines[11])), ["index", "argmaxable", "witness"])
+        self.assertEqual(list(json.loads(lines[13])), ["index", "argmaxable", "witness", "radius"])
 
     def test_a_weight_of_exactly_1_is_shown_without_a_coefficient(self):
         path = self.write("twice.csv", "0\n0\n1\n")
