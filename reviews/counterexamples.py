@@ -397,6 +397,12 @@ def _jobs_for(jobs, classes, dim, method="fork"):
     return min(job_count(jobs), job_count(None))
 
 
+# The radii cost about 2 * C * d exact products per argmaxable class (each
+# class's margins and distances at its witness), several times the check's
+# own cost past this size.
+_RADIUS_WORK = 1 << 26
+
+
 def _box(text):
     """--box R: a positive number, read as strictly as a number in a layer file."""
     return _number(text, lambda value: value > 0, "a positive number")
@@ -465,7 +471,13 @@ def _check_layer_command(argv, out, err):
         try:
             results = check_layer(weights, bias, progress=progress, box=arguments.box,
                                   jobs=jobs, tolerance=arguments.tolerance)
-            found = radii(weights, bias, results)
+            found = None
+            if len(weights) ** 2 * len(weights[0]) <= _RADIUS_WORK:
+                found = radii(weights, bias, results)
+            else:
+                _write_notes(["no radius reported: a layer past C * C * d = 2**26 would take"
+                              " minutes more (pass --tolerance T to ask about a ball of radius"
+                              " above T)"], err)
         except InputError as error:
             # check_layer's messages about the bias start with "bias", those
             # about the whole layer (its spread) with "the layer's".

@@ -228,20 +228,32 @@ class _Geometry:
         """The rivals whose margin at the witness does not clear tolerance * n_j, closest first."""
         margins, s = self.margins(i, witness)
         distances = self.distances(i)
-        scaled = tolerance * s
-        short = [j for j in range(len(margins))
-                 if j != i and not clears(margins[j], distances[j], scaled)]
+        short = _short(margins, distances, tolerance * s)
+        short.discard(i)
         return sorted(short, key=_RatioKey(margins, distances))
 
     def bound(self, i, witness):
-        """Radius: min_j m_j / n_j at the witness, rounded down to 3 significant digits."""
+        """Radius: min_j m_j / n_j at the witness, rounded down to 3 significant digits.
+
+        Floats propose the nearest rival; the bound is then checked against
+        every rival exactly, and lowered to the least of those it fails.
+        """
         margins, s = self.margins(i, witness)
         distances = self.distances(i)
-        first = self.closest(i, margins, distances, 1)
-        if not first or not distances[first[0]]:
+        rivals = [j for j in range(len(margins)) if j != i and distances[j]]
+        if not rivals:
             return Radius(None, False)
-        j = first[0]
-        return Radius(_floor_root(margins[j] ** 2, s * s * distances[j]), False)
+        try:
+            nearest = min(rivals, key=lambda j: margins[j] * margins[j] / distances[j])
+        except OverflowError:
+            nearest = min(rivals, key=_RatioKey(margins, distances))
+        while True:
+            value = _floor_root(margins[nearest] ** 2, s * s * distances[nearest])
+            short = _short(margins, distances, value * s, strict=False)
+            short.discard(i)
+            if not short:
+                return Radius(value, False)
+            nearest = min(short, key=_RatioKey(margins, distances))
 
     def decide(self, i, tolerance, working):
         """(witness, None) or (None, terms) for class i at ``tolerance`` (> 0).
@@ -267,6 +279,19 @@ class _Geometry:
             if easy.combination is not None:
                 return None, tuple((j, v) for j, v in sorted(zip(working, easy.combination)) if v)
             bits *= 2
+
+
+def _short(margins, distances, tolerance, strict=True):
+    """The set of j whose margin M_j does not exceed (or, not strict, reach)
+    tolerance * sqrt(Q_j), all at once; a twin (Q_j = 0) only for M_j <= 0."""
+    p, q = tolerance.numerator, tolerance.denominator
+    left = map(operator.mul, margins, margins)
+    if q != 1:
+        left = map(operator.mul, left, itertools.repeat(q * q))
+    right = map(operator.mul, distances, itertools.repeat(p * p))
+    compare = operator.gt if strict else operator.ge
+    passed = map(compare, left, right)
+    return {j for j, (ok, m) in enumerate(zip(passed, margins)) if not ok or m <= 0}
 
 
 class _RatioKey:
