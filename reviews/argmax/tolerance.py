@@ -187,6 +187,7 @@ class _Geometry:
 
     def __init__(self, weights, bias, box):
         self.rows, biases, _ = integer_layer(weights, bias)
+        self.has_bias = biases is not None
         self.biases = biases or [0] * len(self.rows)
         self.columns = list(zip(*self.rows))
         self.squares = [dot(row, row) for row in self.rows]
@@ -235,9 +236,17 @@ class _Geometry:
     def bound(self, i, witness):
         """Radius: min_j m_j / n_j at the witness, rounded down to 3 significant digits.
 
-        Floats propose the nearest rival; the bound is then checked against
-        every rival exactly, and lowered to the least of those it fails.
+        Without a bias, margins grow with the witness: it is taken to the
+        edge of the box, and without a box the radius is unbounded.  Floats
+        propose the nearest rival; the bound is then checked against every
+        rival exactly, and lowered to the least of those it fails.
         """
+        if not self.has_bias:
+            if self.box is None:
+                return Radius(None, False)
+            size = max(map(abs, witness))
+            if size:
+                witness = [v * self.box / size for v in witness]
         margins, s = self.margins(i, witness)
         distances = self.distances(i)
         rivals = [j for j in range(len(margins)) if j != i and distances[j]]
