@@ -83,7 +83,8 @@ from reviews.argmax.workers import job_count, run_chunks, start_method
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
 
-class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms classes box tolerance")):
+class ClassResult(namedtuple("ClassResult",
+                             "index argmaxable witness terms classes box tolerance")):
     """The decision for one class.
 
     index: the class; argmaxable: bool; witness: tuple of Fraction (length

@@ -55,6 +55,7 @@ is at most 1e-8.
     tolerance_bound  the tolerance T, validated, as a Fraction
     clears           exact check: a witness's margins exceed T * n_j
     holds_at         exact check: a combination proves failure at T
+    THRESHOLD        1e-8, the detector's tolerance: radii below it are found exactly
 """
 
 import decimal
@@ -191,6 +192,8 @@ class _Geometry:
         self.biases = biases or [0] * len(self.rows)
         self.columns = list(zip(*self.rows))
         self.squares = [dot(row, row) for row in self.rows]
+        # ceil(|w_j|): |w_i - w_j| <= |w_i| + |w_j| settles most rivals with no distance.
+        self.lengths = [math.isqrt(q - 1) + 1 if q else 0 for q in self.squares]
         self.box = box
 
     def _products(self, vector):
@@ -216,21 +219,32 @@ class _Geometry:
         own = self.squares[i]
         return [own + q - 2 * g for q, g in zip(self.squares, self._products(self.rows[i]))]
 
-    def closest(self, i, margins, distances, count=None):
-        """Rivals j by increasing m_j / n_j, exactly (no root): all, or the first ``count``.
+    def closest(self, i, margins, distances, count):
+        """The first ``count`` rivals j by increasing m_j / n_j, exactly (no root).
 
         A rival with n_j = 0 (a twin) comes first if its margin is not positive, else never.
         """
         order = [j for j in range(len(margins)) if j != i and (distances[j] or margins[j] <= 0)]
-        key = _RatioKey(margins, distances)
-        return sorted(order, key=key) if count is None else heapq.nsmallest(count, order, key)
+        return heapq.nsmallest(count, order, _RatioKey(margins, distances))
 
     def short(self, i, witness, tolerance):
-        """The rivals whose margin at the witness does not clear tolerance * n_j, closest first."""
+        """The rivals whose margin at the witness does not clear tolerance * n_j, closest first.
+
+        A margin above tolerance * (|w_i| + |w_j|) clears it (the triangle
+        inequality): only the other rivals' distances are computed.
+        """
         margins, s = self.margins(i, witness)
-        distances = self.distances(i)
-        short = _short(margins, distances, tolerance * s)
-        short.discard(i)
+        scaled = tolerance * s
+        p, q = scaled.numerator, scaled.denominator
+        reach = map(operator.mul, map(operator.add, self.lengths,
+                                      itertools.repeat(self.lengths[i])), itertools.repeat(p))
+        near = [j for j, (m, r) in enumerate(zip(map(operator.mul, margins, itertools.repeat(q)),
+                                                 reach)) if m <= r and j != i]
+        distances = dict.fromkeys(range(len(margins)), 0)
+        for j in near:
+            difference = list(map(operator.sub, self.rows[i], self.rows[j]))
+            distances[j] = dot(difference, difference)
+        short = [j for j in near if not clears(margins[j], distances[j], scaled)]
         return sorted(short, key=_RatioKey(margins, distances))
 
     def bound(self, i, witness):

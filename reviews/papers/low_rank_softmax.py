@@ -365,7 +365,8 @@ def _check_tolerance():
                     "argmaxable at T = 0: witness x = %s; its largest radius is %s (exact"
                     " maximum, rounded down)" % (_approximate(plain.witness)
                                                  if plain.argmaxable else "none", largest)))
-    rows.append(Row("class %d, T = 1e-12" % (_MIXED + 1), "unargmaxable: sum_j lam_j (l_j - l_%d + T |w_j - w_%d|_2) >= 0"
+    rows.append(Row("class %d, T = 1e-12" % (_MIXED + 1),
+                    "unargmaxable: sum_j lam_j (l_j - l_%d + T |w_j - w_%d|_2) >= 0"
                     " everywhere in the box, lam = %s" % (_MIXED + 1, _MIXED + 1,
                                                           _terms_text(thin.terms or ()))))
     stored = check_layer(single, None, box=BOX)

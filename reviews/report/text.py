@@ -266,11 +266,11 @@ def _meaning(has_bias, box=None, tolerance=0):
     if tolerance:
         where = ("R * |sum_j lam_j (w[j] - w[i])|_1" if box is not None
                  else "0 with sum_j lam_j (w[j] - w[i]) = 0")
-        return ("No ball of radius above the tolerance T (its centre%s) lies where these"
+        return ("No ball of radius above the tolerance T%s lies where these"
                 " classes win: for each, sum_j lam_j (b[j] - b[i] + T |w[j] - w[i]|_2) >= %s"
                 " (weights lam_j >= 0, summing to 1), so at every centre some listed rival's"
                 " logit l[j] is within T |w[j] - w[i]|_2 of l[i] or above it."
-                % (" in the box" if box is not None else "", where))
+                % (" (its centre in the box)" if box is not None else "", where))
     if box is not None:
         return ("Unargmaxable in the box: for each, a weighted mean of other classes'"
                 " logits l[j] (weights lam_j >= 0, summing to 1) is at least its logit"

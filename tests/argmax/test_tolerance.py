@@ -182,7 +182,8 @@ class TestToleranceZeroIsTodaysCheck(unittest.TestCase):
 class TestRadius(unittest.TestCase):
 
     def test_a_thin_class_gets_its_largest_radius_rounded_down(self):
-        for width, shown in ((F(3, 10 ** 9), F(3, 10 ** 9)), (F(12345, 10 ** 14), F(123, 10 ** 12))):
+        for width, shown in ((F(3, 10 ** 9), F(3, 10 ** 9)),
+                             (F(12345, 10 ** 14), F(123, 10 ** 12))):
             with self.subTest(width=width):
                 weights, biases = sliver(width)
                 found = radii(weights, biases, check_layer(weights, biases, box=100))
