@@ -445,11 +445,14 @@ def _largest(geometry, i, witness, low, threshold):
 
 def _grid_index(value, shift):
     """The index of a value of 3 significant digits on the grid of ``_largest``."""
-    exponent = 0
-    while value * Fraction(10) ** (shift - exponent) >= 10 ** _DIGITS:
+    scaled = math.floor(value * 10 ** shift)
+    # The decimal exponent from the bit length, then corrected by a step or two.
+    exponent = max(0, int(scaled.bit_length() * math.log10(2)) - _DIGITS)
+    while scaled // 10 ** exponent >= 10 ** _DIGITS:
         exponent += 1
-    mantissa = value * Fraction(10) ** (shift - exponent)
-    return 900 * exponent + int(mantissa) - 10 ** (_DIGITS - 1)
+    while exponent and scaled // 10 ** exponent < 10 ** (_DIGITS - 1):
+        exponent -= 1
+    return 900 * exponent + scaled // 10 ** exponent - 10 ** (_DIGITS - 1)
 
 
 def _grid_value(index, shift):
