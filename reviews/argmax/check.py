@@ -55,7 +55,7 @@ combination proves nothing about R^d, and ``verify`` with box=None says so.
     check_layer     one ClassResult per class
     verify          exact, independent check of a ClassResult's certificate
     braid_reflect   the paper's approximate search (floats), for comparison
-    ClassResult     index, argmaxable, witness, terms, classes, box; .combination
+    ClassResult     index, argmaxable, witness, terms, classes, box, tolerance; .combination
     exact_layer     the layer's weights and bias as Fractions (reviews.argmax.layer_input)
 """
 

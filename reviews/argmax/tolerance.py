@@ -240,7 +240,7 @@ class _Geometry:
                                       itertools.repeat(self.lengths[i])), itertools.repeat(p))
         near = [j for j, (m, r) in enumerate(zip(map(operator.mul, margins, itertools.repeat(q)),
                                                  reach)) if m <= r and j != i]
-        distances = dict.fromkeys(range(len(margins)), 0)
+        distances = {}
         for j in near:
             difference = list(map(operator.sub, self.rows[i], self.rows[j]))
             distances[j] = dot(difference, difference)
@@ -278,7 +278,7 @@ class _Geometry:
                 return Radius(value, False)
             nearest = min(short, key=_RatioKey(margins, distances))
 
-    def decide(self, i, tolerance, working):
+    def decide_at(self, i, tolerance, working):
         """(witness, None) or (None, terms) for class i at ``tolerance`` (> 0).
 
         ``working`` (a list of rivals, extended here) starts the program.
@@ -379,7 +379,7 @@ def with_tolerance(weights, bias, results, tolerance, box=None):
         if result.argmaxable:
             short = geometry.short(result.index, result.witness, tolerance)
             if short:
-                witness, terms = geometry.decide(result.index, tolerance, short[:_ADDED])
+                witness, terms = geometry.decide_at(result.index, tolerance, short[:_ADDED])
                 result = result._replace(argmaxable=terms is None, witness=witness, terms=terms,
                                          classes=len(results))
         carried.append(result)
@@ -425,7 +425,7 @@ def _largest(geometry, i, witness, low, threshold):
     """
     margins, _ = geometry.margins(i, witness)
     working = geometry.closest(i, margins, geometry.distances(i), _ADDED)
-    found, _ = geometry.decide(i, threshold, working)
+    found, _ = geometry.decide_at(i, threshold, working)
     if found is not None:
         return geometry.bound(i, found)
     # Grid values as integers n: value(n) = (100 + n % 900) * 10**(n // 900 - shift).
@@ -434,7 +434,7 @@ def _largest(geometry, i, witness, low, threshold):
     below, above = _grid_index(low, shift), _grid_index(threshold, shift)
     while above - below > 1:
         middle = (below + above) // 2
-        found, _ = geometry.decide(i, _grid_value(middle, shift), working)
+        found, _ = geometry.decide_at(i, _grid_value(middle, shift), working)
         if found is None:
             above = middle
         else:

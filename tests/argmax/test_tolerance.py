@@ -189,6 +189,11 @@ class TestRadius(unittest.TestCase):
                 found = radii(weights, biases, check_layer(weights, biases, box=100))
                 self.assertEqual(found[1], Radius(shown, True))
 
+    def test_a_radius_past_the_float_range_is_found_exactly(self):
+        weights, biases = sliver(Decimal("2.5e-3000"))
+        found = radii(weights, biases, check_layer(weights, biases, box=100))
+        self.assertEqual(found[1], Radius(F(25, 10 ** 3001), True))
+
     def test_an_irrational_largest_radius_is_rounded_down(self):
         # 1e-9 / sqrt(2) = 7.0710678...e-10.
         weights, biases = diagonal(F(1, 10 ** 9))
