@@ -6,7 +6,7 @@
     python reviews/counterexamples.py check-layer FILE|--example NAME [--bias FILE]
                                       [--tensor NAME] [--bias-tensor NAME]
                                       [--transpose] [--jobs N] [--box R]
-                                      [--output FILE]
+                                      [--tolerance T] [--output FILE]
                                       [--format text|markdown|json]
                                       [--certificates all|unargmaxable]
                                       [--fail-on-unargmaxable] [--progress]
@@ -91,6 +91,7 @@ import re
 
 from reviews import __version__
 from reviews.argmax.check import check_layer, verify
+from reviews.argmax.tolerance import radii
 from reviews.claims import run, select
 from reviews.papers import all_claims
 from reviews.errors import InputError
@@ -370,6 +371,9 @@ def _layer_parser(out):
     parser.add_argument("--box", metavar="R", type=_box,
                         help="only inputs with |x_k| <= R for every k, the question the"
                              " paper's detector answers (it uses R = 100)")
+    parser.add_argument("--tolerance", metavar="T", type=_tolerance, default=0,
+                        help="a class passes only where a ball of radius above T wins (the"
+                             " paper's detector: T = 1e-8 with --box 100); default 0")
     parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
                         help="report format (default: text)")
     parser.add_argument("--certificates", choices=CERTIFICATES, default="all",
@@ -425,11 +429,26 @@ def _jobs_for(jobs, classes, dim, method="fork"):
     return min(job_count(jobs), job_count(None))
 
 
+# The radii cost about 2 * C * d exact products per argmaxable class (each
+# class's margins and distances at its witness), several times the check's
+# own cost past this size.
+_RADIUS_WORK = 1 << 26
+
+
 def _box(text):
     """--box R: a positive number, read as strictly as a number in a layer file."""
+    return _number(text, lambda value: value > 0, "a positive number")
+
+
+def _tolerance(text):
+    """--tolerance T: a number of 0 or more, read as strictly as --box."""
+    return _number(text, lambda value: value >= 0, "a number of 0 or more")
+
+
+def _number(text, allowed, expected):
     value = decimal_from_text(text)
-    if isinstance(value, str) or value <= 0:
-        raise argparse.ArgumentTypeError("expected a positive number, got %r" % text[:60])
+    if isinstance(value, str) or not allowed(value):
+        raise argparse.ArgumentTypeError("expected %s, got %r" % (expected, text[:60]))
     return value
 
 
@@ -500,7 +519,14 @@ def _check_layer_command(argv, out, err):
                             % (len(weights), len(weights[0])))
         try:
             results = check_layer(weights, bias, progress=progress, box=arguments.box,
-                                  jobs=jobs)
+                                  jobs=jobs, tolerance=arguments.tolerance)
+            found = None
+            if len(weights) ** 2 * len(weights[0]) <= _RADIUS_WORK:
+                found = radii(weights, bias, results)
+            else:
+                _write_notes(["no radius reported: a layer past C * C * d = 2**26 would take"
+                              " minutes more (pass --tolerance T to ask about a ball of radius"
+                              " above T)"], err)
         except InputError as error:
             # check_layer's messages about the bias start with "bias", those
             # about the whole layer (its spread) with "the layer's".
@@ -515,7 +541,7 @@ def _check_layer_command(argv, out, err):
             progress.wipe()
     render = LAYER_FORMATS[arguments.format]
     shown = {"certificates": arguments.certificates} if arguments.format == "json" else {}
-    _deliver(render(name, results, len(weights[0]), bias is not None, **shown),
+    _deliver(render(name, results, len(weights[0]), bias is not None, found, **shown),
              arguments.output, out)
     if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in results):
         return 1

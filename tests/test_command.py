@@ -323,15 +323,17 @@ class TestCheckLayer(FileTestCase):
         document = json.loads(out)
         self.assertEqual(status, 0)
         self.assertEqual(list(document), ["file", "classes", "dim", "bias", "box",
-                                          "numbered_from", "unargmaxable", "certificates",
-                                          "results"])
+                                          "numbered_from", "unargmaxable", "tolerance",
+                                          "thinner_than_1e-8", "certificates", "results"])
         self.assertEqual((document["file"], document["classes"], document["dim"],
                           document["bias"], document["box"], document["numbered_from"]),
                          (path, 4, 2, False, None, 0))
-        self.assertEqual(document["unargmaxable"], [3])
+        self.assertEqual((document["unargmaxable"], document["tolerance"],
+                          document["thinner_than_1e-8"]), ([3], "0", []))
+        # Without a bias or a box a class's region is a cone: balls of any radius.
         self.assertEqual(document["results"][2],
                          {"index": 2, "argmaxable": True,
-                          "witness": [["9/5", "1.8"], ["-4/5", "-0.8"]]})
+                          "witness": [["9/5", "1.8"], ["-4/5", "-0.8"]], "radius": "inf"})
         self.assertEqual(document["results"][3],
                          {"index": 3, "argmaxable": False,
                           "terms": [[0, "43/290", "0.148276"], [1, "61/145", "0.420690"],
@@ -342,11 +344,11 @@ class TestCheckLayer(FileTestCase):
         path = self.write("twice.csv", "0\n0\n1\n")
         _, out, _ = in_process("check-layer", path, "--format", "json")
         lines = out.splitlines()
-        self.assertEqual((lines[9], lines[13:]), ('  "results": [', ["  ]", "}"]))
-        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[10:12]],
+        self.assertEqual((lines[11], lines[15:]), ('  "results": [', ["  ]", "}"]))
+        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[12:14]],
                          [{"index": 0, "argmaxable": False, "terms": [[1, "1", "1"]]},
                           {"index": 1, "argmaxable": False, "terms": [[0, "1", "1"]]}])
-        self.assertEqual(list(json.loads(lines[12])), ["index", "argmaxable", "witness"])
+        self.assertEqual(list(json.loads(lines[14])), ["index", "argmaxable", "witness", "radius"])
 
     def test_a_weight_of_exactly_1_is_shown_without_a_coefficient(self):
         path = self.write("twice.csv", "0\n0\n1\n")
@@ -482,6 +484,60 @@ class TestBox(FileTestCase):
                 self.assertEqual((status, out), (2, ""))
                 self.assertEqual(err, "counterexamples: error: argument --box: expected a"
                                  " positive number, got %r\n" % text)
+
+
+class TestTolerance(FileTestCase):
+    # Class 1 wins exactly for |x| < 3e-9: a sliver the detector's tolerance misses.
+    LAYER = '{"weights": [[0], [1], [2]], "bias": [0, 3e-9, 0]}'
+
+    def test_a_thin_class_is_listed_with_its_largest_radius(self):
+        path = self.write("layer.json", self.LAYER)
+        status, out, err = in_process("check-layer", path, "--box", "100")
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("\nArgmaxable only on a region thinner than 1e-8: the paper's detector"
+                      " would call\nthese unargmaxable; pass --tolerance 1e-8 to ask its"
+                      " question.\n  class 1: largest radius 3e-9\n0 of 3 classes"
+                      " unargmaxable, 3 argmaxable.\n", out)
+        markdown = in_process("check-layer", path, "--format", "markdown")[1]
+        self.assertIn("(with `--box 100`, as it does).\n\n| Class | Largest radius |\n"
+                      "| ---: | --- |\n| 1 | 3e-9 |\n", markdown)
+
+    def test_at_the_detector_s_tolerance_it_is_unargmaxable(self):
+        path = self.write("layer.json", self.LAYER)
+        status, out, _ = in_process("check-layer", path, "--box", "100", "--tolerance", "1e-8",
+                                    "--format", "json")
+        document = json.loads(out)
+        self.assertEqual((status, document["tolerance"], document["unargmaxable"],
+                          document["thinner_than_1e-8"]), (0, "1/100000000", [1], []))
+        self.assertEqual(document["results"][1]["terms"],
+                         [[0, "1/2", "0.5"], [2, "1/2", "0.5"]])
+        text = in_process("check-layer", path, "--box", "100", "--tolerance", "1e-8")[1]
+        self.assertIn("; tolerance 1e-8 (a ball of radius above it);", text.splitlines()[0])
+        self.assertIn("\n  class 1: l[1] <= 0.5*l[0] + 0.5*l[2]\n", text)
+
+    def test_tolerance_0_prints_what_no_tolerance_prints(self):
+        path = self.write("layer.json", self.LAYER)
+        self.assertEqual(in_process("check-layer", path, "--tolerance", "0", "--format", "json"),
+                         in_process("check-layer", path, "--format", "json"))
+
+    def test_a_large_layer_gets_a_note_instead_of_radii(self):
+        path = self.write("layer.json", self.LAYER)
+        with mock.patch.object(counterexamples, "_RADIUS_WORK", 8):
+            status, out, err = in_process("check-layer", path, "--format", "json")
+        self.assertEqual(status, 0)
+        self.assertNotIn("radius", out)
+        self.assertEqual(err, "counterexamples: note: no radius reported: a layer past"
+                         " C * C * d = 2**26 would take minutes more (pass --tolerance T to ask"
+                         " about a ball of radius above T)\n")
+
+    def test_a_tolerance_that_is_not_a_number_of_0_or_more_is_a_usage_error(self):
+        path = self.write("layer.json", self.LAYER)
+        for text in ("-1", "-0.0001", "1_0", "inf", "nan", "x", "1e999999999"):
+            with self.subTest(tolerance=text):
+                status, out, err = in_process("check-layer", path, "--tolerance", text)
+                self.assertEqual((status, out), (2, ""))
+                self.assertEqual(err, "counterexamples: error: argument --tolerance: expected a"
+                                 " number of 0 or more, got %r\n" % text)
 
 
 class TestModelFiles(FileTestCase):

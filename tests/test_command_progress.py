@@ -211,7 +211,7 @@ class TestProgressOfTheCommand(FileTestCase):
         self.assertNotIn("\n", err.getvalue())
 
     def test_an_interrupt_wipes_the_progress_line_first(self):
-        def interrupted(weights, bias, progress, box, jobs):
+        def interrupted(weights, bias, progress, box, jobs, tolerance):
             progress(1, 4)
             raise KeyboardInterrupt
         with mock.patch.object(counterexamples, "check_layer", interrupted):

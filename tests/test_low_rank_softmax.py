@@ -4,7 +4,7 @@ import unittest
 import random
 from fractions import Fraction as F
 
-from reviews.claims import NOT_CHECKED, PASS
+from reviews.claims import BY_REVIEW, NOT_CHECKED, PASS
 from reviews.argmax.check import ClassResult, braid_reflect, check_layer, verify
 from reviews.papers.low_rank_softmax import (
     BOX, CLAIMS, PAPER, draw_figure_1, draw_region_tables, rational_unit_vector, region_table,
@@ -29,6 +29,7 @@ class TestVerdicts(unittest.TestCase):
             "low-rank.prevention": PASS,
             "low-rank.braid-reflect": PASS,
             "low-rank.box": PASS,
+            "low-rank.tolerance": PASS,
             "low-rank.13-of-150": NOT_CHECKED,
         }
         self.assertEqual({key: o.verdict for key, o in OUTCOMES.items()}, expected)
@@ -223,3 +224,23 @@ class TestBox(unittest.TestCase):
     def test_the_meaning_for_the_paper_s_counts_is_stated(self):
         self.assertIn("the detector's verdicts are verdicts about the box",
                       value("low-rank.box", "meaning"))
+
+
+class TestTolerance(unittest.TestCase):
+
+    def test_the_counts_grow_with_the_tolerance(self):
+        self.assertEqual([value("low-rank.tolerance", "T = %s" % t)
+                          for t in ("0", "1e-12", "1e-8", "1e-4")],
+                         ["0 of 12 classes unargmaxable"]
+                         + ["1 of 12 classes unargmaxable (class 7)"] * 3)
+
+    def test_class_7_wins_on_a_sliver_in_float64_and_nowhere_in_float32(self):
+        self.assertIn("its largest radius is 1.44e-14 (exact maximum, rounded down)",
+                      value("low-rank.tolerance", "class 7, float64"))
+        self.assertIn("unargmaxable at T = 0: l7 <= 0.2 l1 + ",
+                      value("low-rank.tolerance", "class 7, float32"))
+        self.assertIn("lam = 0.2 l1 + 0.3 l4 + ", value("low-rank.tolerance", "class 7, T = 1e-12"))
+
+    def test_it_is_marked_as_the_review_s_own_statement(self):
+        [claim] = [c for c in CLAIMS if c.id == "low-rank.tolerance"]
+        self.assertEqual(claim.source, BY_REVIEW)

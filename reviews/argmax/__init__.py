@@ -8,6 +8,9 @@ the entry point down:
 
     check           check_layer, verify, braid_reflect, exact_layer: the
                     checker and its certificates
+    tolerance       the detector's question (a ball of radius above T),
+                    its certificates with the norms bounded exactly, and
+                    each class's radius
     regions         region_count, realized_rankings: how many rankings a
                     layer can produce
     planar          argmax regions and convex hulls of 2-D layers (figures)

@@ -55,7 +55,7 @@ combination proves nothing about R^d, and ``verify`` with box=None says so.
     check_layer     one ClassResult per class
     verify          exact, independent check of a ClassResult's certificate
     braid_reflect   the paper's approximate search (floats), for comparison
-    ClassResult     index, argmaxable, witness, terms, classes, box; .combination
+    ClassResult     index, argmaxable, witness, terms, classes, box, tolerance; .combination
     exact_layer     the layer's weights and bias as Fractions (reviews.argmax.layer_input)
 """
 
@@ -76,13 +76,15 @@ from reviews.argmax.layer_input import (
 from reviews.argmax.lines import upper_envelope
 from reviews.argmax.packed import Packed, dot
 from reviews.argmax.span import SpanCoordinates
+from reviews.argmax.tolerance import clears, holds_at, tolerance_bound, with_tolerance
 from reviews.argmax.twins import Twins
 from reviews.argmax.workers import job_count, run_chunks, start_method
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
 
-class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms classes box")):
+class ClassResult(namedtuple("ClassResult",
+                             "index argmaxable witness terms classes box tolerance")):
     """The decision for one class.
 
     index: the class; argmaxable: bool; witness: tuple of Fraction (length
@@ -90,7 +92,9 @@ class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms clas
     ((j, Fraction), ...) in increasing j, or None; classes: C, the layer's
     number of classes (needed only for ``combination``); box: None for
     inputs anywhere in R^d, or the Fraction R for inputs with |x_k| <= R
-    (the terms are then a combination for that box: module docstring).
+    (the terms are then a combination for that box: module docstring);
+    tolerance: the Fraction T > 0 when the question was a ball of radius
+    above T (reviews.argmax.tolerance), else 0.
 
     >>> ClassResult(2, False, None, ((0, Fraction(1, 2)), (1, Fraction(1, 2))), 3).combination
     (Fraction(1, 2), Fraction(1, 2), 0)
@@ -98,8 +102,9 @@ class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms clas
 
     __slots__ = ()
 
-    def __new__(cls, index, argmaxable, witness=None, terms=None, classes=None, box=None):
-        return super().__new__(cls, index, argmaxable, witness, terms, classes, box)
+    def __new__(cls, index, argmaxable, witness=None, terms=None, classes=None, box=None,
+                tolerance=0):
+        return super().__new__(cls, index, argmaxable, witness, terms, classes, box, tolerance)
 
     @property
     def combination(self):
@@ -507,7 +512,7 @@ def _decide(layer, i):
         reduction = layer.reduced(needed=True, exact=True)
 
 
-def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):
+def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tolerance=0):
     """Decide every class of the layer exactly; one ClassResult per class.
 
     ``progress``, if given, is called as progress(done, total) while the
@@ -517,6 +522,9 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):
     None for every usable CPU) share the classes; the results are the same
     for every ``jobs``.  With jobs > 1 under the ``spawn`` start method
     (macOS, Windows), call it from under ``if __name__ == "__main__":``.
+    ``tolerance`` = T > 0 (taken exactly) asks the paper's detector's
+    question: is class i the argmax on a ball of radius above T, its centre
+    in the box if any (reviews.argmax.tolerance); 0 asks check_layer's own.
 
     >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
     >>> [r.argmaxable for r in check_layer(W)]
@@ -536,6 +544,7 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):
                         % type(progress).__name__)
     jobs = job_count(jobs)
     bound = None if box is None else box_bound(box)
+    tolerance = tolerance_bound(tolerance)
     rows, biases, denominator = integer_layer(weights, bias)
     # Repeated rows are settled by a twin; the rest on one representative per row.
     twins = Twins(rows, biases)
@@ -559,6 +568,8 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):
             results.append(result if bound is None else _into_box(result, bound))
         else:
             results.append(twins.renamed(decided[twins.position[i]]))
+    if tolerance:
+        results = with_tolerance(weights, bias, results, tolerance, bound)
     return results
 
 
@@ -657,7 +668,7 @@ def _into_box(result, box):
     return result._replace(box=box)
 
 
-def verify(weights, bias, result, box=None):
+def verify(weights, bias, result, box=None, tolerance=0):
     """Check a ClassResult's certificate in exact arithmetic, from scratch.
 
     True if the certificate proves the result for inputs in R^d, or with
@@ -668,7 +679,10 @@ def verify(weights, bias, result, box=None):
     itself, or not giving w_i and a bias of at least b_i; in a box, not
     giving sum_j lam_j (b_j - b_i) >= R |sum_j lam_j (w_j - w_i)|_1).
     ``result.box`` is not consulted: a combination for a box proves
-    nothing about R^d, so check a boxed result with its box.  A malformed
+    nothing about R^d, so check a boxed result with its box.  With
+    ``tolerance`` = T > 0, a witness's margins must exceed T |w_i - w_j|_2
+    and terms must prove that none does (reviews.argmax.tolerance); a
+    result for T proves nothing about a smaller T.  A malformed
     argument raises: TypeError if ``result`` is not a ClassResult or
     ``box`` not a number, InputError (a ValueError) for an index that is
     not a class, a witness that is not d finite numbers, terms that are
@@ -687,6 +701,7 @@ def verify(weights, bias, result, box=None):
     rows, biases = exact_layer(weights, bias)
     biases = biases or [Fraction(0)] * len(rows)
     bound = None if box is None else box_bound(box)
+    tolerance = tolerance_bound(tolerance)
     if not isinstance(result, ClassResult):
         raise TypeError("result must be a ClassResult, not %s" % type(result).__name__)
     i = class_index(result.index, len(rows), "result.index")
@@ -701,6 +716,9 @@ def verify(weights, bias, result, box=None):
         if bound is not None and max(map(abs, x)) > bound:
             return False
         top = dot(rows[i], x) + biases[i]
+        if tolerance:
+            return all(clears(top - dot(row, x) - b, _distance(rows[i], row), tolerance)
+                       for j, (row, b) in enumerate(zip(rows, biases)) if j != i)
         return all(dot(row, x) + b < top for j, (row, b) in enumerate(zip(rows, biases))
                    if j != i)
     if result.terms is None:
@@ -719,9 +737,20 @@ def verify(weights, bias, result, box=None):
         lam.append(certificate_number(pair[1], "result.terms[%d]'s weight" % n, "weights"))
     if i in support:
         return False
+    if tolerance:
+        return bool(support) and holds_at([[a - b for a, b in zip(rows[j], rows[i])]
+                                           for j in support],
+                                          [biases[j] - biases[i] for j in support], lam,
+                                          tolerance, bound)
     differences = [[a - b for a, b in zip(rows[i], rows[j])] for j in support]
     return bool(support) and is_combination(
         differences, [biases[i] - biases[j] for j in support], lam, bound)
+
+
+def _distance(a, b):
+    """|a - b|_2 squared."""
+    difference = list(map(operator.sub, a, b))
+    return dot(difference, difference)
 
 
 def braid_reflect(weights, bias, index, patience=50):

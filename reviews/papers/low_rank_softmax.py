@@ -10,6 +10,7 @@ Random layers are seeded; each seed is printed with its evidence.
 
 import math
 import random
+import struct
 from fractions import Fraction
 
 from reviews.argmax.check import braid_reflect, check_layer, verify
@@ -19,6 +20,7 @@ from reviews.exact import common_denominator
 from reviews.argmax.layer_input import integer_layer
 from reviews.argmax.packed import Packed
 from reviews.argmax.regions import realized_rankings, region_count
+from reviews.argmax.tolerance import radii
 
 __all__ = ["PAPER", "CLAIMS", "FIGURE_1", "region_table", "simplex_with_centroid",
            "rational_unit_vector", "draw_figure_1", "draw_region_tables"]
@@ -317,6 +319,82 @@ def _check_box():
                    " box; the box never makes a class argmaxable" % (BOX, BOX), tuple(rows))
 
 
+# The review's own statement: a layer of 12 classes in d = 4 whose class 7
+# is, in exact arithmetic, 0.2 w1 + 0.3 w4 + 0.5 w9 (so "should" be
+# unargmaxable); stored in float64 it wins on a sliver, in float32 nowhere.
+_TOLERANCE_SEED = 13
+_TOLERANCE_SHAPE = (12, 4)
+_MIXED, _MIXTURE = 6, ((0, 0.2), (3, 0.3), (8, 0.5))
+_TOLERANCES = ("0", "1e-12", "1e-8", "1e-4")
+
+
+def _float32(value):
+    return struct.unpack("<f", struct.pack("<f", value))[0]
+
+
+def _terms_text(terms):
+    return " + ".join("%.6g l%d" % (v, j + 1) for j, v in terms)
+
+
+def _check_tolerance():
+    classes, dim = _TOLERANCE_SHAPE
+    weights, _ = _gaussian_layer(random.Random(_TOLERANCE_SEED), classes, dim, False)
+    weights[_MIXED] = [sum(share * weights[j][k] for j, share in _MIXTURE) for k in range(dim)]
+    single = [[_float32(v) for v in row] for row in weights]
+    rows = [Row("layer", "C = %d, d = %d, no bias, random.Random(%d).gauss(0, 1) in float64;"
+                " row %d = 0.2 w1 + 0.3 w4 + 0.5 w9 computed in float64; centres in the"
+                " detector's box [-%d, %d]^%d" % (classes, dim, _TOLERANCE_SEED, _MIXED + 1,
+                                                  BOX, BOX, dim))]
+    checked, counts, verdicts = True, [], []
+    for text in _TOLERANCES:
+        tolerance = Fraction(text)
+        results = check_layer(weights, None, box=BOX, tolerance=tolerance)
+        checked = checked and all(verify(weights, None, r, box=BOX, tolerance=tolerance)
+                                  for r in results)
+        failing = [r.index + 1 for r in results if not r.argmaxable]
+        counts.append(len(failing))
+        verdicts.append(results[_MIXED])
+        rows.append(Row("T = %s" % text,
+                        "%d of %d classes unargmaxable%s" % (
+                            len(failing), classes,
+                            " (class %s)" % ", ".join(map(str, failing)) if failing else "")))
+    radius = radii(weights, None, check_layer(weights, None, box=BOX))[_MIXED]
+    largest = "%.3g" % radius.value if radius and radius.exact else "unknown"
+    plain, thin = verdicts[0], verdicts[1]
+    rows.append(Row("class %d, float64" % (_MIXED + 1),
+                    "argmaxable at T = 0: witness x = %s; its largest radius is %s (exact"
+                    " maximum, rounded down)" % (_approximate(plain.witness)
+                                                 if plain.argmaxable else "none", largest)))
+    rows.append(Row("class %d, T = 1e-12" % (_MIXED + 1),
+                    "unargmaxable: sum_j lam_j (l_j - l_%d + T |w_j - w_%d|_2) >= 0"
+                    " everywhere in the box, lam = %s" % (_MIXED + 1, _MIXED + 1,
+                                                          _terms_text(thin.terms or ()))))
+    stored = check_layer(single, None, box=BOX)
+    checked = checked and all(verify(single, None, r, box=BOX) for r in stored)
+    rows.append(Row("class %d, float32" % (_MIXED + 1),
+                    "the same weights rounded to float32: %s at T = 0%s" % (
+                        "argmaxable" if stored[_MIXED].argmaxable else "unargmaxable",
+                        "" if stored[_MIXED].argmaxable
+                        else ": l%d <= %s in the box" % (_MIXED + 1,
+                                                         _terms_text(stored[_MIXED].terms)))))
+    rows.append(Row("certificates", "every witness and combination above checked exactly by"
+                    " verify at its T, the norms |w_j - w_i|_2 bounded by rationals from"
+                    " math.isqrt on the safe side"))
+    rows.append(Row("meaning", "both exact verdicts are right about the numbers stored; the"
+                    " detector's count is a count of its tolerance question, so a count made"
+                    " at T = 1e-8 and one made exactly at T = 0 need not agree, and a class"
+                    " this thin can change verdict with the rounding of its weights. This is"
+                    " the review's own statement, not the paper's"))
+    differs = (counts[0] != counts[1] and plain.argmaxable and not thin.argmaxable
+               and stored[_MIXED].argmaxable != plain.argmaxable)
+    verdict = PASS if checked and differs else FAIL
+    return Outcome(verdict, "class %d of a seeded layer: argmaxable at T = 0 stored in float64"
+                   " (largest radius %s), unargmaxable from T = 1e-12 and in float32; counts"
+                   " %s at T = %s" % (_MIXED + 1, largest, ", ".join(map(str, counts)),
+                                      ", ".join(_TOLERANCES)),
+                   tuple(rows))
+
+
 def _check_models():
     return Outcome(NOT_CHECKED, "needs the weights of 150 public LM/MT models, not available"
                    " offline", (
@@ -404,6 +482,9 @@ CLAIMS = (
     Claim("low-rank.box", PAPER, "Released detector (inputs bounded to [-100, 100]^d)",
           "Bounding the inputs to the detector's box [-100, 100]^d changes which classes are"
           " unargmaxable.", PASS, _check_box, source=BY_REVIEW),
+    Claim("low-rank.tolerance", PAPER, "Released detector (tolerance 1e-8)",
+          "The detector's count of unargmaxable classes depends on its tolerance and on the"
+          " rounding of the stored weights.", PASS, _check_tolerance, source=BY_REVIEW),
     Claim("low-rank.13-of-150", PAPER, "Abstract; experiments",
           "13 of 150 public LM/MT models have unargmaxable tokens.",
           NOT_CHECKED, _check_models),

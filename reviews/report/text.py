@@ -273,15 +273,58 @@ def _box(results):
     return results[0].box if results else None
 
 
+def _tolerance(results):
+    """The tolerance T the results were decided for (0: check_layer's own question)."""
+    return results[0].tolerance if results else 0
+
+
 def _header(results, dim, has_bias):
     box = _box(results)
     inputs = "" if box is None else "; inputs boxed to |x_k| <= %s" % _approximation(box)
+    tolerance = _tolerance(results)
+    if tolerance:
+        inputs += "; tolerance %s (a ball of radius above it)" % _approximation(tolerance)
     return "%s, d = %d, %s%s; %s" % (_classes(len(results)), dim,
                                      "with bias" if has_bias else "no bias", inputs, _NUMBERING)
 
 
-def _meaning(has_bias, box=None):
+# Classes whose largest radius is at most 1e-8 (reviews.argmax.tolerance):
+# exact verdicts that the paper's detector, and any rounding, may overturn.
+_THIN = ("Argmaxable only on a region thinner than 1e-8: the paper's detector would call"
+         " these unargmaxable; pass --tolerance 1e-8 to ask its question%s.")
+
+
+def _thin(results, radii):
+    """[(class, its largest radius)] for the classes of an exact radius (at most 1e-8)."""
+    return [(r.index, radius.value) for r, radius in zip(results, radii or ())
+            if radius is not None and radius.exact]
+
+
+def _thin_lines(results, radii):
+    """The text lines naming the thin classes, if any."""
+    thin = _thin(results, radii)
+    if not thin:
+        return []
+    also = " (with --box 100, as it does)" if _box(results) is None else ""
+    return textwrap.wrap(_THIN % also, 78) + [
+        "  class %d: largest radius %s" % (i, _radius_text(value)) for i, value in thin]
+
+
+def _radius_text(value):
+    """A radius (3 significant digits, exact) as text; None is unbounded."""
+    return "inf" if value is None else _approximation(value)
+
+
+def _meaning(has_bias, box=None, tolerance=0):
     """What the listed combinations prove, in one sentence."""
+    if tolerance:
+        where = ("R * |sum_j lam_j (w[j] - w[i])|_1" if box is not None
+                 else "0 with sum_j lam_j (w[j] - w[i]) = 0")
+        return ("No ball of radius above the tolerance T%s lies where these"
+                " classes win: for each, sum_j lam_j (b[j] - b[i] + T |w[j] - w[i]|_2) >= %s"
+                " (weights lam_j >= 0, summing to 1), so at every centre some listed rival's"
+                " logit l[j] is within T |w[j] - w[i]|_2 of l[i] or above it."
+                % (" (its centre in the box)" if box is not None else "", where))
     if box is not None:
         return ("Unargmaxable in the box: for each, a weighted mean of other classes'"
                 " logits l[j] (weights lam_j >= 0, summing to 1) is at least its logit"
@@ -319,9 +362,11 @@ def _where_exact(unargmaxable, flag):
     return ("Exact values and witnesses: %s" if unargmaxable else "Exact witnesses: %s") % flag
 
 
-def layer_text(name, results, dim, has_bias):
+def layer_text(name, results, dim, has_bias, radii=None):
     """A header line, each unargmaxable class with the nonzero terms of its
-    combination (coefficients to 6 significant digits), then a count.
+    combination (coefficients to 6 significant digits), then a count;
+    with ``radii`` (reviews.argmax.tolerance.radii), the argmaxable
+    classes whose largest radius is at most 1e-8 before the count.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -340,12 +385,14 @@ def layer_text(name, results, dim, has_bias):
     unargmaxable = [r for r in results if not r.argmaxable]
     lines = ["%s: %s" % (shown_name(name), _header(results, dim, has_bias))]
     if unargmaxable:
-        lines += textwrap.wrap(_meaning(has_bias, _box(results)), 78)
+        lines += textwrap.wrap(_meaning(has_bias, _box(results), _tolerance(results)), 78)
         lines += ["  class %d: %s" % (r.index, _combination(r)) for r in unargmaxable]
+        lines += _thin_lines(results, radii)
         lines.append(_count(results, unargmaxable))
         lines.append("Coefficients to %d significant digits. %s"
                      % (_DIGITS, _where_exact(unargmaxable, _WHERE_EXACT)))
     else:
+        lines += _thin_lines(results, radii)
         lines += [_count(results, unargmaxable), _where_exact(unargmaxable, _WHERE_EXACT)]
     return "\n".join(lines) + "\n"
 
@@ -357,9 +404,10 @@ def _code(text):
     return fence + padding + text + padding + fence
 
 
-def layer_markdown(name, results, dim, has_bias):
+def layer_markdown(name, results, dim, has_bias, radii=None):
     """A section to paste into a review: the layer, a table of the
-    unargmaxable classes and their combinations, the count.
+    unargmaxable classes and their combinations, the thin classes (as in
+    layer_text), the count.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -385,17 +433,24 @@ def layer_markdown(name, results, dim, has_bias):
     lines = ["### check-layer %s" % markdown_name(name), "",
              "%s." % _header(results, dim, has_bias), ""]
     if unargmaxable:
-        lines += [_meaning(has_bias, _box(results)), "",
+        lines += [_meaning(has_bias, _box(results), _tolerance(results)), "",
                   "| Class | Combination (coefficients to %d significant digits) |" % _DIGITS,
                   "| ---: | --- |"]
         lines += ["| %d | `%s` |" % (r.index, _combination(r)) for r in unargmaxable]
+        lines.append("")
+    thin = _thin(results, radii)
+    if thin:
+        also = " (with `--box 100`, as it does)" if _box(results) is None else ""
+        lines += [(_THIN % also).replace("--tolerance 1e-8", "`--tolerance 1e-8`"), "",
+                  "| Class | Largest radius |", "| ---: | --- |"]
+        lines += ["| %d | %s |" % (i, _radius_text(value)) for i, value in thin]
         lines.append("")
     lines.append("%s %s." % (_count(results, unargmaxable),
                              _where_exact(unargmaxable, "`%s`" % _WHERE_EXACT)))
     return "\n".join(lines) + "\n"
 
 
-def layer_json(name, results, dim, has_bias, certificates="all"):
+def layer_json(name, results, dim, has_bias, radii=None, certificates="all"):
     """One JSON object; rationals exact as "p/q" or "p", each beside its
     approximation to 6 significant digits.
 
@@ -411,6 +466,13 @@ def layer_json(name, results, dim, has_bias, certificates="all"):
     With ``certificates`` "unargmaxable", "results" lists only the
     unargmaxable classes: a 10000 x 128 layer's witnesses alone take tens
     of megabytes.  The key "certificates" says which were kept.
+    With ``radii``: "tolerance" (exact text, "0" for check_layer's own
+    question) and "thinner_than_1e-8" (the argmaxable classes whose largest
+    radius is at most 1e-8) after "unargmaxable", and each argmaxable
+    class's "radius": a lower bound on the radius of a ball where it wins
+    (its centre in the box), rounded down to 3 significant digits, as exact
+    decimal text ("inf": unbounded); for the thin classes the largest
+    radius itself, rounded down.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -431,7 +493,7 @@ def layer_json(name, results, dim, has_bias, certificates="all"):
         {"index": 1, "argmaxable": false, "terms": [[0, "1", "1"]]}
       ]
     }
-    >>> print("\\n".join(layer_json("f.csv", results, 1, True, "unargmaxable").splitlines()[8:]))
+    >>> print("\\n".join(layer_json("f.csv", results, 1, True, certificates="unargmaxable").splitlines()[8:]))
       "certificates": "unargmaxable",
       "results": [
         {"index": 1, "argmaxable": false, "terms": [[0, "1", "1"]]}
@@ -445,21 +507,28 @@ def layer_json(name, results, dim, has_bias, certificates="all"):
     unargmaxable = [r for r in results if not r.argmaxable]
     header = [("file", name), ("classes", len(results)), ("dim", dim), ("bias", has_bias),
               ("box", None if box is None else rational_text(box)), ("numbered_from", 0),
-              ("unargmaxable", [r.index for r in unargmaxable]),
-              ("certificates", certificates)]
-    listed = results if certificates == "all" else unargmaxable
+              ("unargmaxable", [r.index for r in unargmaxable])]
+    if radii is not None:
+        header += [("tolerance", rational_text(_tolerance(results))),
+                   ("thinner_than_1e-8", [i for i, _ in _thin(results, radii)])]
+    header.append(("certificates", certificates))
+    listed = [(r, radius) for r, radius in zip(results, radii or [None] * len(results))
+              if certificates == "all" or not r.argmaxable]
     lines = ["{"] + ["  %s: %s," % (json.dumps(key), json.dumps(value)) for key, value in header]
     lines.append('  "results": [')
     if listed:
-        lines.append(",\n".join("    " + json.dumps(_class_json(r)) for r in listed))
+        lines.append(",\n".join("    " + json.dumps(_class_json(r, radius))
+                                 for r, radius in listed))
     lines += ["  ]", "}"]
     return "\n".join(lines) + "\n"
 
 
-def _class_json(result):
+def _class_json(result, radius=None):
     entry = {"index": result.index, "argmaxable": result.argmaxable}
     if result.argmaxable:
         entry["witness"] = [[rational_text(v), _approximation(v)] for v in result.witness]
+        if radius is not None:
+            entry["radius"] = _radius_text(radius.value)
     else:
         entry["terms"] = [[j, rational_text(v), _approximation(v)] for j, v in result.terms]
     return entry

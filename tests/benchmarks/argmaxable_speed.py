@@ -1,6 +1,7 @@
 """Time check_layer on seeded layers, every class decided exactly with its certificate.
 
-    python tests/benchmarks/argmaxable_speed.py [REPEATS] [large] [hard] [digits] [gpt2] [--jobs N]
+    python tests/benchmarks/argmaxable_speed.py [REPEATS] [large] [hard] [digits] [gpt2]
+        [tolerance] [--jobs N]
 
 Each row decides every class of a layer REPEATS times (default 3) with
 ``jobs`` worker processes (default 1) and prints the median and best wall
@@ -30,6 +31,11 @@ random.Random(0).gauss(0, 1):
              packed layer once per process, then every class (the layer
              alone takes minutes to build and gigabytes of memory: the peak
              resident sizes are printed)
+    tolerance  the cost of the detector's question on the first three layers:
+             check_layer at T = 0, at T = 1e-8 (in the row's box; every
+             class re-checked at T, the few whose witness does not clear it
+             decided again), and the radii check-layer adds to T = 0's
+             results (reviews.argmax.tolerance), each a median wall time
 """
 
 import os
@@ -47,6 +53,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 from reviews.argmax import check as argmaxable  # noqa: E402
 from reviews.argmax.check import check_layer  # noqa: E402
 from reviews.argmax.layer_input import integer_layer  # noqa: E402
+from reviews.argmax.tolerance import radii  # noqa: E402
 
 GPT2_CLASSES, GPT2_DIM, GPT2_SAMPLE = 50257, 768, 300
 
@@ -140,6 +147,29 @@ def bench_layers(layers, repeats, jobs):
                  min(walls), statistics.median(cpus)))
 
 
+def bench_tolerance(layers, repeats, jobs):
+    detector = Fraction(1, 10 ** 8)
+    print("| layer | T = 0 | T = 1e-8 | changed at 1e-8 | radii of T = 0 | listed thin |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for build, classes, dim, bias, box in layers:
+        weights, biases = build(classes, dim, bias)
+        plain, tolerant, found = [], [], []
+        for _ in range(repeats):
+            results, wall, _ = timed(check_layer, weights, biases, box=box, jobs=jobs)
+            plain.append(wall)
+            at, wall, _ = timed(check_layer, weights, biases, box=box, jobs=jobs,
+                                tolerance=detector)
+            tolerant.append(wall)
+            radius, wall, _ = timed(radii, weights, biases, results)
+            found.append(wall)
+        print("| C = %d, d = %d, %s%s | %.2f s | %.2f s | %d | %.2f s | %d |" % (
+            classes, dim, "bias" if bias else "no bias",
+            ", box = %s" % box if box is not None else "", statistics.median(plain),
+            statistics.median(tolerant),
+            sum(p.argmaxable != t.argmaxable for p, t in zip(results, at)),
+            statistics.median(found), sum(r is not None and r.exact for r in radius)))
+
+
 def bench_gpt2(jobs):
     """Seconds per class of a GPT-2-shaped head, from a seeded sample of classes."""
     (weights, _), wall, _ = timed(gaussian_layer, GPT2_CLASSES, GPT2_DIM, False)
@@ -186,6 +216,8 @@ def main(argv):
               + (HARD_LAYERS if "hard" in argv else ())
               + (DIGITS_LAYERS if "digits" in argv else ()))
     bench_layers(layers, repeats, jobs)
+    if "tolerance" in argv:
+        bench_tolerance(LAYERS, repeats, jobs)
     if "gpt2" in argv:
         bench_gpt2(jobs)
 

@@ -1,0 +1,460 @@
+"""The detector's tolerance: is a class the argmax on a ball of radius above T?
+
+The paper's detector calls class i argmaxable when some ball of radius
+r > T (T = 1e-8, the ball's centre x in the box |x_k| <= R) lies where
+class i wins: when some x has
+
+    m_j(x) = (w_i - w_j) . x + b_i - b_j > T * n_j,   n_j = |w_i - w_j|_2,
+
+for every j != i (m_j / n_j is the distance from x to the tie with j; for a
+twin, w_j = w_i, this reads b_i > b_j).  T = 0 is check_layer's own
+question.  Both answers come with certificates checked exactly, although
+the n_j are square roots (reference notes, section 7):
+
+* passes: a witness x whose margins clear T * n_j, checked by squaring
+  (m > T n  <=>  m > 0 and m**2 > T**2 n**2);
+* fails: lam >= 0 over the other classes, sum 1, with
+  sum_j lam_j (b_j - b_i + T n_j) >= R |sum_j lam_j (w_j - w_i)|_1 in the
+  box, or sum_j lam_j (w_j - w_i) = 0 and sum_j lam_j (b_j - b_i + T n_j) >= 0
+  without one (by LP duality over the compact box, and Motzkin's theorem
+  without it, exactly one of the two exists).
+
+A failure at T = 0 is one at every T (each T n_j >= 0 only adds to the
+left side), and a witness of T = 0 whose margins clear T * n_j is one at
+T.  Only the classes whose witness does not clear are decided again, by
+reviews.argmax.feasibility's program over a growing set of rivals with each
+n_j replaced by a rational bound from math.isqrt on the safe side: an upper
+bound for a witness (its margins then clear the true n_j), a lower bound
+for a combination (the true n_j only add to it).  Where the two bounds
+leave the answer open, they are tightened (twice the bits) and the program
+runs again; this ends: when the largest radius r* differs from T, bounds
+close enough decide, and when r* = T the optimal lam (a vertex of a
+polytope of rational constraints, so rational) has sum_j lam_j n_j
+rational, which with lam >= 0 needs each n_j of its support rational
+(square roots of distinct square-free numbers are independent over the
+rationals), where the lower bound is exact and the combination is found.
+
+The same sign argument checks a combination exactly: A + T sum_j lam_j n_j
+with every lam_j >= 0 is irrational unless every n_j it uses is rational,
+so refining the bounds decides its sign, and with only rational n_j it is
+computed exactly (``holds_at``).
+
+The radius.  A witness x is the centre of a ball of radius
+min_j m_j / n_j inside the class's region: a certified lower bound on its
+largest radius (``radius``), computed exactly with no float and no square
+root but the last (min_j m_j**2 / n_j**2 compared by cross-multiplication).
+Only where that bound is below the threshold (1e-8) is the largest radius
+itself found: the class decided at the threshold and then, if it fails, at
+the values of 3 significant digits between (a bisection), so that the
+classes listed as thinner than 1e-8 are exactly those whose largest radius
+is at most 1e-8.
+
+    with_tolerance   check_layer's results for T = 0 carried to tolerance T
+    radii            per class, a Radius: rounded-down bound or exact maximum
+    Radius           value (3 significant digits, rounded down; None: unbounded), exact
+    tolerance_bound  the tolerance T, validated, as a Fraction
+    clears           exact check: a witness's margins exceed T * n_j
+    holds_at         exact check: a combination proves failure at T
+    THRESHOLD        1e-8, the detector's tolerance: radii below it are found exactly
+"""
+
+import decimal
+import heapq
+import itertools
+import math
+import numbers
+import operator
+from collections import namedtuple
+from fractions import Fraction
+
+from reviews.errors import InputError
+from reviews.argmax.feasibility import decide
+from reviews.argmax.layer_input import finite, integer_layer
+from reviews.argmax.packed import dot
+
+__all__ = ["Radius", "with_tolerance", "radii", "tolerance_bound", "clears", "holds_at",
+           "THRESHOLD"]
+
+# The paper's detector: a class passes when its ball's radius is above this.
+THRESHOLD = Fraction(1, 10 ** 8)
+_DIGITS = 3
+# Rivals added to the working set per round, and bits of the first bounds on a norm.
+_ADDED = 8
+_FIRST_BITS = 64
+
+Radius = namedtuple("Radius", "value exact")
+Radius.__doc__ = """A lower bound on a class's largest radius (its Chebyshev radius).
+
+value: a Fraction of 3 significant digits, rounded down, or None when
+unbounded (no rival with other weights); exact: True when value is the
+largest radius itself rounded down (computed for classes whose witness's
+bound is below THRESHOLD), False when it is a witness's bound."""
+
+
+def tolerance_bound(tolerance):
+    """The tolerance T >= 0, any real number taken exactly, as a Fraction.
+
+    >>> tolerance_bound(0), tolerance_bound(decimal.Decimal("1e-8"))
+    (Fraction(0, 1), Fraction(1, 100000000))
+    >>> tolerance_bound(-1)
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: tolerance is negative; it must be 0 or more
+    """
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (numbers.Real, decimal.Decimal)):
+        raise TypeError("tolerance must be a number of 0 or more, not %s"
+                        % type(tolerance).__name__)
+    value = Fraction(finite(tolerance, "tolerance", "the tolerance"))
+    if value < 0:
+        raise InputError("tolerance is negative; it must be 0 or more")
+    return value
+
+
+def _root_bounds(q, bits):
+    """(lower, upper, exact): rationals around sqrt(q) for a rational q >= 0, 2**-bits apart."""
+    q = Fraction(q)
+    scaled = q.numerator * q.denominator << 2 * bits
+    root = math.isqrt(scaled)
+    exact = root * root == scaled
+    unit = q.denominator << bits
+    return Fraction(root, unit), Fraction(root + (not exact), unit), exact
+
+
+def _at_least_zero(constant, roots):
+    """Whether constant + sum_k c_k sqrt(q_k) >= 0, exactly, for c_k >= 0.
+
+    ``roots`` are pairs (c_k, q_k) of rationals >= 0.  Refining the bounds
+    ends: the sum is irrational, so not 0, unless every q_k with c_k > 0 is
+    a square, and then the bounds are exact (module docstring).
+    """
+    roots = [(c, q) for c, q in roots if c and q]
+    bits = _FIRST_BITS
+    while True:
+        low = high = Fraction(constant)
+        exact = True
+        for c, q in roots:
+            lower, upper, square = _root_bounds(q, bits)
+            low, high, exact = low + c * lower, high + c * upper, exact and square
+        if low >= 0 or exact:
+            return low >= 0
+        if high < 0:
+            return False
+        bits *= 2
+
+
+def clears(margin, square, tolerance):
+    """Exact: margin > tolerance * sqrt(square), for rationals square >= 0, tolerance >= 0.
+
+    >>> clears(1, 2, Fraction(7, 10)), clears(1, 2, Fraction(71, 100))
+    (True, False)
+    """
+    return margin > 0 and margin * margin > tolerance * tolerance * square
+
+
+def holds_at(differences, offsets, lam, tolerance, box=None):
+    """Exact: lam proves failure at ``tolerance``.
+
+    ``differences`` are the rows w_j - w_i and ``offsets`` b_j - b_i of the
+    classes lam weighs (rationals); lam >= 0 sums to 1.  In a box R:
+    sum lam_j (b_j - b_i + T n_j) >= R |sum lam_j (w_j - w_i)|_1; without,
+    sum lam_j (w_j - w_i) = 0 and sum lam_j (b_j - b_i + T n_j) >= 0.
+
+    >>> holds_at([[1], [-1]], [-1, -1], [Fraction(1, 2)] * 2, 1)
+    True
+    >>> holds_at([[1], [-1]], [-1, -1], [Fraction(1, 2)] * 2, Fraction(99, 100))
+    False
+    """
+    if any(v < 0 for v in lam) or sum(lam) != 1:
+        return False
+    combined = [sum(v * a[q] for v, a in zip(lam, differences))
+                for q in range(len(differences[0]))]
+    constant = sum(v * c for v, c in zip(lam, offsets))
+    if box is None:
+        if any(combined):
+            return False
+    else:
+        constant -= box * sum(map(abs, combined))
+    roots = [(tolerance * v, dot(a, a)) for v, a in zip(lam, differences)]
+    return _at_least_zero(constant, roots)
+
+
+class _Geometry:
+    """A layer in integers (check_layer's units), for margins and distances at once.
+
+    Logits of a witness x = X / s are rows . X + biases * s, all C of them
+    a column at a time (C-level loops); a margin M_j and a squared distance
+    Q_j = |w_i - w_j|**2 in these units give m_j / n_j = M_j / (s sqrt(Q_j)).
+    """
+
+    def __init__(self, weights, bias, box):
+        self.rows, biases, _ = integer_layer(weights, bias)
+        self.has_bias = biases is not None
+        self.biases = biases or [0] * len(self.rows)
+        self.columns = list(zip(*self.rows))
+        self.squares = [dot(row, row) for row in self.rows]
+        # ceil(|w_j|): |w_i - w_j| <= |w_i| + |w_j| settles most rivals with no distance.
+        self.lengths = [math.isqrt(q - 1) + 1 if q else 0 for q in self.squares]
+        self.box = box
+
+    def _products(self, vector):
+        totals = [0] * len(self.rows)
+        for column, value in zip(self.columns, vector):
+            if value:
+                totals = list(map(operator.add, totals,
+                                  map(operator.mul, column, itertools.repeat(value))))
+        return totals
+
+    def margins(self, i, witness):
+        """(M_j for every j, s): the margins of class i at the witness, times D * s."""
+        s = 1
+        for v in witness:
+            s = s * v.denominator // math.gcd(s, v.denominator)
+        logits = self._products([int(v * s) for v in witness])
+        logits = [v + b * s for v, b in zip(logits, self.biases)]
+        top = logits[i]
+        return [top - v for v in logits], s
+
+    def distances(self, i):
+        """Q_j = |w_i - w_j|**2 for every j."""
+        own = self.squares[i]
+        return [own + q - 2 * g for q, g in zip(self.squares, self._products(self.rows[i]))]
+
+    def closest(self, i, margins, distances, count):
+        """The first ``count`` rivals j by increasing m_j / n_j, exactly (no root).
+
+        A rival with n_j = 0 (a twin) comes first if its margin is not positive, else never.
+        """
+        order = [j for j in range(len(margins)) if j != i and (distances[j] or margins[j] <= 0)]
+        return heapq.nsmallest(count, order, _RatioKey(margins, distances))
+
+    def short(self, i, witness, tolerance):
+        """The rivals whose margin at the witness does not clear tolerance * n_j, closest first.
+
+        A margin above tolerance * (|w_i| + |w_j|) clears it (the triangle
+        inequality): only the other rivals' distances are computed.
+        """
+        margins, s = self.margins(i, witness)
+        scaled = tolerance * s
+        p, q = scaled.numerator, scaled.denominator
+        reach = map(operator.mul, map(operator.add, self.lengths,
+                                      itertools.repeat(self.lengths[i])), itertools.repeat(p))
+        near = [j for j, (m, r) in enumerate(zip(map(operator.mul, margins, itertools.repeat(q)),
+                                                 reach)) if m <= r and j != i]
+        distances = {}
+        for j in near:
+            difference = list(map(operator.sub, self.rows[i], self.rows[j]))
+            distances[j] = dot(difference, difference)
+        short = [j for j in near if not clears(margins[j], distances[j], scaled)]
+        return sorted(short, key=_RatioKey(margins, distances))
+
+    def bound(self, i, witness):
+        """Radius: min_j m_j / n_j at the witness, rounded down to 3 significant digits.
+
+        Without a bias, margins grow with the witness: it is taken to the
+        edge of the box, and without a box the radius is unbounded.  Floats
+        propose the nearest rival; the bound is then checked against every
+        rival exactly, and lowered to the least of those it fails.
+        """
+        if not self.has_bias:
+            if self.box is None:
+                return Radius(None, False)
+            size = max(map(abs, witness))
+            if size:
+                witness = [v * self.box / size for v in witness]
+        margins, s = self.margins(i, witness)
+        distances = self.distances(i)
+        rivals = [j for j in range(len(margins)) if j != i and distances[j]]
+        if not rivals:
+            return Radius(None, False)
+        try:
+            nearest = min(rivals, key=lambda j: margins[j] * margins[j] / distances[j])
+        except OverflowError:
+            nearest = min(rivals, key=_RatioKey(margins, distances))
+        while True:
+            value = _floor_root(margins[nearest] ** 2, s * s * distances[nearest])
+            short = _short(margins, distances, value * s, strict=False)
+            short.discard(i)
+            if not short:
+                return Radius(value, False)
+            nearest = min(short, key=_RatioKey(margins, distances))
+
+    def decide_at(self, i, tolerance, working):
+        """(witness, None) or (None, terms) for class i at ``tolerance`` (> 0).
+
+        ``working`` (a list of rivals, extended here) starts the program.
+        """
+        box = self.box
+        bits = _FIRST_BITS
+        while True:
+            rows = [list(map(operator.sub, self.rows[i], self.rows[j])) for j in working]
+            offsets = [self.biases[i] - self.biases[j] for j in working]
+            norms = [_root_bounds(dot(a, a), bits) for a in rows]
+            hard = decide(rows, [c - tolerance * upper for c, (_, upper, _) in zip(offsets, norms)],
+                          box)
+            if hard.witness is not None:
+                short = [j for j in self.short(i, hard.witness, tolerance) if j not in working]
+                if not short:
+                    return hard.witness, None
+                working += short[:_ADDED]
+                continue
+            easy = decide(rows, [c - tolerance * lower for c, (lower, _, _) in zip(offsets, norms)],
+                          box)
+            if easy.combination is not None:
+                return None, tuple((j, v) for j, v in sorted(zip(working, easy.combination)) if v)
+            bits *= 2
+
+
+def _short(margins, distances, tolerance, strict=True):
+    """The set of j whose margin M_j does not exceed (or, not strict, reach)
+    tolerance * sqrt(Q_j), all at once; a twin (Q_j = 0) only for M_j <= 0."""
+    p, q = tolerance.numerator, tolerance.denominator
+    left = map(operator.mul, margins, margins)
+    if q != 1:
+        left = map(operator.mul, left, itertools.repeat(q * q))
+    right = map(operator.mul, distances, itertools.repeat(p * p))
+    compare = operator.gt if strict else operator.ge
+    passed = map(compare, left, right)
+    return {j for j, (ok, m) in enumerate(zip(passed, margins)) if not ok or m <= 0}
+
+
+class _RatioKey:
+    """Sort key of rival j by m_j / n_j (n_j > 0 and m_j > 0), compared by
+    cross-multiplying squares; a non-positive margin first."""
+
+    def __init__(self, margins, distances):
+        self.margins, self.distances = margins, distances
+
+    def __call__(self, j):
+        return _Ratio(self.margins[j], self.distances[j])
+
+
+class _Ratio:
+    __slots__ = ("margin", "distance")
+
+    def __init__(self, margin, distance):
+        self.margin, self.distance = margin, distance
+
+    def __lt__(self, other):
+        if (self.margin <= 0) != (other.margin <= 0):
+            return self.margin <= 0
+        if self.margin <= 0:
+            return False
+        # m / sqrt(q) < m' / sqrt(q')  <=>  m**2 q' < m'**2 q  (a twin, q = 0, is infinite).
+        return self.margin ** 2 * other.distance < other.margin ** 2 * self.distance
+
+
+def _floor_root(numerator, denominator):
+    """sqrt(numerator / denominator) rounded down to 3 significant digits, as a Fraction.
+
+    >>> _floor_root(2, 1), _floor_root(1, 10 ** 20)
+    (Fraction(141, 100), Fraction(1, 10000000000))
+    """
+    # floor(sqrt(y)) == isqrt(floor(y)) for y >= 0.
+    estimate = (numerator.bit_length() - denominator.bit_length()) * math.log10(2) / 2
+    shift = _DIGITS - 1 - math.floor(estimate)
+    while True:
+        if shift >= 0:
+            mantissa = math.isqrt(numerator * 10 ** (2 * shift) // denominator)
+        else:
+            mantissa = math.isqrt(numerator // (denominator * 10 ** (-2 * shift)))
+        if mantissa >= 10 ** _DIGITS:
+            shift -= 1
+        elif mantissa < 10 ** (_DIGITS - 1):
+            shift += 1
+        else:
+            return Fraction(mantissa, 10 ** shift) if shift >= 0 else Fraction(
+                mantissa * 10 ** -shift)
+
+
+def with_tolerance(weights, bias, results, tolerance, box=None):
+    """check_layer's results for T = 0 (in ``box``, if any), carried to tolerance T > 0.
+
+    A failure stays one (with the same terms); a witness whose margins
+    clear T * n_j stays one; every other class is decided again.
+    """
+    geometry = _Geometry(weights, bias, box)
+    carried = []
+    for result in results:
+        result = result._replace(tolerance=tolerance)
+        if result.argmaxable:
+            short = geometry.short(result.index, result.witness, tolerance)
+            if short:
+                witness, terms = geometry.decide_at(result.index, tolerance, short[:_ADDED])
+                result = result._replace(argmaxable=terms is None, witness=witness, terms=terms,
+                                         classes=len(results))
+        carried.append(result)
+    return carried
+
+
+def radii(weights, bias, results, threshold=THRESHOLD):
+    """A Radius per result (None for an unargmaxable class), in the results' box.
+
+    Each is its witness's bound; where that is below ``threshold``, the
+    largest radius itself: exact = True and value the largest radius rounded
+    down to 3 significant digits when it is at most the threshold, else the
+    bound of a witness that clears the threshold.
+
+    Class 1 wins for |x| < 1e-9 only:
+
+    >>> from reviews.argmax.check import check_layer
+    >>> W, b = [[0], [1], [2]], [0, Fraction(1, 10 ** 9), 0]
+    >>> radii(W, b, check_layer(W, b, box=100))[1]
+    Radius(value=Fraction(1, 1000000000), exact=True)
+    """
+    box = results[0].box if results else None
+    geometry = _Geometry(weights, bias, box)
+    found = []
+    for result in results:
+        if not result.argmaxable:
+            found.append(None)
+            continue
+        i = result.index
+        radius = geometry.bound(i, result.witness)
+        if radius.value is not None and radius.value < threshold:
+            radius = _largest(geometry, i, result.witness, radius.value, threshold)
+        found.append(radius)
+    return found
+
+
+def _largest(geometry, i, witness, low, threshold):
+    """The Radius of class i whose witness's bound is ``low`` < threshold.
+
+    The class is decided at the threshold; if it fails there, its largest
+    radius r* (>= low) is at most the threshold, and a bisection over the
+    values of 3 significant digits finds the largest g with r* > g.
+    """
+    margins, _ = geometry.margins(i, witness)
+    working = geometry.closest(i, margins, geometry.distances(i), _ADDED)
+    found, _ = geometry.decide_at(i, threshold, working)
+    if found is not None:
+        return geometry.bound(i, found)
+    # Grid values as integers n: value(n) = (100 + n % 900) * 10**(n // 900 - shift).
+    # low >= 1 / its denominator, so low * 10**shift >= 10**(_DIGITS + 1).
+    shift = _DIGITS + 2 + int(low.denominator.bit_length() * math.log10(2))
+    below, above = _grid_index(low, shift), _grid_index(threshold, shift)
+    while above - below > 1:
+        middle = (below + above) // 2
+        found, _ = geometry.decide_at(i, _grid_value(middle, shift), working)
+        if found is None:
+            above = middle
+        else:
+            bound = geometry.bound(i, found).value
+            below = max(middle, min(_grid_index(bound, shift), above - 1))
+    return Radius(_grid_value(below, shift), True)
+
+
+def _grid_index(value, shift):
+    """The index of a value of 3 significant digits on the grid of ``_largest``."""
+    scaled = math.floor(value * 10 ** shift)
+    # The decimal exponent from the bit length, then corrected by a step or two.
+    exponent = max(0, int(scaled.bit_length() * math.log10(2)) - _DIGITS)
+    while scaled // 10 ** exponent >= 10 ** _DIGITS:
+        exponent += 1
+    while exponent and scaled // 10 ** exponent < 10 ** (_DIGITS - 1):
+        exponent -= 1
+    return 900 * exponent + scaled // 10 ** exponent - 10 ** (_DIGITS - 1)
+
+
+def _grid_value(index, shift):
+    exponent, mantissa = divmod(index, 900)
+    return (10 ** (_DIGITS - 1) + mantissa) * Fraction(10) ** (exponent - shift)
