@@ -139,6 +139,12 @@ class TestPlainProgress(unittest.TestCase):
                          "checked 3/100 classes, 0.5 classes/s, 3m 14s left\n"
                          "checked 5/100 classes, 0.421 classes/s, 3m 46s left\n")
 
+    def test_the_last_class_ends_the_log_with_the_time_taken(self):
+        progress, err = self.progress(0, 1, 2, 62.5)
+        for done in (1, 2, 3):
+            progress(done, 3)
+        self.assertEqual(err.getvalue(), "checked 3/3 classes in 1m 03s\n")
+
     def test_status_is_a_line_and_a_wipe_writes_nothing(self):
         progress, err = self.progress(0)
         progress.status("reading w.csv")
@@ -199,10 +205,14 @@ class TestProgressOfTheCommand(FileTestCase):
         progress.assert_not_called()
 
     def test_progress_in_a_log_is_plain_lines(self):
-        status, out, err = in_process("check-layer", self.path, "--progress")
+        out, err = io.StringIO(), io.StringIO()
+        with mock.patch.object(counterexamples, "Progress",
+                               functools.partial(Progress, clock=Clock(0, 1, 2, 3, 4, 5))):
+            status = counterexamples.main(["check-layer", self.path, "--progress"], out, err)
         self.assertEqual(status, 0)
-        self.assertEqual(err, "reading %s\npreparing 4 classes of dimension 2\n" % self.path)
-        self.assertEqual(out, in_process("check-layer", self.path)[1])
+        self.assertEqual(err.getvalue(), "reading %s\npreparing 4 classes of dimension 2\n"
+                                         "checked 4/4 classes in 4s\n" % self.path)
+        self.assertEqual(out.getvalue(), in_process("check-layer", self.path)[1])
 
     def test_progress_on_a_terminal_is_the_redrawn_line(self):
         out, err = io.StringIO(), Terminal()

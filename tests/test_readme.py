@@ -163,7 +163,8 @@ class TestCiJob(unittest.TestCase):
                 handle.write(FIGURE_1_JSON)
             status, out, err = self.run_step(model, layer, folder)
             self.assertEqual((status, out), (1, ""))
-            self.assertEqual(err, "reading %s\npreparing 4 classes of dimension 2\n" % layer)
+            self.assertRegex(err, r"\Areading %s\npreparing 4 classes of dimension 2\n"
+                                  r"checked 4/4 classes in \d+s\n\Z" % re.escape(layer))
             with open(os.path.join(folder, "layer.json"), encoding="utf-8") as handle:
                 self.assertEqual(json.load(handle)["unargmaxable"], [3])
             with open(layer, "w") as handle:

@@ -37,7 +37,7 @@ class Progress:
         self.every = _PLAIN_EVERY if plain else _REDRAW
         # A line as wide as the terminal wraps, and \r then redraws only its last row.
         self.room = max(columns - 1, 1)
-        self.drawn = clock()   # when the line was last drawn: none yet, so the check's start
+        self.drawn = self.started = clock()   # last drawn: none yet, so the start
         self.first = None      # (done, time) at the first call
         self.width = 0         # the longest line drawn, all of which a redraw covers
 
@@ -45,6 +45,12 @@ class Progress:
         now = self.clock()
         if self.first is None:
             self.first = done, now
+        if self.plain and done == total:
+            # A log keeps its lines: the last one says the check ended, and
+            # how long it took from reading the layer on.
+            self.status("checked %d/%d classes in %s" % (done, total,
+                                                         duration(now - self.started)))
+            return
         if self.err is None or done == total or now - self.drawn < self.every:
             return
         counted, since = self.first
