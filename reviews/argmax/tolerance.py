@@ -372,6 +372,13 @@ def with_tolerance(weights, bias, results, tolerance, box=None, jobs=1):
     clear T * n_j stays one; every other class is decided again.  The
     argmaxable classes are shared by ``jobs`` worker processes
     (reviews.argmax.workers), with the same results for every ``jobs``.
+
+    Class 1 wins for |x| < 1e-9 only:
+
+    >>> from reviews.argmax.check import check_layer
+    >>> W, b = [[0], [1], [2]], [0, Fraction(1, 10 ** 9), 0]
+    >>> [r.argmaxable for r in with_tolerance(W, b, check_layer(W, b), Fraction(1, 10 ** 8))]
+    [True, False, True]
     """
     rows, biases, _ = integer_layer(weights, bias)
     # Plain integers for the workers; the layer's scale changes no answer.
