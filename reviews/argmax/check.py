@@ -569,7 +569,7 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
         else:
             results.append(twins.renamed(decided[twins.position[i]]))
     if tolerance:
-        results = with_tolerance(weights, bias, results, tolerance, bound)
+        results = with_tolerance(weights, bias, results, tolerance, bound, jobs)
     return results
 
 

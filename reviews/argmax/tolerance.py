@@ -71,6 +71,7 @@ from reviews.errors import InputError
 from reviews.argmax.feasibility import decide
 from reviews.argmax.layer_input import finite, integer_layer
 from reviews.argmax.packed import dot
+from reviews.argmax.workers import run_chunks
 
 __all__ = ["Radius", "with_tolerance", "radii", "tolerance_bound", "clears", "holds_at",
            "THRESHOLD"]
@@ -206,10 +207,8 @@ class _Geometry:
 
     def margins(self, i, witness):
         """(M_j for every j, s): the margins of class i at the witness, times D * s."""
-        s = 1
-        for v in witness:
-            s = s * v.denominator // math.gcd(s, v.denominator)
-        logits = self._products([int(v * s) for v in witness])
+        numerators, s = _integers(witness)
+        logits = self._products(numerators)
         logits = [v + b * s for v, b in zip(logits, self.biases)]
         top = logits[i]
         return [top - v for v in logits], s
@@ -366,24 +365,90 @@ def _floor_root(numerator, denominator):
                 mantissa * 10 ** -shift)
 
 
-def with_tolerance(weights, bias, results, tolerance, box=None):
+def with_tolerance(weights, bias, results, tolerance, box=None, jobs=1):
     """check_layer's results for T = 0 (in ``box``, if any), carried to tolerance T > 0.
 
     A failure stays one (with the same terms); a witness whose margins
-    clear T * n_j stays one; every other class is decided again.
+    clear T * n_j stays one; every other class is decided again.  The
+    argmaxable classes are shared by ``jobs`` worker processes
+    (reviews.argmax.workers), with the same results for every ``jobs``.
+
+    Class 1 wins for |x| < 1e-9 only:
+
+    >>> from reviews.argmax.check import check_layer
+    >>> W, b = [[0], [1], [2]], [0, Fraction(1, 10 ** 9), 0]
+    >>> [r.argmaxable for r in with_tolerance(W, b, check_layer(W, b), Fraction(1, 10 ** 8))]
+    [True, False, True]
     """
-    geometry = _Geometry(weights, bias, box)
-    carried = []
-    for result in results:
-        result = result._replace(tolerance=tolerance)
-        if result.argmaxable:
-            short = geometry.short(result.index, result.witness, tolerance)
-            if short:
-                witness, terms = geometry.decide_at(result.index, tolerance, short[:_ADDED])
-                result = result._replace(argmaxable=terms is None, witness=witness, terms=terms,
-                                         classes=len(results))
-        carried.append(result)
+    rows, biases, _ = integer_layer(weights, bias)
+    # Plain integers for the workers; the layer's scale changes no answer.
+    arguments = (rows, biases, box and (box.numerator, box.denominator),
+                 (tolerance.numerator, tolerance.denominator))
+    passing = [(r.index, _integers(r.witness)) for r in results if r.argmaxable]
+    if jobs == 1 or len(passing) < 2 * _CHUNK:
+        _start_worker(*arguments)
+        try:
+            decided = _carry_chunk(passing)
+        finally:
+            _stop_worker()
+    else:
+        size = max(1, min(_CHUNK, -(-len(passing) // (jobs * _CHUNKS_PER_JOB))))
+        chunks = [passing[n:n + size] for n in range(0, len(passing), size)]
+        decided = [item for chunk in run_chunks(_start_worker, arguments, _carry_chunk, chunks,
+                                                jobs) for item in chunk]
+    carried = [result._replace(tolerance=tolerance) for result in results]
+    for index, witness, terms in decided:
+        carried[index] = carried[index]._replace(
+            argmaxable=terms is None, terms=terms and _fractions(terms),
+            witness=witness and tuple(Fraction(v, witness[1]) for v in witness[0]),
+            classes=terms and len(results))
     return carried
+
+
+# Classes per chunk sent to a worker: at most this many, and about
+# _CHUNKS_PER_JOB chunks per process.
+_CHUNK = 64
+_CHUNKS_PER_JOB = 4
+# (_Geometry, tolerance) of this process while with_tolerance runs.
+_worker = None
+
+
+def _start_worker(rows, biases, box, tolerance):
+    global _worker
+    _worker = _Geometry(rows, biases, box and Fraction(*box)), Fraction(*tolerance)
+
+
+def _stop_worker():
+    global _worker
+    _worker = None
+
+
+def _integers(witness):
+    """A witness of Fractions as (numerators, common denominator)."""
+    common = 1
+    for v in witness:
+        common = common * v.denominator // math.gcd(common, v.denominator)
+    return tuple(int(v * common) for v in witness), common
+
+
+def _fractions(terms):
+    return tuple((j, Fraction(n, q)) for j, n, q in terms)
+
+
+def _carry_chunk(chunk):
+    """[(index, witness, terms)] in plain integers for the classes whose
+    T = 0 witness does not clear T: a new witness (numerators, denominator)
+    or terms ((j, numerator, denominator), ...)."""
+    geometry, tolerance = _worker
+    decided = []
+    for i, (numerators, denominator) in chunk:
+        witness = [Fraction(v, denominator) for v in numerators]
+        short = geometry.short(i, witness, tolerance)
+        if short:
+            found, terms = geometry.decide_at(i, tolerance, short[:_ADDED])
+            decided.append((i, found and _integers(found),
+                            terms and tuple((j, v.numerator, v.denominator) for j, v in terms)))
+    return decided
 
 
 def radii(weights, bias, results, threshold=THRESHOLD):

@@ -244,3 +244,22 @@ class TestInput(unittest.TestCase):
                     check_layer([[0], [1]], tolerance=bad)
                 with self.assertRaises(error):
                     verify([[0], [1]], None, ClassResult(1, True, (F(1),)), tolerance=bad)
+
+
+class TestWorkers(unittest.TestCase):
+
+    def test_jobs_give_the_same_results_as_one_process(self):
+        # 300 classes on the unit circle, bias -1/2: each wins near its own
+        # weights (Appendix D); every tenth is replaced by its neighbours'
+        # midpoint, bias raised by 1e-12: a sliver, re-decided at T.
+        weights = [[math.cos(k / 50), math.sin(k / 50)] for k in range(300)]
+        biases = [-0.5] * 300
+        for n in range(5, 300, 10):
+            weights[n] = [(p + q) / 2 for p, q in zip(weights[n - 1], weights[n + 1])]
+            biases[n] = (biases[n - 1] + biases[n + 1]) / 2 + 1e-12
+        tolerance = F(1, 10 ** 9)
+        one = check_layer(weights, biases, box=100, tolerance=tolerance)
+        self.assertEqual(check_layer(weights, biases, box=100, tolerance=tolerance, jobs=2), one)
+        plain = check_layer(weights, biases, box=100)
+        self.assertEqual([p.index for p, t in zip(plain, one) if p.argmaxable != t.argmaxable],
+                         list(range(5, 300, 10)))
