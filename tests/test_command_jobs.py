@@ -116,3 +116,27 @@ class TestSameBytesForEveryJobs(FileTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestNotesOnlyForACheckedLayer(FileTestCase):
+    """A layer that is refused gets its one error line, without the notes
+    about it (d > C, --jobs past the CPUs) that would come first."""
+
+    def test_a_ragged_layer_with_d_above_c_and_too_many_jobs_is_one_line(self):
+        layer = self.write("rag.csv", "1,2,3\n4,5\n")
+        self.assertEqual(in_process("check-layer", layer, "--jobs", "9999"),
+                         (2, "", "counterexamples: error: %s: weights row 1 has length 2,"
+                                 " row 0 has length 3\n" % layer))
+
+    def test_a_layer_past_the_spread_limit_is_one_line(self):
+        layer = self.write("wide.csv", "1e-19000,1e19000,0,0,0\n1,2,3,4,5\n")
+        status, out, err = in_process("check-layer", layer, "--jobs", "9999")
+        self.assertEqual((status, out), (2, ""))
+        self.assertRegex(err, "^counterexamples: error: .*wide.csv: the layer's .*\n$")
+
+    def test_the_notes_of_a_checked_layer_come_after_the_check(self):
+        layer = self.write("small.csv", "1,2,3\n4,5,6\n")
+        status, out, err = in_process("check-layer", layer, "--jobs", "9999")
+        self.assertEqual(status, 0)
+        self.assertEqual([line.split(": ")[2] for line in err.splitlines()],
+                         [layer, "--jobs 9999"])
