@@ -17,10 +17,12 @@ must guard its top level with ``if __name__ == "__main__":`` under
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 
 from reviews.errors import InputError
+from reviews.formats.source import shown_name
 
 __all__ = ["run_chunks", "job_count", "usable_cpus", "start_method"]
 
@@ -122,9 +124,20 @@ def _arrivals(results, started, processes, helpers):
             raise InputError("a worker process stopped unexpectedly (killed for want of"
                              " memory?); ask for fewer jobs")
         if not count and time.monotonic() - begun > _FIRST_START:
-            raise InputError("no worker process started in %d s; under the spawn start method"
-                             " (macOS, Windows) a script must run check_layer from under"
-                             " if __name__ == \"__main__\":" % _FIRST_START)
+            raise InputError("no worker process started in %d s; %s" % (_FIRST_START,
+                                                                        _why_none_started()))
+
+
+def _why_none_started():
+    """Why spawned workers die while they start: a main module they cannot re-import."""
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    if path is not None and not os.path.exists(path):
+        # python - < script.py: __file__ is "<stdin>", no file to import again.
+        return ("under the spawn start method (macOS, Windows) each worker re-imports the main"
+                " module, and %s is no file (a script read from standard input): run the"
+                " script from a file" % shown_name(path))
+    return ("under the spawn start method (macOS, Windows) a script must run check_layer"
+            " from under if __name__ == \"__main__\":")
 
 
 def _end(processes):

@@ -280,6 +280,22 @@ except InputError as error:
 """
 
 
+GUARDED = """import multiprocessing, sys
+sys.path.insert(0, %r)
+from reviews.argmax import workers
+from reviews.argmax.check import check_layer
+from reviews.errors import InputError
+
+if __name__ == "__main__":
+    workers._FIRST_START = 3
+    multiprocessing.set_start_method("spawn", force=True)
+    try:
+        check_layer([[k, -k * k] for k in range(300)], jobs=2)
+    except InputError as error:
+        print(error)
+"""
+
+
 class TestUnguardedSpawn(FileTestCase):
 
     @unittest.skipUnless("spawn" in multiprocessing.get_all_start_methods(), "no spawn here")
@@ -292,6 +308,19 @@ class TestUnguardedSpawn(FileTestCase):
                          ['no worker process started in 3 s; under the spawn start method'
                           ' (macOS, Windows) a script must run check_layer from under'
                           ' if __name__ == "__main__":'])
+
+
+    @unittest.skipUnless("spawn" in multiprocessing.get_all_start_methods(), "no spawn here")
+    def test_a_guarded_script_from_standard_input_is_told_the_real_cause(self):
+        # python - < script.py: the guard is there, but a spawned worker has
+        # no file to re-import the main module from.
+        done = subprocess.run([sys.executable, "-"], input=GUARDED % ROOT, capture_output=True,
+                              text=True, timeout=120)
+        self.assertEqual(done.stdout.splitlines()[-1:],
+                         ["no worker process started in 3 s; under the spawn start method"
+                          " (macOS, Windows) each worker re-imports the main module, and"
+                          " <stdin> is no file (a script read from standard input): run the"
+                          " script from a file"])
 
 
 class TestStartMethod(unittest.TestCase):
