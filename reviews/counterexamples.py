@@ -456,9 +456,12 @@ def _check_layer_command(argv, out, err):
                                    note=notes.append)
         jobs = _jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method())
         if arguments.jobs is not None and jobs < arguments.jobs:
-            notes.append("--jobs %d: %d CPU%s usable here, so %d worker process%s (more only"
-                         " take turns)" % (arguments.jobs, jobs, "" if jobs == 1 else "s",
-                                           jobs, "" if jobs == 1 else "es"))
+            # "At most": a one-dimensional layer, or one class left to decide
+            # after its twins, is checked in this process whatever is asked.
+            notes.append("--jobs %d: %d CPU%s usable here, so at most %d worker process%s"
+                         " (more only take turns)" % (arguments.jobs, jobs,
+                                                      "" if jobs == 1 else "s", jobs,
+                                                      "" if jobs == 1 else "es"))
         if progress is not None:
             progress.status("preparing %d classes of dimension %d"
                             % (len(weights), len(weights[0])))
