@@ -15,6 +15,7 @@ must guard its top level with ``if __name__ == "__main__":`` under
 """
 
 import multiprocessing
+import multiprocessing.pool
 import os
 import signal
 import sys
@@ -148,6 +149,20 @@ def _end(processes):
         process.join()
 
 
+def _end_failed_pool(processes, threads):
+    """End what a Pool that failed to start left: the helper threads it did
+    start, first (its worker handler would start a new process for each one
+    ended), then its processes; ``processes`` and ``threads`` were there before."""
+    helpers = [thread for thread in threading.enumerate() if thread not in threads]
+    for thread in helpers:
+        # How the Pool itself tells its threads to stop (CPython 3.8 to 3.13).
+        thread._state = multiprocessing.pool.TERMINATE
+    _end(set(multiprocessing.active_children()) - processes)   # wakes the worker handler
+    for thread in helpers:
+        thread.join(_PATIENCE)
+    _end(set(multiprocessing.active_children()) - processes)
+
+
 def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None):
     """[receive(work(chunk)) for chunk in chunks], each process first calling start(*arguments).
 
@@ -181,7 +196,7 @@ def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None
         # not about resources (spawn's complaint about a missing main
         # guard, in a worker) and goes on as it is.
         orphans = set(multiprocessing.active_children()) - before
-        _end(orphans)
+        _end_failed_pool(before, threads)
         started.close()
         if isinstance(error, RuntimeError) and not orphans:
             raise

@@ -185,6 +185,24 @@ class TestTooManyProcesses(unittest.TestCase):
                 workers.run_chunks(None, (), sum, [[1], [2], [3]], 2)
         self.assertEqual(multiprocessing.active_children(), [])
 
+    def test_a_refused_second_thread_leaves_no_worker_behind(self):
+        # The Pool's worker handler starts, then its next thread cannot: the
+        # handler must not go on replacing the workers that are ended.
+        real_start, calls = threading.Thread.start, []
+
+        def start(thread):
+            calls.append(thread)
+            if len(calls) > 1:
+                raise RuntimeError("can't start new thread")
+            real_start(thread)
+
+        with mock.patch.object(threading.Thread, "start", start):
+            with self.assertRaisesRegex(InputError, "^cannot start 2 worker processes"):
+                workers.run_chunks(None, (), sum, [[1], [2], [3]], 2)
+        self.assertFalse(calls[0].is_alive())
+        time.sleep(0.3)   # time for a handler still running to start new workers
+        self.assertEqual(multiprocessing.active_children(), [])
+
     @unittest.skipUnless(os.name == "posix", "sets a POSIX resource limit")
     def test_the_limit_on_open_files_ends_the_check_with_one_message(self):
         done = subprocess.run([sys.executable, "-c", TOO_MANY % ROOT], capture_output=True,
