@@ -488,7 +488,8 @@ def _check_layer_command(argv, out, err):
     if arguments.output is not None:
         refuse_inputs(arguments.output, (arguments.file, arguments.bias))
     # The reader's messages and notes already start with the file they are about.
-    # Notes are held until the layer is read: bad input gets its one error line only.
+    # Notes are held until the layer is checked: a layer that the reader or
+    # the checker refuses gets its one error line only.
     notes = []
     name, bias_name = _shown(arguments.file), _shown(arguments.bias)
     if arguments.example is not None:
@@ -506,14 +507,14 @@ def _check_layer_command(argv, out, err):
                                    bias_tensor=arguments.bias_tensor,
                                    transpose=arguments.transpose,
                                    note=notes.append)
-        if progress is not None:
-            progress.wipe()
-        _write_notes(notes, err)
         jobs = _jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method())
         if arguments.jobs is not None and jobs < arguments.jobs:
-            _write_notes(["--jobs %d: %d CPU%s usable here, so %d worker process%s (more only"
-                          " take turns)" % (arguments.jobs, jobs, "" if jobs == 1 else "s",
-                                            jobs, "" if jobs == 1 else "es")], err)
+            # "At most": a one-dimensional layer, or one class left to decide
+            # after its twins, is checked in this process whatever is asked.
+            notes.append("--jobs %d: %d CPU%s usable here, so at most %d worker process%s"
+                         " (more only take turns)" % (arguments.jobs, jobs,
+                                                      "" if jobs == 1 else "s", jobs,
+                                                      "" if jobs == 1 else "es"))
         if progress is not None:
             progress.status("preparing %d classes of dimension %d"
                             % (len(weights), len(weights[0])))
@@ -539,6 +540,7 @@ def _check_layer_command(argv, out, err):
     finally:
         if progress is not None:
             progress.wipe()
+    _write_notes(notes, err)
     render = LAYER_FORMATS[arguments.format]
     shown = {"certificates": arguments.certificates} if arguments.format == "json" else {}
     _deliver(render(name, results, len(weights[0]), bias is not None, found, **shown),

@@ -6,6 +6,7 @@ import unittest
 from unittest import mock
 
 from reviews import counterexamples
+from reviews.argmax import workers
 from reviews.counterexamples import _jobs_for
 from tests.support import FileTestCase
 from tests.test_command import FIGURE_1_JSON, in_process
@@ -106,7 +107,8 @@ class TestSameBytesForEveryJobs(FileTestCase):
                                                   "--jobs", "3")
                     self.assertEqual((status, out), one[:2])
                     self.assertEqual(err, "counterexamples: note: --jobs 3: 2 CPUs usable here,"
-                                          " so 2 worker processes (more only take turns)\n")
+                                          " so at most 2 worker processes (more only take"
+                                          " turns)\n")
 
     def test_the_split_layer_has_both_verdicts(self):
         path = self.write("layer.json", SPLIT_LAYER)
@@ -116,3 +118,45 @@ class TestSameBytesForEveryJobs(FileTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestNotesOnlyForACheckedLayer(FileTestCase):
+    """A layer that is refused gets its one error line, without the notes
+    about it (d > C, --jobs past the CPUs) that would come first."""
+
+    def test_a_ragged_layer_with_d_above_c_and_too_many_jobs_is_one_line(self):
+        layer = self.write("rag.csv", "1,2,3\n4,5\n")
+        self.assertEqual(in_process("check-layer", layer, "--jobs", "9999"),
+                         (2, "", "counterexamples: error: %s: weights row 1 has length 2,"
+                                 " row 0 has length 3\n" % layer))
+
+    def test_a_layer_past_the_spread_limit_is_one_line(self):
+        layer = self.write("wide.csv", "1e-19000,1e19000,0,0,0\n1,2,3,4,5\n")
+        status, out, err = in_process("check-layer", layer, "--jobs", "9999")
+        self.assertEqual((status, out), (2, ""))
+        self.assertRegex(err, "^counterexamples: error: .*wide.csv: the layer's .*\n$")
+
+    def test_the_notes_of_a_checked_layer_come_after_the_check(self):
+        layer = self.write("small.csv", "1,2,3\n4,5,6\n")
+        status, out, err = in_process("check-layer", layer, "--jobs", "9999")
+        self.assertEqual(status, 0)
+        self.assertEqual([line.split(": ")[2] for line in err.splitlines()],
+                         [layer, "--jobs 9999"])
+
+
+class TestAnExplicitJobsIsTakenAsAsked(FileTestCase):
+
+    def test_a_small_layer_with_jobs_4_on_2_cpus_starts_2_workers(self):
+        # As the README says: only the default checks a small layer in one process.
+        layer = self.write("twelve.csv", "".join("%d,%d\n" % (k, -k * k) for k in range(12)))
+        with mock.patch("reviews.argmax.workers.usable_cpus", return_value=2), \
+                mock.patch.object(counterexamples, "start_method", return_value="fork"), \
+                mock.patch("reviews.argmax.check.run_chunks", wraps=workers.run_chunks) as run:
+            status, out, err = in_process("check-layer", layer, "--jobs", "4")
+            self.assertEqual(status, 0)
+            self.assertEqual(run.call_args[0][4], 2)
+            self.assertGreaterEqual(len(run.call_args[0][3]), 2)
+            self.assertIn("so at most 2 worker processes", err)
+            run.reset_mock()
+            self.assertEqual(in_process("check-layer", layer)[0], 0)
+            run.assert_not_called()

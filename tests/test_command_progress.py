@@ -178,9 +178,10 @@ class TestProgressOfTheCommand(FileTestCase):
     def test_a_terminal_sees_reading_preparing_each_class_then_a_wiped_line(self):
         status, out, err = self.run_on_a_terminal(Clock(0, 1, 2, 3, 4))
         self.assertEqual(status, 0)
-        # A wipe is "\r", blanks, "\r": it shows as "" twice before the next line.
+        # A wipe is "\r", blanks, "\r": it shows as "" twice.  "preparing"
+        # covers "reading": no note comes between them (notes wait for the check).
         self.assertEqual(self.drawn(err), [
-            "reading %s" % self.path, "", "",
+            "reading %s" % self.path,
             "preparing 4 classes of dimension 2",
             "checked 1/4 classes",
             "checked 2/4 classes, 1 classes/s, 2s left",

@@ -15,12 +15,15 @@ must guard its top level with ``if __name__ == "__main__":`` under
 """
 
 import multiprocessing
+import multiprocessing.pool
 import os
 import signal
+import sys
 import threading
 import time
 
 from reviews.errors import InputError
+from reviews.formats.source import shown_name
 
 __all__ = ["run_chunks", "job_count", "usable_cpus", "start_method"]
 
@@ -122,9 +125,20 @@ def _arrivals(results, started, processes, helpers):
             raise InputError("a worker process stopped unexpectedly (killed for want of"
                              " memory?); ask for fewer jobs")
         if not count and time.monotonic() - begun > _FIRST_START:
-            raise InputError("no worker process started in %d s; under the spawn start method"
-                             " (macOS, Windows) a script must run check_layer from under"
-                             " if __name__ == \"__main__\":" % _FIRST_START)
+            raise InputError("no worker process started in %d s; %s" % (_FIRST_START,
+                                                                        _why_none_started()))
+
+
+def _why_none_started():
+    """Why spawned workers die while they start: a main module they cannot re-import."""
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    if path is not None and not os.path.exists(path):
+        # python - < script.py: __file__ is "<stdin>", no file to import again.
+        return ("under the spawn start method (macOS, Windows) each worker re-imports the main"
+                " module, and %s is no file (a script read from standard input): run the"
+                " script from a file" % shown_name(path))
+    return ("under the spawn start method (macOS, Windows) a script must run check_layer"
+            " from under if __name__ == \"__main__\":")
 
 
 def _end(processes):
@@ -133,6 +147,20 @@ def _end(processes):
         process.terminate()
     for process in processes:
         process.join()
+
+
+def _end_failed_pool(processes, threads):
+    """End what a Pool that failed to start left: the helper threads it did
+    start, first (its worker handler would start a new process for each one
+    ended), then its processes; ``processes`` and ``threads`` were there before."""
+    helpers = [thread for thread in threading.enumerate() if thread not in threads]
+    for thread in helpers:
+        # How the Pool itself tells its threads to stop (CPython 3.8 to 3.13).
+        thread._state = multiprocessing.pool.TERMINATE
+    _end(set(multiprocessing.active_children()) - processes)   # wakes the worker handler
+    for thread in helpers:
+        thread.join(_PATIENCE)
+    _end(set(multiprocessing.active_children()) - processes)
 
 
 def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None):
@@ -168,7 +196,7 @@ def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None
         # not about resources (spawn's complaint about a missing main
         # guard, in a worker) and goes on as it is.
         orphans = set(multiprocessing.active_children()) - before
-        _end(orphans)
+        _end_failed_pool(before, threads)
         started.close()
         if isinstance(error, RuntimeError) and not orphans:
             raise

@@ -10,23 +10,36 @@ is not computed exactly up front (a masked class, one finite logit, all
 logits tied) is transcendental for rational logits
 (Lindemann-Weierstrass), so it is not a rounding midpoint.
 
+How close to a midpoint a result can lie is limited by the logits' exact
+values: floats need a few dozen digits at most, but a Fraction of 65,000
+bits can be built to lie within 2**-65000 of one, and deciding it would
+take some 20,000 digits and minutes.  So the precision stops at
+MAX_DIGITS (2,560 digits, seconds): past it InputError says the result
+lies too close to a rounding midpoint to decide.  No float is returned
+that is not correctly rounded.
+
     slow_results        {index: correctly rounded value} for checked logits
     slow_exp            exp of a float, correctly rounded
     slow_path_runs      how many times the fallback has run in this process
     decimal_context     a decimal context with a wide exponent range
     decimal_ln1p        ln(1 + x) in decimal, to the context's precision
+    MAX_DIGITS          the most digits the fallback works with
 """
 
 import decimal
 import math
 from fractions import Fraction
 
+from reviews.errors import InputError
 from reviews.exact import to_decimal, to_float
 
-__all__ = ["slow_results", "slow_exp", "slow_path_runs", "decimal_context", "decimal_ln1p"]
+__all__ = ["slow_results", "slow_exp", "slow_path_runs", "decimal_context", "decimal_ln1p",
+           "MAX_DIGITS"]
 
 _INF = math.inf
 _SLOW = [0]
+# 40 doubled six times: about 8,500 bits, a few seconds of decimal exp and ln.
+MAX_DIGITS = 2560
 # Large enough for e**-1e6 and far smaller; portable to 32-bit builds.
 _EXPONENT_LIMIT = 425000000
 
@@ -109,6 +122,11 @@ def slow_results(z, kind, indices):
         return results
     digits = 40
     while pending:
+        if digits > MAX_DIGITS:
+            raise InputError("%s: the exact result lies within a relative 10**-%d of a"
+                             " rounding midpoint (two floats' mean); deciding its rounding"
+                             " needs more than %d digits, the limit (logits of thousands of"
+                             " bits)" % (kind, digits // 2 - 10, MAX_DIGITS))
         decided = _attempt(kind, d, top, rest, largest, a, pending, digits)
         results.update(decided)
         pending = [i for i in pending if i not in decided]

@@ -185,6 +185,24 @@ class TestTooManyProcesses(unittest.TestCase):
                 workers.run_chunks(None, (), sum, [[1], [2], [3]], 2)
         self.assertEqual(multiprocessing.active_children(), [])
 
+    def test_a_refused_second_thread_leaves_no_worker_behind(self):
+        # The Pool's worker handler starts, then its next thread cannot: the
+        # handler must not go on replacing the workers that are ended.
+        real_start, calls = threading.Thread.start, []
+
+        def start(thread):
+            calls.append(thread)
+            if len(calls) > 1:
+                raise RuntimeError("can't start new thread")
+            real_start(thread)
+
+        with mock.patch.object(threading.Thread, "start", start):
+            with self.assertRaisesRegex(InputError, "^cannot start 2 worker processes"):
+                workers.run_chunks(None, (), sum, [[1], [2], [3]], 2)
+        self.assertFalse(calls[0].is_alive())
+        time.sleep(0.3)   # time for a handler still running to start new workers
+        self.assertEqual(multiprocessing.active_children(), [])
+
     @unittest.skipUnless(os.name == "posix", "sets a POSIX resource limit")
     def test_the_limit_on_open_files_ends_the_check_with_one_message(self):
         done = subprocess.run([sys.executable, "-c", TOO_MANY % ROOT], capture_output=True,
@@ -280,6 +298,22 @@ except InputError as error:
 """
 
 
+GUARDED = """import multiprocessing, sys
+sys.path.insert(0, %r)
+from reviews.argmax import workers
+from reviews.argmax.check import check_layer
+from reviews.errors import InputError
+
+if __name__ == "__main__":
+    workers._FIRST_START = 3
+    multiprocessing.set_start_method("spawn", force=True)
+    try:
+        check_layer([[k, -k * k] for k in range(300)], jobs=2)
+    except InputError as error:
+        print(error)
+"""
+
+
 class TestUnguardedSpawn(FileTestCase):
 
     @unittest.skipUnless("spawn" in multiprocessing.get_all_start_methods(), "no spawn here")
@@ -292,6 +326,19 @@ class TestUnguardedSpawn(FileTestCase):
                          ['no worker process started in 3 s; under the spawn start method'
                           ' (macOS, Windows) a script must run check_layer from under'
                           ' if __name__ == "__main__":'])
+
+
+    @unittest.skipUnless("spawn" in multiprocessing.get_all_start_methods(), "no spawn here")
+    def test_a_guarded_script_from_standard_input_is_told_the_real_cause(self):
+        # python - < script.py: the guard is there, but a spawned worker has
+        # no file to re-import the main module from.
+        done = subprocess.run([sys.executable, "-"], input=GUARDED % ROOT, capture_output=True,
+                              text=True, timeout=120)
+        self.assertEqual(done.stdout.splitlines()[-1:],
+                         ["no worker process started in 3 s; under the spawn start method"
+                          " (macOS, Windows) each worker re-imports the main module, and"
+                          " <stdin> is no file (a script read from standard input): run the"
+                          " script from a file"])
 
 
 class TestStartMethod(unittest.TestCase):

@@ -1,6 +1,6 @@
 """Time check_layer on seeded layers, every class decided exactly with its certificate.
 
-    python tests/benchmarks/argmaxable_speed.py [REPEATS] [large] [hard] [digits] [gpt2]
+    python tests/benchmarks/argmaxable_speed.py [REPEATS] [large] [hard] [digits] [grid] [gpt2]
         [tolerance] [--jobs N]
 
 Each row decides every class of a layer REPEATS times (default 3) with
@@ -23,6 +23,11 @@ random.Random(0).gauss(0, 1):
              E = 1000, 2000 and 3000 (at 5000 the layer is past the limit
              on widely spread layers, reviews.argmax.layer_input); and C = 40,
              d = 8 with bias for E = 300, within the float range
+    grid     issue 18's small file with a large layer: the 16,384 points
+             (i, i^2, j, j^2) for i, j from -64 to 63 (a 1,742-byte deflated
+             int16 .npz holds them), on a product of two parabolas: every
+             class argmaxable, none by x = w_i, so each needs the linear
+             program
     gpt2     GPT-2's head shape, C = 50,257, d = 768 without bias: 300
              seeded classes, each decided against all 50,257, with 1 job
              and with N; the seconds per class (with N jobs, the wall time
@@ -100,12 +105,23 @@ def digits_layer(exponent):
     return build
 
 
+def grid_layer(classes, dim, bias, seed=None):
+    """The (i, i^2, j, j^2) grid, i and j from -n/2 to n/2 - 1 (``classes`` = n^2, d = 4)."""
+    side = int(round(classes ** 0.5))
+    span = range(-(side // 2), side - side // 2)
+    return [[i, i * i, j, j * j] for i in span for j in span], None
+
+
+grid_layer.label = ", the (i, i^2, j, j^2) grid"
+
+
 # (build, C, d, bias, box)
 LAYERS = ((gaussian_layer, 1000, 4, True, None), (gaussian_layer, 2000, 16, False, None),
           (gaussian_layer, 1000, 4, True, 100))
 LARGE_LAYERS = ((gaussian_layer, 5000, 64, False, None), (gaussian_layer, 10000, 32, False, None),
                 (gaussian_layer, 4000, 16, True, None), (embedding_layer, 2000, 64, False, None))
 HARD_LAYERS = ((gaussian_layer, 5000, 1, False, None), (midpoint_layer, 3, 800, False, None))
+GRID_LAYERS = ((grid_layer, 16384, 4, False, None),)
 DIGITS_LAYERS = tuple((digits_layer(exponent), 12, 3, True, None)
                       for exponent in (1000, 2000, 3000)) + ((digits_layer(300), 40, 8, True, None),)
 
@@ -214,7 +230,8 @@ def main(argv):
           % (platform.python_version(), os.cpu_count() or 1, jobs, repeats))
     layers = (LAYERS + (LARGE_LAYERS if "large" in argv else ())
               + (HARD_LAYERS if "hard" in argv else ())
-              + (DIGITS_LAYERS if "digits" in argv else ()))
+              + (DIGITS_LAYERS if "digits" in argv else ())
+              + (GRID_LAYERS if "grid" in argv else ()))
     bench_layers(layers, repeats, jobs)
     if "tolerance" in argv:
         bench_tolerance(LAYERS, repeats, jobs)

@@ -394,3 +394,31 @@ class TestHugeDigits(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def _near_midpoint_logit(digits):
+    """x with logsumexp([x, 0]) within a relative 10**-digits of the midpoint
+    1 + 3 * 2**-53 of two floats: ln(e**m - 1) to ``digits`` digits, exactly."""
+    ctx = decimal.Context(prec=digits + 10)
+    m = ctx.add(1, ctx.divide(3, 2 ** 53))   # exact: 2**-53 has 53 decimal digits
+    return Fraction(ctx.ln(ctx.subtract(ctx.exp(m), 1)))
+
+
+class TestFallbackLimit(unittest.TestCase):
+
+    def test_a_result_decided_within_the_limit_is_correctly_rounded(self):
+        x = _near_midpoint_logit(200)
+        # The rounded ln put the exact result just below the midpoint (400 digits say so).
+        ctx = decimal.Context(prec=400)
+        exact = ctx.ln(ctx.add(1, ctx.exp(ctx.divide(x.numerator, x.denominator))))
+        self.assertLess(Fraction(exact), 1 + Fraction(3, 2 ** 53))
+        self.assertEqual(logsumexp([x, 0]), 1 + 2 ** -52)
+
+    def test_past_the_limit_of_digits_an_input_error_not_minutes(self):
+        from unittest import mock
+        from reviews.softmax import fallback
+        x = _near_midpoint_logit(200)
+        with mock.patch.object(fallback, "MAX_DIGITS", 80):
+            with self.assertRaisesRegex(InputError, "^logsumexp: the exact result lies within a"
+                                        " relative 10\\*\\*-70 of a rounding midpoint"):
+                logsumexp([x, 0])
