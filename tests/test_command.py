@@ -468,7 +468,7 @@ class TestModelFiles(FileTestCase):
         # Without it, the only array of one value per class is the bias, with a note.
         status, out, err = in_process("check-layer", path, "--format", "json")
         self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, []))
-        self.assertEqual(err, "counterexamples: note: %s: array 'final_logits_bias' (one value"
+        self.assertEqual(err, "counterexamples: note: %s: array 'final_logits_bias' (4,) (one value"
                               " per class) is read as the bias; name another with"
                               " bias_tensor=... or --bias-tensor\n" % path)
 

@@ -88,6 +88,9 @@ def _choose(arrays, name, path, dimensions, what, option, other=None):
                          % (path, excerpt(name), _listing(arrays)))
     candidates = arrays if len(arrays) <= 1 else [
         a for a in arrays if len(a.shape) == dimensions and a.name != other]
+    if len(candidates) > 1 and dimensions == 2:
+        # A (1, C) or (C, 1) array beside a layer is its bias, not a layer.
+        candidates = [a for a in candidates if 1 not in a.shape] or candidates
     if len(candidates) == 1:
         return candidates[0]
     if not arrays:
@@ -154,27 +157,45 @@ def _text_file(path, extension):
     return text, extension
 
 
+def _bias_like(arrays, weights, classes):
+    """The arrays other than ``weights`` of one value per class: shape (C,),
+    (1, C) or (C, 1), as model files keep a head's bias."""
+    return [a for a in arrays if a is not weights
+            and tuple(a.shape) in ((classes,), (1, classes), (classes, 1))]
+
+
 def _found_bias(arrays, weights, classes, path, note):
-    """The bias of an array file nobody named one of: its only 1-D array of
+    """The bias of an array file nobody named one of: its only array of
     one value per class, as a model file keeps a head's bias beside its
     weights (said in a note); None if there is none or more than one."""
     note = note or (lambda line: None)
-    candidates = [a for a in arrays if a is not weights and tuple(a.shape) == (classes,)]
+    candidates = _bias_like(arrays, weights, classes)
     if len(candidates) == 1:
-        note("%s: array %s (one value per class) is read as the bias; name another with %s"
-             % (path, excerpt(candidates[0].name), _BIAS_OPTION))
+        note("%s: array %s %s (one value per class) is read as the bias; name another with %s"
+             % (path, excerpt(candidates[0].name), shown_shape(candidates[0].shape),
+                _BIAS_OPTION))
         return _vector(candidates[0], path)
     others = [a for a in arrays if a is not weights and len(a.shape) == 1]
     if candidates:
         note("%s: %d arrays have one value per class (%s): none is read as the bias; name one"
              " with %s" % (path, len(candidates), _listing(candidates), _BIAS_OPTION))
     elif others:
-        note("%s: no bias read: no 1-D array has one value for each of the %d classes (%s)"
+        note("%s: no bias read: no array has one value for each of the %d classes (%s)"
              % (path, classes, _listing(others)))
     return None
 
 
-def _read_weights(path, tensor, bias_tensor, transpose, note, find_bias):
+def _unread_bias(arrays, weights, classes, path, bias_path, note):
+    """A note for each array of one value per class left unread because
+    the bias comes from ``bias_path``: dropping one silently would change
+    the verdicts."""
+    if note is not None:
+        for array in _bias_like(arrays, weights, classes):
+            note("%s: array %s %s (one value per class) is not read: the bias comes from %s"
+                 % (path, excerpt(array.name), shown_shape(array.shape), bias_path))
+
+
+def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
     extension = _extension(path)
     if extension in _ARRAY_FILES:
         handle, size = open_regular(path)
@@ -182,9 +203,11 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, find_bias):
             arrays = _ARRAY_FILES[extension](handle, size, path)
             chosen = _choose(arrays, tensor, path, 2, "weights", _WEIGHTS_OPTION, bias_tensor)
             weights = _weight_rows(chosen, path, transpose)
+            if bias_path is not None:
+                _unread_bias(arrays, chosen, len(weights), path, bias_path, note)
+                return weights, None
             if bias_tensor is None:
-                return weights, (_found_bias(arrays, chosen, len(weights), path, note)
-                                 if find_bias else None)
+                return weights, _found_bias(arrays, chosen, len(weights), path, note)
             return weights, _vector(_choose(arrays, bias_tensor, path, 1, "bias", _BIAS_OPTION),
                                     path)
     if tensor is not None or bias_tensor is not None:
@@ -239,7 +262,7 @@ def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
     path = STDIN if path == "-" else path
     bias_path = STDIN if bias_path == "-" else bias_path
     weights, bias = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
-                                  transpose, note, find_bias=bias_path is None)
+                                  transpose, note, bias_path)
     if bias_path is not None:
         if bias is not None:
             raise InputError("%s already has a bias; do not also pass --bias" % path)
