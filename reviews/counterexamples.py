@@ -210,8 +210,9 @@ def _not_empty(what):
     return check
 
 
-_LAYER_FILES = (".json, .csv, .tsv, .txt, .npy, .npz or .safetensors;"
-                " - reads JSON or CSV from stdin")
+_LAYER_FILES = (".json, .csv, .tsv, .txt, .npy, .npz or .safetensors, or a model folder"
+                " (config.json and weights) or its *.index.json; - reads JSON or CSV from"
+                " stdin")
 _COMMANDS = """\
 command:
   check-layer FILE  decide exactly which classes of a softmax layer are argmaxable

@@ -468,9 +468,9 @@ class TestModelFiles(FileTestCase):
         # Without it, the only array of one value per class is the bias, with a note.
         status, out, err = in_process("check-layer", path, "--format", "json")
         self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, []))
-        self.assertEqual(err, "counterexamples: note: %s: array 'final_logits_bias' (4,) (one value"
-                              " per class) is read as the bias; name another with"
-                              " bias_tensor=... or --bias-tensor\n" % path)
+        self.assertEqual(err, "counterexamples: note: %s: array 'final_logits_bias' (4,) is read"
+                              " as the bias (the output layer's bias by its name); name another"
+                              " with bias_tensor=... or --bias-tensor\n" % path)
 
     def test_bias_tensor_from_a_separate_bias_file(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)

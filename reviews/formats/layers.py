@@ -36,67 +36,39 @@ problem.  See reviews.formats for each format.
     read_npy        the shape and values of a .npy file
 """
 
+import contextlib
 import math
 import os
+from collections import namedtuple
 
 from reviews.errors import InputError
-from reviews.formats.npy import npy_arrays, npz_arrays
-from reviews.formats.safetensors import safetensors_arrays
+from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Checkpoint,
+                                        bias_like, choose_array, choose_layer)
 from reviews.formats.source import STDIN, excerpt, open_regular, read_text, shown_shape
 from reviews.formats.text import delimited_rows, json_bias, json_layer
 
-__all__ = ["read_layer", "read_npy"]
+__all__ = ["read_layer", "read_model", "read_npy", "Layer", "Tensor"]
 
 _SEPARATORS = {".csv": ",", ".tsv": "\t", ".txt": None}
-# A .npy file's one array has no name: messages call it this.
-_UNNAMED = "the array"
-_ARRAY_FILES = {".npy": lambda handle, size, path: npy_arrays(handle, size, path, _UNNAMED),
-                ".npz": npz_arrays, ".safetensors": safetensors_arrays}
-_LISTED = 12
-_WEIGHTS_OPTION = "tensor=... or --tensor"
-_BIAS_OPTION = "bias_tensor=... or --bias-tensor"
+_INDEX = ".index.json"
+
+Layer = namedtuple("Layer", "weights bias weights_tensor bias_tensor files")
+Layer.__doc__ = """A layer as read: its weights and bias (or None), the Tensors they came
+from (None for text), and the paths of the files read, in order."""
+Tensor = namedtuple("Tensor", "name dtype shape")
+Tensor.__doc__ = "An array read: its name, its dtype as the file names it, its shape."
 
 
 def _extension(path):
     if path == STDIN:
         return STDIN
     extension = os.path.splitext(path)[1].lower()
-    if extension != ".json" and extension not in _SEPARATORS and extension not in _ARRAY_FILES:
+    if extension != ".json" and extension not in _SEPARATORS and extension not in ARRAY_READERS:
         # A missing file, a directory or a device is named as such first.
         open_regular(path)[0].close()
         raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .npy, .npz or"
                          " .safetensors)" % (path, extension or "no extension"))
     return extension
-
-
-def _listing(arrays):
-    shown = ["%s %s %s" % (excerpt(a.name), shown_shape(a.shape), a.dtype)
-             for a in arrays[:_LISTED]]
-    if len(arrays) > _LISTED:
-        shown.append("and %d more" % (len(arrays) - _LISTED))
-    return "; ".join(shown)
-
-
-def _choose(arrays, name, path, dimensions, what, option, other=None):
-    """The array called ``name``; without a name, the only one, or else the
-    only one with ``dimensions`` axes that is not called ``other``."""
-    if name is not None:
-        for array in arrays:
-            if array.name == name:
-                return array
-        raise InputError("%s has no array %s; it has: %s"
-                         % (path, excerpt(name), _listing(arrays)))
-    candidates = arrays if len(arrays) <= 1 else [
-        a for a in arrays if len(a.shape) == dimensions and a.name != other]
-    if len(candidates) > 1 and dimensions == 2:
-        # A (1, C) or (C, 1) array beside a layer is its bias, not a layer.
-        candidates = [a for a in candidates if 1 not in a.shape] or candidates
-    if len(candidates) == 1:
-        return candidates[0]
-    if not arrays:
-        raise InputError("%s holds no arrays" % path)
-    raise InputError("%s holds %d arrays; name the %s (%s): %s"
-                     % (path, len(arrays), what, option, _listing(arrays)))
 
 
 def _finite(values, path, where):
@@ -111,7 +83,7 @@ def _weight_rows(array, path, transpose):
     shape = array.shape
     if len(shape) == 1:
         raise InputError("%s: %s has shape %s: one number per class looks like a bias, not"
-                         " weights" % (path, array.name if array.name == _UNNAMED
+                         " weights" % (path, array.name if array.name == UNNAMED
                                        else excerpt(array.name), shown_shape(shape)))
     if len(shape) != 2:
         raise InputError("%s: weights must be a 2-D array, not shape %s"
@@ -157,88 +129,76 @@ def _text_file(path, extension):
     return text, extension
 
 
-def _bias_like(arrays, weights, classes):
-    """The arrays other than ``weights`` of one value per class: shape (C,),
-    (1, C) or (C, 1), as model files keep a head's bias."""
-    return [a for a in arrays if a is not weights
-            and tuple(a.shape) in ((classes,), (1, classes), (classes, 1))]
-
-
-def _found_bias(arrays, weights, classes, path, note):
-    """The bias of an array file nobody named one of: its only array of
-    one value per class, as a model file keeps a head's bias beside its
-    weights (said in a note); None if there is none or more than one."""
-    note = note or (lambda line: None)
-    candidates = _bias_like(arrays, weights, classes)
-    if len(candidates) == 1:
-        note("%s: array %s %s (one value per class) is read as the bias; name another with %s"
-             % (path, excerpt(candidates[0].name), shown_shape(candidates[0].shape),
-                _BIAS_OPTION))
-        return _vector(candidates[0], path)
-    others = [a for a in arrays if a is not weights and len(a.shape) == 1]
-    if candidates:
-        note("%s: %d arrays have one value per class (%s): none is read as the bias; name one"
-             " with %s" % (path, len(candidates), _listing(candidates), _BIAS_OPTION))
-    elif others:
-        note("%s: no bias read: no array has one value for each of the %d classes (%s)"
-             % (path, classes, _listing(others)))
-    return None
-
-
 def _unread_bias(arrays, weights, classes, path, bias_path, note):
     """A note for each array of one value per class left unread because
     the bias comes from ``bias_path``: dropping one silently would change
     the verdicts."""
-    if note is not None:
-        for array in _bias_like(arrays, weights, classes):
-            note("%s: array %s %s (one value per class) is not read: the bias comes from %s"
-                 % (path, excerpt(array.name), shown_shape(array.shape), bias_path))
+    for array in bias_like(arrays, weights, classes):
+        note("%s: array %s %s (one value per class) is not read: the bias comes from %s"
+             % (path, excerpt(array.name), shown_shape(array.shape), bias_path))
+
+
+def _is_model(path):
+    """True for what a Checkpoint reads: a folder, an index of shards or an array file."""
+    return path != STDIN and (os.path.isdir(path) or path.endswith(_INDEX)
+                              or _extension(path) in ARRAY_READERS)
+
+
+def _classes(array, transpose):
+    return array.shape[-1 if transpose else 0] if array.shape else 0
 
 
 def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
-    extension = _extension(path)
-    if extension in _ARRAY_FILES:
-        handle, size = open_regular(path)
-        with handle:
-            arrays = _ARRAY_FILES[extension](handle, size, path)
-            chosen = _choose(arrays, tensor, path, 2, "weights", _WEIGHTS_OPTION, bias_tensor)
-            weights = _weight_rows(chosen, path, transpose)
+    """Layer(weights, bias, weights_tensor, bias_tensor, files) of ``path``."""
+    if _is_model(path):
+        with contextlib.ExitStack() as stack:
+            checkpoint = Checkpoint(path, stack)
+            chosen, found = choose_layer(checkpoint, tensor, bias_tensor,
+                                         lambda array: _classes(array, transpose), note,
+                                         find_bias=bias_path is None)
+            where = checkpoint.file_of(chosen.name)
+            weights = _weight_rows(chosen, where, transpose)
             if bias_path is not None:
-                _unread_bias(arrays, chosen, len(weights), path, bias_path, note)
-                return weights, None
-            if bias_tensor is None:
-                return weights, _found_bias(arrays, chosen, len(weights), path, note)
-            return weights, _vector(_choose(arrays, bias_tensor, path, 1, "bias", _BIAS_OPTION),
-                                    path)
+                _unread_bias(checkpoint.arrays_beside(chosen.name), chosen, len(weights),
+                             where, bias_path, note)
+            bias = None if found is None else _vector(found, checkpoint.file_of(found.name))
+            return Layer(weights, bias, _tensor(chosen), _tensor(found), checkpoint.files)
     if tensor is not None or bias_tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
                          " files)" % path)
-    text, extension = _text_file(path, extension)
+    text, extension = _text_file(path, _extension(path))
     if extension == ".json":
         weights, bias = json_layer(text, path)
     else:
         weights, bias = delimited_rows(text, path, _SEPARATORS[extension], note), None
-    return (_transposed(weights, path) if transpose else weights), bias
+    return Layer(_transposed(weights, path) if transpose else weights, bias, None, None, [path])
+
+
+def _tensor(array):
+    """(name, dtype, shape) of an array read, or None."""
+    return None if array is None else Tensor(array.name, array.dtype, tuple(array.shape))
 
 
 def _read_bias(path, tensor, note):
+    """(bias values, Tensor or None) of a bias file."""
     extension = _extension(path)
-    if extension in _ARRAY_FILES:
+    if extension in ARRAY_READERS:
         handle, size = open_regular(path)
         with handle:
-            return _vector(_choose(_ARRAY_FILES[extension](handle, size, path), tensor, path,
-                                   1, "bias", _BIAS_OPTION), path)
+            array = choose_array(ARRAY_READERS[extension](handle, size, path), tensor, path,
+                                 1, "bias", BIAS_OPTION)
+            return _vector(array, path), _tensor(array)
     if tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
                          " files)" % path)
     text, extension = _text_file(path, extension)
     if extension == ".json":
-        return json_bias(text, path)
+        return json_bias(text, path), None
     rows = delimited_rows(text, path, _SEPARATORS[extension], note)
     if all(len(row) == 1 for row in rows):
-        return [row[0] for row in rows]
+        return [row[0] for row in rows], None
     if len(rows) == 1:
-        return rows[0]
+        return rows[0], None
     raise InputError("%s: a bias is one number per class (one row or one column), not %d rows"
                      " of %d" % (path, len(rows), len(rows[0])))
 
@@ -247,34 +207,51 @@ def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
                note=None):
     """(weights, bias or None) read exactly from ``path`` and ``bias_path``.
 
-    ``tensor`` and ``bias_tensor`` name arrays of an .npz or .safetensors
-    file (the bias from ``bias_path`` if given, else from ``path``);
-    ``transpose`` reads weights stored as (d, C).  A separate bias file must
-    have one number per class.  ``-`` reads JSON or CSV from standard input
-    (JSON if it starts with [ or {).  ``note``, if given, is called with a
-    line of text for what the user should know but is not an error: a
-    header row skipped, an array read as the bias without being named (the
-    only 1-D array of one value per class in an .npz or .safetensors file
-    with no bias file given), or d > C (the layer may be stored transposed).
+    ``path`` is a layer file, or a model: a folder with config.json and its
+    weights, an ``*.index.json`` of shards, or a weights file.  ``tensor``
+    and ``bias_tensor`` name arrays of a model, .npz or .safetensors file
+    (the bias from ``bias_path`` if given, else from ``path``); unnamed,
+    they are found as reviews.formats.checkpoint says.  ``transpose`` reads
+    weights stored as (d, C).  A separate bias file must have one number per
+    class.  ``-`` reads JSON or CSV from standard input (JSON if it starts
+    with [ or {).  ``note``, if given, is called with a line of text for
+    what the user should know but is not an error: a header row skipped,
+    an array chosen without being named (an output layer or its bias), an
+    array of one value per class left unread, or d > C (the layer may be
+    stored transposed).
     """
+    layer = read_model(path, bias_path, tensor=tensor, bias_tensor=bias_tensor,
+                       transpose=transpose, note=note)
+    return layer.weights, layer.bias
+
+
+def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
+               note=None):
+    """Layer(weights, bias, weights_tensor, bias_tensor, files): what
+    read_layer reads, with the tensors chosen (Tensor(name, dtype, shape),
+    None for text) and the files read, in order."""
     if path == "-" and bias_path == "-":
         raise InputError("the layer and the bias cannot both come from standard input (-)")
+    note = note or (lambda line: None)
     path = STDIN if path == "-" else path
     bias_path = STDIN if bias_path == "-" else bias_path
-    weights, bias = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
-                                  transpose, note, bias_path)
+    layer = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
+                          transpose, note, bias_path)
+    weights = layer.weights
     if bias_path is not None:
-        if bias is not None:
+        if layer.bias is not None:
             raise InputError("%s already has a bias; do not also pass --bias" % path)
-        bias = _read_bias(bias_path, bias_tensor, note)
+        bias, bias_array = _read_bias(bias_path, bias_tensor, note)
         if len(bias) != len(weights):
             raise InputError("%s has %d numbers for the %d classes of %s"
                              % (bias_path, len(bias), len(weights), path))
-    if note is not None and len(weights[0]) > len(weights):
+        layer = layer._replace(bias=bias, bias_tensor=bias_array,
+                               files=layer.files + [bias_path])
+    if len(weights[0]) > len(weights):
         note("%s: %d class%s of dimension d = %d > C: if the layer is stored as (d, C),"
              " read it transposed" % (path, len(weights), "" if len(weights) == 1 else "es",
                                       len(weights[0])))
-    return weights, bias
+    return layer
 
 
 def _c_order(flat, shape):
@@ -293,7 +270,7 @@ def read_npy(path):
     """(shape, flat list of values in C order) of a .npy file."""
     handle, size = open_regular(path)
     with handle:
-        array, = _ARRAY_FILES[".npy"](handle, size, path)
+        array, = ARRAY_READERS[".npy"](handle, size, path)
         flat, fortran = array.load()
     if fortran and 0 not in array.shape:
         # An axis of length 1 does not change the order; without them each

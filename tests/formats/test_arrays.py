@@ -300,14 +300,14 @@ class TestChoosingArrays(FileTestCase):
         # unargmaxable, with the bias [0, 1, 0] it is not.
         for shape in ((1, 3), (3, 1)):
             path = self.write("m.safetensors", safetensors_bytes(
-                [("final_logits_bias", "F32", shape, raw([0, 1, 0], "f")),
+                [("logits_bias", "F32", shape, raw([0, 1, 0], "f")),
                  ("shared", "F32", (3, 2), raw([0, 0, 1, 1, 2, 2], "f"))]))
             for tensor in (None, "shared"):
                 with self.subTest(shape=shape, tensor=tensor):
                     notes = []
                     weights, bias = read_layer(path, tensor=tensor, note=notes.append)
                     self.assertEqual((weights, bias), ([[0, 0], [1, 1], [2, 2]], [0, 1, 0]))
-                    self.assertEqual(notes, ["%s: array 'final_logits_bias' %s (one value per"
+                    self.assertEqual(notes, ["%s: array 'logits_bias' %s (one value per"
                                              " class) is read as the bias; name another with"
                                              " bias_tensor=... or --bias-tensor"
                                              % (path, str(shape))])
