@@ -210,7 +210,8 @@ def _not_empty(what):
     return check
 
 
-_LAYER_FILES = (".json, .csv, .tsv, .txt, .npy, .npz or .safetensors, or a model folder"
+_LAYER_FILES = (".json, .csv, .tsv, .txt, .npy, .npz, .safetensors, .bin, .pt or .pth, or a"
+                " model folder"
                 " (config.json and weights) or its *.index.json; - reads JSON or CSV from"
                 " stdin")
 _COMMANDS = """\
@@ -334,8 +335,9 @@ def _layer_parser(out):
     parser.add_argument("--bias", metavar="FILE", type=_not_empty("a file name"),
                         help="the bias, one number per class, if not in FILE")
     parser.add_argument("--tensor", metavar="NAME", type=_not_empty("an array name"),
-                        help="the weights' array in an .npz or .safetensors FILE"
-                             " (needed unless it is the only 2-D one)")
+                        help="the weights' array in a model, .npz or .safetensors FILE"
+                             " (needed unless it is the only 2-D one or the model's output"
+                             " layer by name)")
     parser.add_argument("--bias-tensor", metavar="NAME", type=_not_empty("an array name"),
                         help="the bias's array, in the --bias file if given, else in FILE")
     parser.add_argument("--transpose", action="store_true",

@@ -25,13 +25,15 @@ from reviews.formats.npy import npy_arrays, npz_arrays
 from reviews.formats.safetensors import safetensors_arrays
 from reviews.formats.source import excerpt, open_regular, read_text, shown_shape
 from reviews.formats.text import describe_json, parse_json
+from reviews.formats.torch import torch_arrays
 
 __all__ = ["ARRAY_READERS", "Checkpoint", "choose_layer", "choose_array", "bias_like"]
 
 # A .npy file's one array has no name: messages call it this.
 UNNAMED = "the array"
 ARRAY_READERS = {".npy": lambda handle, size, path: npy_arrays(handle, size, path, UNNAMED),
-                 ".npz": npz_arrays, ".safetensors": safetensors_arrays}
+                 ".npz": npz_arrays, ".safetensors": safetensors_arrays,
+                 ".bin": torch_arrays, ".pt": torch_arrays, ".pth": torch_arrays}
 WEIGHTS_OPTION = "tensor=... or --tensor"
 BIAS_OPTION = "bias_tensor=... or --bias-tensor"
 _LISTED = 12

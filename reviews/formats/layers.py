@@ -11,6 +11,10 @@ Formats, chosen by the file's extension:
                    C or Fortran order
     .npz           a zip of .npy arrays (np.savez, np.savez_compressed)
     .safetensors   named tensors: F64, F32, F16, BF16 and integer types
+    .bin .pt .pth  torch checkpoints (zip format), read without running
+                   them (reviews.formats.torch)
+    a folder       a model: config.json and weights, shards through their
+                   *.index.json (reviews.formats.checkpoint)
     -              standard input: JSON if it starts with [ or {, else CSV
 
 A first row of separated text with no number in it is a header, skipped
@@ -66,8 +70,9 @@ def _extension(path):
     if extension != ".json" and extension not in _SEPARATORS and extension not in ARRAY_READERS:
         # A missing file, a directory or a device is named as such first.
         open_regular(path)[0].close()
-        raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .npy, .npz or"
-                         " .safetensors)" % (path, extension or "no extension"))
+        raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .npy, .npz,"
+                         " .safetensors, .bin, .pt or .pth, or a model folder)"
+                         % (path, extension or "no extension"))
     return extension
 
 

@@ -1,0 +1,209 @@
+"""Tests of reviews.formats.torch: torch checkpoints read without running
+them.  The fixture was written by torch.save; every other checkpoint here
+is built by hand, opcode by opcode (no torch), and every hostile pickle
+would create a file if it ran: the file must not exist afterwards."""
+
+import io
+import os
+import struct
+import zipfile
+
+from reviews.argmax.check import check_layer
+from reviews.errors import InputError
+from reviews.formats import torch as torch_format
+from reviews.formats.layers import Tensor, read_model
+from reviews.counterexamples import main
+from tests.formats.model_data import ExactLayer, model, rows
+from tests.support import FileTestCase
+
+PROTO, STOP, MARK, TUPLE, REDUCE, BUILD = b"\x80\x02", b".", b"(", b"t", b"R", b"b"
+EMPTY_TUPLE, EMPTY_DICT, EMPTY_LIST = b")", b"}", b"]"
+SETITEM, APPEND, BINPERSID, NEWFALSE = b"s", b"a", b"Q", b"\x89"
+
+
+def glob(module, name):
+    return b"c" + module.encode() + b"\n" + name.encode() + b"\n"
+
+
+def text(value):
+    data = value.encode()
+    return b"X" + struct.pack("<I", len(data)) + data
+
+
+def number(n):
+    return b"J" + struct.pack("<i", n)
+
+
+def put(index):
+    return b"r" + struct.pack("<I", index)
+
+
+def state_dict(tensors, storage="FloatStorage"):
+    """The pickle torch.save writes for tensors (name, key, numel, offset,
+    shape, stride), all in storages of one type."""
+    out = PROTO + glob("collections", "OrderedDict") + EMPTY_TUPLE + REDUCE
+    for name, key, numel, offset, shape, stride in tensors:
+        out += text(name) + glob("torch._utils", "_rebuild_tensor_v2") + MARK
+        out += (MARK + text("storage") + glob("torch", storage) + text(key) + text("cpu")
+                + number(numel) + TUPLE + BINPERSID)
+        out += number(offset) + MARK + b"".join(map(number, shape)) + TUPLE
+        out += MARK + b"".join(map(number, stride)) + TUPLE + NEWFALSE
+        out += glob("collections", "OrderedDict") + EMPTY_TUPLE + REDUCE + TUPLE + REDUCE + SETITEM
+    return out + STOP
+
+
+def archive(pickle, storages=(), byteorder=b"little", root="archive"):
+    """A torch zip checkpoint: ROOT/data.pkl, ROOT/byteorder, ROOT/data/KEY."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as handle:
+        handle.writestr(root + "/data.pkl", pickle)
+        handle.writestr(root + "/byteorder", byteorder)
+        for key, data in storages:
+            handle.writestr(root + "/data/" + key, data)
+    return buffer.getvalue()
+
+
+def floats(values, order="<"):
+    return struct.pack("%s%df" % (order, len(values)), *values)
+
+
+class TestReading(FileTestCase):
+
+    def test_the_fixture_is_read_as_its_raw_bytes_hold(self):
+        path = model("gpt2-tied-bin", "pytorch_model.bin")
+        with zipfile.ZipFile(path) as handle:
+            data = handle.read("pytorch_model/data/0")
+        expected = rows((300, 16), list(struct.unpack("<4800f", data)))
+        layer = read_model(model("gpt2-tied-bin"))
+        self.assertEqual(layer.weights, expected)
+        self.assertEqual(layer.weights_tensor, Tensor("lm_head.weight", "float32", (300, 16)))
+        results = check_layer(layer.weights)
+        self.assertTrue(all(map(ExactLayer(expected).holds, results)))
+        self.assertEqual([r.index for r in results if not r.argmaxable], [])
+
+    def test_offsets_strides_and_a_shared_storage(self):
+        # Element (i, j) is at offset + i * stride[0] + j * stride[1].
+        pickle = state_dict([("w", "0", 8, 1, (2, 3), (1, 2)), ("v", "0", 8, 2, (2, 2), (2, 1))])
+        path = self.write("m.pt", archive(pickle, [("0", floats(range(8)))]))
+        layer = read_model(path, tensor="w")
+        self.assertEqual(layer.weights, [[1, 3, 5], [2, 4, 6]])
+        self.assertEqual(read_model(path, tensor="v").weights, [[2, 3], [4, 5]])
+
+    def test_big_endian_and_half_storages(self):
+        pickle = state_dict([("w", "k", 4, 0, (2, 2), (2, 1))], "HalfStorage")
+        path = self.write("m.pth", archive(pickle, [("k", struct.pack(">4e", 1, 2, 0.5, -1))],
+                                           byteorder=b"big"))
+        layer = read_model(path)
+        self.assertEqual((layer.weights, layer.weights_tensor.dtype),
+                         ([[1, 2], [0.5, -1]], "float16"))
+
+
+class TestHostile(FileTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.target = os.path.join(self.folder.name, "pwned")
+
+    def assertRefusedUnrun(self, pickle, message):
+        path = self.write("m.bin", archive(pickle))
+        with self.assertRaisesRegex(InputError, message):
+            read_model(path)
+        self.assertFalse(os.path.exists(self.target))
+        return path
+
+    def test_a_global_of_posix_system_is_refused_by_name(self):
+        pickle = (PROTO + glob("posix", "system") + MARK + text("touch " + self.target) + TUPLE
+                  + REDUCE + STOP)
+        path = self.assertRefusedUnrun(
+            pickle, "member 'archive/data.pkl': refusing to run code named by the file:"
+                    " posix.system$")
+        out, err = io.StringIO(), io.StringIO()
+        self.assertEqual(main(["check-layer", path], out, err), 2)
+        self.assertEqual(err.getvalue().count("\n"), 1)
+
+    def test_the_unpickler_alone_refuses_it_too(self):
+        # Without the opcode screen, find_class is the second line.
+        pickle = (PROTO + glob("builtins", "exec") + MARK
+                  + text("open(%r, 'w').close()" % self.target) + TUPLE + REDUCE + STOP)
+        with self.assertRaisesRegex(InputError, "refusing to run code named by the file:"
+                                                " builtins.exec"):
+            torch_format._Unpickler(pickle, "x").load()
+        self.assertFalse(os.path.exists(self.target))
+
+    def test_eval_inside_nested_containers(self):
+        payload = (glob("builtins", "eval") + MARK + text("open(%r, 'w')" % self.target)
+                   + TUPLE + REDUCE)
+        pickle = PROTO + EMPTY_LIST + EMPTY_DICT + text("k") + EMPTY_LIST * 50
+        pickle += payload + APPEND * 50 + SETITEM + APPEND + STOP
+        self.assertRefusedUnrun(pickle, "refusing to run code named by the file: builtins.eval")
+
+    def test_a_reduce_payload_as_python_writes_it(self):
+        class Payload:
+            def __reduce__(this):
+                return (os.system, ("touch " + self.target,))
+        import pickle as standard
+        data = standard.dumps({"w": Payload()}, protocol=2)
+        self.assertRefusedUnrun(data, "refusing to run code named by the file: (posix|nt).system")
+
+    def test_a_huge_memo_index_is_refused_before_it_is_allocated(self):
+        pickle = PROTO + EMPTY_LIST + put(2 ** 32 - 1) + STOP
+        self.assertRefusedUnrun(pickle, "memo index 4294967295 past the pickle's")
+
+    def test_self_referencing_and_deeply_nested_objects_are_not_state_dicts(self):
+        cycle = PROTO + EMPTY_LIST + put(0) + b"h\x00" + APPEND + STOP
+        self.assertRefusedUnrun(cycle, "holds list, not a state dict")
+        deep = PROTO + EMPTY_LIST * 100000 + APPEND * 99999 + STOP
+        self.assertRefusedUnrun(deep, "holds list, not a state dict")
+
+    def test_a_pickle_of_millions_of_objects_is_refused_before_it_runs(self):
+        # 2**21 empty lists deflate to a few KB; unpickled they would take
+        # some 120 MB, more with each doubling.
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as handle:
+            handle.writestr("archive/data.pkl", PROTO + EMPTY_LIST * 2 ** 21 + STOP)
+        path = self.write("m.bin", buffer.getvalue())
+        self.assertLess(os.path.getsize(path), 2 ** 14)
+        with self.assertRaisesRegex(InputError, "more than 1048576 opcodes"):
+            read_model(path)
+
+    def test_setting_state_on_a_stand_in_is_refused(self):
+        pickle = (PROTO + glob("torch._utils", "_rebuild_tensor_v2") + EMPTY_DICT + text("x")
+                  + number(1) + SETITEM + BUILD + STOP)
+        self.assertRefusedUnrun(pickle, "the pickle sets the state of a Call")
+
+    def test_other_opcodes_are_refused(self):
+        self.assertRefusedUnrun(PROTO + b"\x8c\x05posix\x8c\x06system\x93" + STOP,
+                                "byte 17: opcode STACK_GLOBAL is not read")
+
+
+class TestDamaged(FileTestCase):
+
+    def test_every_truncation_of_the_fixture_is_one_line(self):
+        with open(model("gpt2-tied-bin", "pytorch_model.bin"), "rb") as handle:
+            data = handle.read()
+        for cut in (0, 3, 100, 2000, 20000, len(data) - 1000, len(data) - 1):
+            with self.subTest(cut=cut):
+                path = self.write("m.bin", data[:cut])
+                out, err = io.StringIO(), io.StringIO()
+                self.assertEqual(main(["check-layer", path], out, err), 2)
+                self.assertRegex(err.getvalue(), r"^counterexamples: error: [^\n]*\n$")
+
+    def test_lying_sizes_are_refused(self):
+        for tensors, data, message in (
+                ([("w", "0", 8, 0, (2, 2), (2, 1))], floats(range(4)),
+                 "has 16 bytes; its storage of 8 values needs 32"),
+                ([("w", "0", 4, 1, (2, 2), (2, 1))], floats(range(4)),
+                 r"shape \(2, 2\) with strides \(2, 1\) at offset 1 reaches past its storage"),
+                ([("w", "1", 4, 0, (2, 2), (2, 1))], floats(range(4)),
+                 "no member 'archive/data/1' for a storage"),
+                ([("w", "0", 4, 0, (2, 2), (2,))], floats(range(4)),
+                 "called with 2 sizes and 1 strides")):
+            with self.subTest(message=message):
+                path = self.write("m.bin", archive(state_dict(tensors), [("0", data)]))
+                with self.assertRaisesRegex(InputError, message):
+                    read_model(path)
+
+    def test_a_legacy_or_foreign_file_is_named(self):
+        path = self.write("m.bin", b"\x80\x02\x8a\x0a" + bytes(20))
+        with self.assertRaisesRegex(InputError, "not a torch zip checkpoint"):
+            read_model(path)
