@@ -5,7 +5,8 @@
                                       [--output FILE] [--list] [--version]
     python reviews/counterexamples.py check-layer FILE [--bias FILE]
                                       [--tensor NAME] [--bias-tensor NAME]
-                                      [--transpose] [--jobs N] [--box R]
+                                      [--vocab FILE] [--transpose] [--jobs N]
+                                      [--box R]
                                       [--output FILE]
                                       [--format text|markdown|json]
 
@@ -69,7 +70,7 @@ from reviews.errors import InputError
 from reviews.formats.source import STDIN
 from reviews.formats.text import decimal_from_text
 from reviews.report.html import html
-from reviews.formats.layers import read_layer
+from reviews.formats.layers import read_model
 from reviews.report.progress import Progress
 from reviews.argmax.regions import region_count
 from reviews.report.text import FORMATS, LAYER_FORMATS, Drawn, Suite, all_match
@@ -340,6 +341,10 @@ def _layer_parser(out):
                              " layer by name)")
     parser.add_argument("--bias-tensor", metavar="NAME", type=_not_empty("an array name"),
                         help="the bias's array, in the --bias file if given, else in FILE")
+    parser.add_argument("--vocab", metavar="FILE", type=_not_empty("a file name"),
+                        help="name each class by its token: tokenizer.json, vocab.json,"
+                             " vocab.txt, a sentencepiece .vocab or one token per line (a"
+                             " model folder's own is read without it)")
     parser.add_argument("--transpose", action="store_true",
                         help="the weights are stored as (d, C): one column per class")
     parser.add_argument("--jobs", metavar="N", type=_jobs,
@@ -437,10 +442,10 @@ def _check_layer_command(argv, out, err):
     try:
         if progress is not None:
             progress.status("reading %s" % name)
-        weights, bias = read_layer(arguments.file, arguments.bias, tensor=arguments.tensor,
-                                   bias_tensor=arguments.bias_tensor,
-                                   transpose=arguments.transpose,
-                                   note=notes.append)
+        layer = read_model(arguments.file, arguments.bias, tensor=arguments.tensor,
+                           bias_tensor=arguments.bias_tensor, transpose=arguments.transpose,
+                           vocab=arguments.vocab, note=notes.append)
+        weights, bias = layer.weights, layer.bias
         if progress is not None:
             progress.wipe()
         _write_notes(notes, err)
@@ -468,7 +473,8 @@ def _check_layer_command(argv, out, err):
         if progress is not None:
             progress.wipe()
     render = LAYER_FORMATS[arguments.format]
-    _deliver(render(name, results, len(weights[0]), bias is not None), arguments.output, out)
+    _deliver(render(name, results, len(weights[0]), bias is not None, tokens=layer.tokens),
+             arguments.output, out)
     return 0
 
 

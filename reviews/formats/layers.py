@@ -50,15 +50,17 @@ from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Che
                                         bias_like, choose_array, choose_layer)
 from reviews.formats.source import STDIN, excerpt, open_regular, read_text, shown_shape
 from reviews.formats.text import delimited_rows, json_bias, json_layer
+from reviews.formats.vocab import find_vocab, read_vocab
 
 __all__ = ["read_layer", "read_model", "read_npy", "Layer", "Tensor"]
 
 _SEPARATORS = {".csv": ",", ".tsv": "\t", ".txt": None}
 _INDEX = ".index.json"
 
-Layer = namedtuple("Layer", "weights bias weights_tensor bias_tensor files")
+Layer = namedtuple("Layer", "weights bias weights_tensor bias_tensor files tokens")
 Layer.__doc__ = """A layer as read: its weights and bias (or None), the Tensors they came
-from (None for text), and the paths of the files read, in order."""
+from (None for text), the paths of the files read, in order, and the
+classes' tokens ({id: token}, None without a vocabulary)."""
 Tensor = namedtuple("Tensor", "name dtype shape")
 Tensor.__doc__ = "An array read: its name, its dtype as the file names it, its shape."
 
@@ -167,7 +169,7 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
                 _unread_bias(checkpoint.arrays_beside(chosen.name), chosen, len(weights),
                              where, bias_path, note)
             bias = None if found is None else _vector(found, checkpoint.file_of(found.name))
-            return Layer(weights, bias, _tensor(chosen), _tensor(found), checkpoint.files)
+            return Layer(weights, bias, _tensor(chosen), _tensor(found), checkpoint.files, None)
     if tensor is not None or bias_tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
                          " files)" % path)
@@ -176,7 +178,23 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
         weights, bias = json_layer(text, path)
     else:
         weights, bias = delimited_rows(text, path, _SEPARATORS[extension], note), None
-    return Layer(_transposed(weights, path) if transpose else weights, bias, None, None, [path])
+    return Layer(_transposed(weights, path) if transpose else weights, bias, None, None, [path],
+                 None)
+
+
+def _tokens(tokens, classes, path, note):
+    """The tokens of the classes; a note if some id is past them (another
+    model's vocabulary?) or if some class has no token (a padded head)."""
+    past = [n for n in tokens if n >= classes]
+    if past:
+        note("%s: %d token%s with ids past the %d classes (the largest %d) not shown: is it"
+             " this model's vocabulary?" % (path, len(past), "" if len(past) == 1 else "s",
+                                            classes, max(past)))
+    missing = classes - (len(tokens) - len(past))
+    if missing:
+        note("%s: %d of the %d classes have no token (a head padded past the vocabulary?)"
+             % (path, missing, classes))
+    return {n: token for n, token in tokens.items() if n < classes}
 
 
 def _tensor(array):
@@ -231,10 +249,12 @@ def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
 
 
 def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
-               note=None):
-    """Layer(weights, bias, weights_tensor, bias_tensor, files): what
-    read_layer reads, with the tensors chosen (Tensor(name, dtype, shape),
-    None for text) and the files read, in order."""
+               vocab=None, note=None):
+    """Layer(weights, bias, weights_tensor, bias_tensor, files, tokens):
+    what read_layer reads, with the tensors chosen (Tensor(name, dtype,
+    shape), None for text), the files read, in order, and the tokens of
+    the vocabulary file ``vocab`` (reviews.formats.vocab), or of a model
+    folder's own tokenizer file if it has one."""
     if path == "-" and bias_path == "-":
         raise InputError("the layer and the bias cannot both come from standard input (-)")
     note = note or (lambda line: None)
@@ -252,6 +272,13 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
                              % (bias_path, len(bias), len(weights), path))
         layer = layer._replace(bias=bias, bias_tensor=bias_array,
                                files=layer.files + [bias_path])
+    if vocab is None and path != STDIN and os.path.isdir(path):
+        vocab = find_vocab(path)
+        if vocab is not None:
+            note("%s: tokens read from %s" % (path, vocab))
+    if vocab is not None:
+        layer = layer._replace(tokens=_tokens(read_vocab(vocab), len(weights), vocab, note),
+                               files=layer.files + [vocab])
     if len(weights[0]) > len(weights):
         note("%s: %d class%s of dimension d = %d > C: if the layer is stored as (d, C),"
              " read it transposed" % (path, len(weights), "" if len(weights) == 1 else "es",

@@ -22,7 +22,10 @@ each unargmaxable class's combination with coefficients correctly rounded
 to 6 significant digits ("0.420690"; fewer digits when that is exact, and a
 coefficient of exactly 1 as just ``w[j]``); the JSON has every exact value
 beside its rounded one (see layer_json).  The text is ASCII ("*" for the
-product), so that any terminal shows it as is.
+product), so that any terminal shows it as is, except for the classes'
+tokens when a vocabulary was read: each is shown as Python's repr shows it
+(quoted; controls, line breaks and invisible format characters escaped),
+so that any string stays on its line and reads one way.
 """
 
 import decimal
@@ -265,9 +268,21 @@ def _where_exact(unargmaxable, flag):
     return ("Exact values and witnesses: %s" if unargmaxable else "Exact witnesses: %s") % flag
 
 
-def layer_text(name, results, dim, has_bias):
-    """A header line, each unargmaxable class with the nonzero terms of its
-    combination (coefficients to 6 significant digits), then a count.
+def _token(tokens, index):
+    """Class ``index``'s token for a line of text: repr escapes every
+    control, format and line-breaking character and shows the quotes, so
+    that any string stays on its line and reads one way; "" without
+    ``tokens``."""
+    if tokens is None:
+        return ""
+    token = tokens.get(index)
+    return " (no token)" if token is None else " " + repr(token)
+
+
+def layer_text(name, results, dim, has_bias, *, tokens=None):
+    """A header line, each unargmaxable class (and its token, if
+    ``tokens`` = {id: token}) with the nonzero terms of its combination
+    (coefficients to 6 significant digits), then a count.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -287,7 +302,8 @@ def layer_text(name, results, dim, has_bias):
     lines = ["%s: %s" % (name, _header(results, dim, has_bias))]
     if unargmaxable:
         lines += textwrap.wrap(_meaning(has_bias, _box(results)), 78)
-        lines += ["  class %d: %s" % (r.index, _combination(r)) for r in unargmaxable]
+        lines += ["  class %d%s: %s" % (r.index, _token(tokens, r.index), _combination(r))
+                  for r in unargmaxable]
         lines.append(_count(results, unargmaxable))
         lines.append("Coefficients to %d significant digits. %s"
                      % (_DIGITS, _where_exact(unargmaxable, _WHERE_EXACT)))
@@ -303,7 +319,7 @@ def _code(text):
     return fence + padding + text + padding + fence
 
 
-def layer_markdown(name, results, dim, has_bias):
+def layer_markdown(name, results, dim, has_bias, *, tokens=None):
     """A section to paste into a review: the layer, a table of the
     unargmaxable classes and their combinations, the count.
 
@@ -331,17 +347,27 @@ def layer_markdown(name, results, dim, has_bias):
     lines = ["### check-layer %s" % _code(name), "",
              "%s." % _header(results, dim, has_bias), ""]
     if unargmaxable:
+        token = "" if tokens is None else " Token |"
         lines += [_meaning(has_bias, _box(results)), "",
-                  "| Class | Combination (coefficients to %d significant digits) |" % _DIGITS,
-                  "| ---: | --- |"]
-        lines += ["| %d | `%s` |" % (r.index, _combination(r)) for r in unargmaxable]
+                  "| Class |%s Combination (coefficients to %d significant digits) |"
+                  % (token, _DIGITS), "| ---: |%s --- |" % (token and " --- |")]
+        lines += ["| %d |%s `%s` |" % (r.index, _markdown_token(tokens, r.index),
+                                       _combination(r)) for r in unargmaxable]
         lines.append("")
     lines.append("%s %s." % (_count(results, unargmaxable),
                              _where_exact(unargmaxable, "`%s`" % _WHERE_EXACT)))
     return "\n".join(lines) + "\n"
 
 
-def layer_json(name, results, dim, has_bias):
+def _markdown_token(tokens, index):
+    """A token's table cell: its repr as a code span, pipes escaped."""
+    if tokens is None:
+        return ""
+    token = tokens.get(index)
+    return " (no token) |" if token is None else " %s |" % _cell(_code(repr(token)))
+
+
+def layer_json(name, results, dim, has_bias, *, tokens=None):
     """One JSON object; rationals exact as "p/q" or "p", each beside its
     approximation to 6 significant digits.
 
@@ -354,6 +380,8 @@ def layer_json(name, results, dim, has_bias):
     [exact, approximation]; an unargmaxable one its "terms": the nonzero
     coefficients of its combination, in increasing class number j, as
     triples [j, exact, approximation] (every other coefficient is 0).
+    With ``tokens`` ({id: token}), each line has its class's "token", null
+    for a class with none.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -380,13 +408,15 @@ def layer_json(name, results, dim, has_bias):
               ("unargmaxable", [r.index for r in results if not r.argmaxable])]
     lines = ["{"] + ["  %s: %s," % (json.dumps(key), json.dumps(value)) for key, value in header]
     lines.append('  "results": [')
-    lines.append(",\n".join("    " + json.dumps(_class_json(r)) for r in results))
+    lines.append(",\n".join("    " + json.dumps(_class_json(r, tokens)) for r in results))
     lines += ["  ]", "}"]
     return "\n".join(lines) + "\n"
 
 
-def _class_json(result):
+def _class_json(result, tokens):
     entry = {"index": result.index, "argmaxable": result.argmaxable}
+    if tokens is not None:
+        entry["token"] = tokens.get(result.index)
     if result.argmaxable:
         entry["witness"] = [[rational_text(v), _approximation(v)] for v in result.witness]
     else:

@@ -88,7 +88,7 @@ class TestFixtureFolders(FileTestCase):
         layer = read_model(folder)
         self.assertEqual([os.path.basename(p) for p in layer.files],
                          ["config.json", "model.safetensors.index.json",
-                          "model-00001-of-00002.safetensors"])
+                          "model-00001-of-00002.safetensors", "tokenizer.json"])
         with self.assertRaisesRegex(InputError, "model-00002-of-00002.safetensors: the header"):
             read_model(folder, tensor="transformer.wpe.weight")
 

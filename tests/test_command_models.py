@@ -1,0 +1,40 @@
+"""check-layer on model folders as hubs ship them (issue 20): the output
+layer chosen and said, the tokens shown, one line for a refused file."""
+
+import json
+import unittest
+
+from tests.formats.model_data import model
+from tests.test_command import in_process
+
+
+class TestModelFolders(unittest.TestCase):
+
+    def test_a_bert_folder_names_its_unargmaxable_tokens(self):
+        status, out, err = in_process("check-layer", model("bert-mlm"), "--jobs", "1")
+        self.assertEqual(status, 0)
+        self.assertIn("%s: 200 classes, d = 16, with bias" % model("bert-mlm"), out)
+        self.assertRegex(out, r"\n  class 0 '\[PAD\]': w\[0\] = ")
+        self.assertRegex(out, r"\n  class 10 'f': w\[10\] = ")
+        self.assertEqual(err.splitlines(), [
+            "counterexamples: note: %s: weights 'bert.embeddings.word_embeddings.weight': no"
+            " output layer is stored, so it is tied to the input embedding (config.json has"
+            " tie_word_embeddings = true)" % model("bert-mlm"),
+            "counterexamples: note: %s: array 'cls.predictions.bias' (200,) is read as the bias"
+            " (the output layer's bias by its name); name another with bias_tensor=... or"
+            " --bias-tensor" % model("bert-mlm"),
+            "counterexamples: note: %s: tokens read from %s"
+            % (model("bert-mlm"), model("bert-mlm", "vocab.txt"))])
+
+    def test_json_has_each_token(self):
+        status, out, _ = in_process("check-layer", model("marian-bias"), "--format", "json")
+        document = json.loads(out)
+        with open(model("marian-bias", "vocab.json"), encoding="utf-8") as handle:
+            vocab = {n: token for token, n in json.load(handle).items()}
+        self.assertEqual([r["token"] for r in document["results"]],
+                         [vocab.get(n) for n in range(257)])
+        self.assertEqual(document["unargmaxable"], [256])
+
+
+if __name__ == "__main__":
+    unittest.main()
