@@ -74,6 +74,7 @@ from reviews.argmax.layer_input import (
     sequence, validated,
 )
 from reviews.argmax.lines import upper_envelope
+from reviews.argmax.masked import check_unmasked, masked_classes, verify_unmasked
 from reviews.argmax.packed import Packed, dot
 from reviews.argmax.span import SpanCoordinates
 from reviews.argmax.twins import Twins
@@ -82,7 +83,8 @@ from reviews.argmax.workers import job_count, run_chunks, start_method
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
 
-class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms classes box")):
+class ClassResult(namedtuple("ClassResult",
+                             "index argmaxable witness terms classes box masked")):
     """The decision for one class.
 
     index: the class; argmaxable: bool; witness: tuple of Fraction (length
@@ -90,7 +92,9 @@ class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms clas
     ((j, Fraction), ...) in increasing j, or None; classes: C, the layer's
     number of classes (needed only for ``combination``); box: None for
     inputs anywhere in R^d, or the Fraction R for inputs with |x_k| <= R
-    (the terms are then a combination for that box: module docstring).
+    (the terms are then a combination for that box: module docstring);
+    masked: True for a class whose bias is -inf (never argmaxable; its
+    certificate is its bias).
 
     >>> ClassResult(2, False, None, ((0, Fraction(1, 2)), (1, Fraction(1, 2))), 3).combination
     (Fraction(1, 2), Fraction(1, 2), 0)
@@ -98,8 +102,9 @@ class ClassResult(namedtuple("ClassResult", "index argmaxable witness terms clas
 
     __slots__ = ()
 
-    def __new__(cls, index, argmaxable, witness=None, terms=None, classes=None, box=None):
-        return super().__new__(cls, index, argmaxable, witness, terms, classes, box)
+    def __new__(cls, index, argmaxable, witness=None, terms=None, classes=None, box=None,
+                masked=False):
+        return super().__new__(cls, index, argmaxable, witness, terms, classes, box, masked)
 
     @property
     def combination(self):
@@ -517,6 +522,9 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):
     None for every usable CPU) share the classes; the results are the same
     for every ``jobs``.  With jobs > 1 under the ``spawn`` start method
     (macOS, Windows), call it from under ``if __name__ == "__main__":``.
+    A class whose bias is -inf is masked: never argmaxable, with
+    ``masked`` True, and the others are decided without it
+    (reviews.argmax.masked).
 
     >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
     >>> [r.argmaxable for r in check_layer(W)]
@@ -534,6 +542,10 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1):
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
+    masked = masked_classes(bias)
+    if masked:
+        return check_unmasked(weights, bias, masked, lambda w, b: check_layer(
+            w, b, progress, box=box, jobs=jobs), ClassResult)
     jobs = job_count(jobs)
     bound = None if box is None else box_bound(box)
     rows, biases, denominator = integer_layer(weights, bias)
@@ -684,6 +696,10 @@ def verify(weights, bias, result, box=None):
     >>> verify([[0], [1]], [0, -2], boxed, box=1), verify([[0], [1]], [0, -2], boxed)
     (True, False)
     """
+    masked = masked_classes(bias)
+    if masked and isinstance(result, ClassResult):
+        return verify_unmasked(weights, bias, result, masked,
+                               lambda w, b, r: verify(w, b, r, box))
     rows, biases = exact_layer(weights, bias)
     biases = biases or [Fraction(0)] * len(rows)
     bound = None if box is None else box_bound(box)

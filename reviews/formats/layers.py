@@ -49,7 +49,7 @@ from reviews.errors import InputError
 from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Checkpoint,
                                         bias_like, choose_array, choose_layer)
 from reviews.formats.source import STDIN, excerpt, open_regular, read_text, shown_shape
-from reviews.formats.text import delimited_rows, json_bias, json_layer
+from reviews.formats.text import MASKED, delimited_rows, json_bias, json_layer
 from reviews.formats.vocab import find_vocab, read_vocab
 
 __all__ = ["read_layer", "read_model", "read_npy", "Layer", "Tensor"]
@@ -78,9 +78,13 @@ def _extension(path):
     return extension
 
 
-def _finite(values, path, where):
+def _finite(values, path, where, masked=False):
+    """``values``, each finite (or, with ``masked``, -inf), else InputError."""
     if not all(map(math.isfinite, values)):
-        k = next(k for k, v in enumerate(values) if not math.isfinite(v))
+        k = next((k for k, v in enumerate(values) if not math.isfinite(v)
+                  and not (masked and v == MASKED)), None)
+        if k is None:
+            return values
         raise InputError("%s: %s[%d] is %r, not a finite number" % (path, where, k, values[k]))
     return values
 
@@ -116,7 +120,7 @@ def _vector(array, path):
     if len(array.shape) != 1 and not (len(array.shape) == 2 and 1 in array.shape):
         raise InputError("%s: a bias is one number per class, not shape %s"
                          % (path, shown_shape(array.shape)))
-    return _finite(array.load()[0].tolist(), path, "bias")
+    return _finite(array.load()[0].tolist(), path, "bias", masked=True)
 
 
 def _transposed(rows, path):
@@ -217,7 +221,7 @@ def _read_bias(path, tensor, note):
     text, extension = _text_file(path, extension)
     if extension == ".json":
         return json_bias(text, path), None
-    rows = delimited_rows(text, path, _SEPARATORS[extension], note)
+    rows = delimited_rows(text, path, _SEPARATORS[extension], note, masked=True)
     if all(len(row) == 1 for row in rows):
         return [row[0] for row in rows], None
     if len(rows) == 1:

@@ -249,8 +249,11 @@ def _meaning(has_bias, box=None):
 def _combination(result):
     """ "w[i] = a*w[j] + ...": the nonzero terms, a weight of exactly 1 as w[j].
 
-    In a box the certificate is an inequality of logits, "l[i] <= a*l[j] + ...".
+    In a box the certificate is an inequality of logits, "l[i] <= a*l[j] + ...";
+    a masked class's is its bias, "masked: b[i] = -inf".
     """
+    if result.masked:
+        return "masked: b[%d] = -inf" % result.index
     symbol = "w" if result.box is None else "l"
     terms = ["%s[%d]" % (symbol, j) if weight == 1
              else "%s*%s[%d]" % (_approximation(weight), symbol, j)
@@ -260,8 +263,12 @@ def _combination(result):
 
 
 def _count(results, unargmaxable):
-    return "%d of %s unargmaxable, %d argmaxable." % (
-        len(unargmaxable), _classes(len(results)), len(results) - len(unargmaxable))
+    masked = sum(r.masked for r in unargmaxable)
+    return "%d of %s unargmaxable%s, %d argmaxable." % (
+        len(unargmaxable), _classes(len(results)),
+        " (%d masked by a bias of -inf: the others are decided without %s)"
+        % (masked, "it" if masked == 1 else "them") if masked else "",
+        len(results) - len(unargmaxable))
 
 
 def _where_exact(unargmaxable, flag):
@@ -381,7 +388,8 @@ def layer_json(name, results, dim, has_bias, *, tokens=None):
     coefficients of its combination, in increasing class number j, as
     triples [j, exact, approximation] (every other coefficient is 0).
     With ``tokens`` ({id: token}), each line has its class's "token", null
-    for a class with none.
+    for a class with none.  A class masked by a bias of -inf has "masked":
+    true instead of terms.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -419,6 +427,8 @@ def _class_json(result, tokens):
         entry["token"] = tokens.get(result.index)
     if result.argmaxable:
         entry["witness"] = [[rational_text(v), _approximation(v)] for v in result.witness]
+    elif result.masked:
+        entry["masked"] = True
     else:
         entry["terms"] = [[j, rational_text(v), _approximation(v)] for j, v in result.terms]
     return entry

@@ -406,6 +406,23 @@ class TestLayerTokens(unittest.TestCase):
         self.assertNotIn("token", json.loads(layer_json("w.csv", LAYER, 2, False))["results"][0])
 
 
+class TestLayerMasked(unittest.TestCase):
+
+    RESULTS = [ClassResult(0, True, (F(1),)), ClassResult(1, False, masked=True)]
+
+    def test_text_and_markdown_say_masked_and_count_it(self):
+        report = layer_text("w.csv", self.RESULTS, 1, True)
+        self.assertIn("\n  class 1: masked: b[1] = -inf\n", report)
+        self.assertIn("\n1 of 2 classes unargmaxable (1 masked by a bias of -inf: the others"
+                      " are decided without it), 1 argmaxable.\n", report)
+        self.assertIn("| 1 | `masked: b[1] = -inf` |", layer_markdown("w.csv", self.RESULTS, 1, True))
+
+    def test_json_marks_it_masked(self):
+        document = json.loads(layer_json("w.csv", self.RESULTS, 1, True))
+        self.assertEqual(document["results"][1], {"index": 1, "argmaxable": False, "masked": True})
+        self.assertEqual(document["unargmaxable"], [1])
+
+
 class TestLayerFormats(unittest.TestCase):
 
     def test_every_layer_format_is_ascii_and_ends_with_a_newline(self):
