@@ -67,13 +67,14 @@ from reviews.argmax.check import check_layer, verify
 from reviews.claims import run, select
 from reviews.papers import all_claims
 from reviews.errors import InputError
-from reviews.formats.source import STDIN
+from reviews.formats.source import STDIN, file_digest
 from reviews.formats.text import decimal_from_text
 from reviews.report.html import html
 from reviews.formats.layers import read_model
 from reviews.report.progress import Progress
 from reviews.argmax.regions import region_count
-from reviews.report.text import FORMATS, LAYER_FORMATS, Drawn, Suite, all_match
+from reviews.report.text import (FORMATS, LAYER_FORMATS, Drawn, Provenance, Suite, all_match,
+                                 version_line)
 from reviews.softmax import (
     log_softmax,
     log_softmax_exact,
@@ -473,8 +474,12 @@ def _check_layer_command(argv, out, err):
         if progress is not None:
             progress.wipe()
     render = LAYER_FORMATS[arguments.format]
-    _deliver(render(name, results, len(weights[0]), bias is not None, tokens=layer.tokens),
-             arguments.output, out)
+    provenance = Provenance(
+        version_line(Suite(SUITE_NAME, __version__, platform.python_version())),
+        [(path,) + file_digest(path) for path in layer.files], layer.weights_tensor,
+        layer.bias_tensor, arguments.transpose)
+    _deliver(render(name, results, len(weights[0]), bias is not None, tokens=layer.tokens,
+                    provenance=provenance), arguments.output, out)
     return 0
 
 

@@ -1,8 +1,10 @@
 """End-to-end tests of the command line: exit codes, formats, errors."""
 
+import hashlib
 import io
 import json
 import os
+import platform
 import subprocess
 import sys
 import unittest
@@ -225,6 +227,29 @@ Coefficients to 6 significant digits. Exact values and witnesses: --format json
 """.replace("tests/data/figure1.json", README_EXAMPLE[1])
 
 
+def provenance(*paths, options="none", root=""):
+    """The lines a check-layer text report starts with for a layer read from
+    ``paths`` (files under ``root``, or standard input)."""
+    lines = ["review-counterexamples %s (Python %s)" % (__version__,
+                                                         platform.python_version())]
+    for path in paths:
+        if path == "<stdin>":
+            lines.append("file: <stdin> (standard input)")
+            continue
+        with open(os.path.join(root, path), "rb") as handle:
+            data = handle.read()
+        lines.append("file: %s, %d bytes, sha256 %s"
+                     % (path, len(data), hashlib.sha256(data).hexdigest()))
+    return "\n".join(lines + ["options: " + options]) + "\n"
+
+
+def body(out):
+    """A check-layer text report without the provenance lines it starts with."""
+    lines = out.splitlines(True)
+    return "".join(lines[next(n for n, line in enumerate(lines)
+                              if line.startswith("options: ")) + 1:])
+
+
 class TestReadmeExample(unittest.TestCase):
 
     def test_the_shipped_figure_1_layer_is_the_papers(self):
@@ -233,7 +258,8 @@ class TestReadmeExample(unittest.TestCase):
 
     def test_the_readme_command_prints_exactly_this(self):
         done = command(*README_EXAMPLE, cwd=ROOT)
-        self.assertEqual((done.returncode, done.stderr, done.stdout), (0, "", README_OUTPUT))
+        self.assertEqual((done.returncode, done.stderr, done.stdout),
+                         (0, "", provenance(README_EXAMPLE[1], root=ROOT) + README_OUTPUT))
 
 
 class TestCheckLayer(FileTestCase):
@@ -242,15 +268,17 @@ class TestCheckLayer(FileTestCase):
         path = self.write("fig1.json", FIGURE_1_JSON)
         status, out, err = in_process("check-layer", path)
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out, README_OUTPUT.replace(README_EXAMPLE[1], path))
+        self.assertEqual(out, provenance(path) + README_OUTPUT.replace(README_EXAMPLE[1], path))
 
     def test_markdown_format(self):
         path = self.write("fig1.json", FIGURE_1_JSON)
         status, out, err = in_process("check-layer", path, "--format", "markdown")
         self.assertEqual((status, err), (0, ""))
         self.assertEqual(out.splitlines()[:3], ["### check-layer `%s`" % path, "",
-                                                "4 classes, d = 2, no bias; classes numbered"
-                                                " from 0."])
+                                                "- Version: `%s`"
+                                                % provenance().splitlines()[0]])
+        self.assertIn("\n- Options: `none`\n\n4 classes, d = 2, no bias; classes numbered"
+                      " from 0.\n", out)
         self.assertIn("\n| 3 | `w[3] = 0.148276*w[0] + 0.420690*w[1] + 0.431034*w[2]` |\n",
                       out)
         self.assertTrue(out.endswith("\n1 of 4 classes unargmaxable, 3 argmaxable."
@@ -261,8 +289,16 @@ class TestCheckLayer(FileTestCase):
         status, out, _ = in_process("check-layer", path, "--format", "json")
         document = json.loads(out)
         self.assertEqual(status, 0)
-        self.assertEqual(list(document), ["file", "classes", "dim", "bias", "box",
+        self.assertEqual(list(document), ["version", "files", "weights_tensor", "bias_tensor",
+                                          "transpose", "file", "classes", "dim", "bias", "box",
                                           "numbered_from", "unargmaxable", "results"])
+        self.assertEqual(document["version"], provenance().splitlines()[0])
+        with open(path, "rb") as handle:
+            data = handle.read()
+        self.assertEqual((document["files"], document["weights_tensor"],
+                          document["bias_tensor"], document["transpose"]),
+                         ([{"path": path, "bytes": len(data),
+                            "sha256": hashlib.sha256(data).hexdigest()}], None, None, False))
         self.assertEqual((document["file"], document["classes"], document["dim"],
                           document["bias"], document["box"], document["numbered_from"]),
                          (path, 4, 2, False, None, 0))
@@ -280,11 +316,11 @@ class TestCheckLayer(FileTestCase):
         path = self.write("twice.csv", "0\n0\n1\n")
         _, out, _ = in_process("check-layer", path, "--format", "json")
         lines = out.splitlines()
-        self.assertEqual((lines[8], lines[12:]), ('  "results": [', ["  ]", "}"]))
-        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[9:11]],
+        self.assertEqual((lines[13], lines[17:]), ('  "results": [', ["  ]", "}"]))
+        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[14:16]],
                          [{"index": 0, "argmaxable": False, "terms": [[1, "1", "1"]]},
                           {"index": 1, "argmaxable": False, "terms": [[0, "1", "1"]]}])
-        self.assertEqual(list(json.loads(lines[11])), ["index", "argmaxable", "witness"])
+        self.assertEqual(list(json.loads(lines[16])), ["index", "argmaxable", "witness"])
 
     def test_a_weight_of_exactly_1_is_shown_without_a_coefficient(self):
         path = self.write("twice.csv", "0\n0\n1\n")
@@ -393,8 +429,9 @@ class TestBox(FileTestCase):
         path = self.write("layer.json", self.LAYER)
         status, out, err = in_process("check-layer", path, "--box", "1")
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out.splitlines()[0], "%s: 2 classes, d = 1, with bias; inputs boxed"
-                         " to |x_k| <= 1; classes numbered from 0" % path)
+        self.assertEqual(out.splitlines()[2:4], [
+            "options: box R = 1", "%s: 2 classes, d = 1, with bias; inputs boxed to |x_k| <= 1;"
+            " classes numbered from 0" % path])
         self.assertIn("\n  class 1: l[1] <= l[0]\n", out)
         self.assertIn("\n1 of 2 classes unargmaxable, 1 argmaxable.\n", out)
 
@@ -435,7 +472,7 @@ class TestModelFiles(FileTestCase):
             ("embed.npy", npy_bytes([1.0, 0.0, 0.0, 1.0], (2, 2))))))
         status, out, err = in_process("check-layer", path, "--tensor", "lm_head")
         self.assertEqual((status, err), (0, ""))
-        self.assertTrue(out.startswith("%s: 4 classes, d = 2, no bias;" % path), out)
+        self.assertTrue(body(out).startswith("%s: 4 classes, d = 2, no bias;" % path), out)
         self.assertIn(FIGURE_1_CERTIFICATE, out)
         status, out, err = in_process("check-layer", path, "--tensor", "embed")
         self.assertEqual((status, err), (0, ""))
@@ -511,7 +548,8 @@ class TestModelFiles(FileTestCase):
         path = self.write("dc.csv", columns + "\n")
         status, out, err = in_process("check-layer", path, "--transpose")
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out, README_OUTPUT.replace(README_EXAMPLE[1], path))
+        self.assertEqual(out, provenance(path, options="transpose")
+                         + README_OUTPUT.replace(README_EXAMPLE[1], path))
 
     def test_transpose_of_a_npy_array(self):
         flat = [row[k] for k in range(2) for row in FIGURE_1_ROWS]
@@ -524,7 +562,7 @@ class TestModelFiles(FileTestCase):
         path = self.write("dc.csv", "-2,1,1.8,0.9\n-2,2,-0.8,0.2\n")
         status, out, err = in_process("check-layer", path)
         self.assertEqual(status, 0)
-        self.assertTrue(out.startswith("%s: 2 classes, d = 4, no bias;" % path), out)
+        self.assertTrue(body(out).startswith("%s: 2 classes, d = 4, no bias;" % path), out)
         self.assertEqual(err, "counterexamples: note: %s: 2 classes of dimension d = 4 > C: if"
                               " the layer is stored as (d, C), read it transposed\n" % path)
 
@@ -561,8 +599,8 @@ class TestStandardInputCommand(FileTestCase):
                                       input=text, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, universal_newlines=True)
                 self.assertEqual((done.returncode, done.stderr), (0, ""))
-                self.assertEqual(done.stdout, README_OUTPUT.replace(README_EXAMPLE[1],
-                                                                    "<stdin>"))
+                self.assertEqual(done.stdout, provenance("<stdin>")
+                                 + README_OUTPUT.replace(README_EXAMPLE[1], "<stdin>"))
 
     def test_the_bias_from_standard_input(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
@@ -801,8 +839,8 @@ class TestStreams(FileTestCase):
         environment = dict(os.environ, PYTHONIOENCODING="ascii")
         done = script(["check-layer", path], env=environment)
         self.assertEqual((done.returncode, done.stderr), (0, b""))
-        self.assertTrue(done.stdout.startswith(os.fsencode(self.folder.name)
-                                               + b"/caf\\xe9.csv: 2 classes"), done.stdout)
+        self.assertIn(b"\n" + os.fsencode(self.folder.name) + b"/caf\\xe9.csv: 2 classes",
+                      done.stdout)
 
     def test_a_note_to_a_closed_stderr_does_not_stop_the_check(self):
         path = self.write("h.csv", "x,y\n1,0\n0,1\n")

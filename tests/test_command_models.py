@@ -2,10 +2,11 @@
 layer chosen and said, the tokens shown, one line for a refused file."""
 
 import json
+import os
 import unittest
 
 from tests.formats.model_data import model
-from tests.test_command import in_process
+from tests.test_command import in_process, provenance
 
 
 class TestModelFolders(unittest.TestCase):
@@ -25,6 +26,25 @@ class TestModelFolders(unittest.TestCase):
             " --bias-tensor" % model("bert-mlm"),
             "counterexamples: note: %s: tokens read from %s"
             % (model("bert-mlm"), model("bert-mlm", "vocab.txt"))])
+
+    def test_the_report_starts_with_what_produced_it(self):
+        status, out, _ = in_process("check-layer", model("marian-bias"), "--box", "100")
+        files = [model("marian-bias", name)
+                 for name in ("config.json", "model.safetensors", "vocab.json")]
+        expected = provenance(*files, options="box R = 100").splitlines()
+        expected[-1:-1] = ["weights: 'model.shared.weight' F32 (257, 16)",
+                           "bias: 'final_logits_bias' F32 (1, 257)"]
+        self.assertEqual((status, out.splitlines()[:len(expected)]), (0, expected))
+
+    def test_json_names_the_tensors_and_files(self):
+        _, out, _ = in_process("check-layer", model("gpt2-sharded"), "--format", "json")
+        document = json.loads(out)
+        self.assertEqual([os.path.basename(f["path"]) for f in document["files"]],
+                         ["config.json", "model.safetensors.index.json",
+                          "model-00001-of-00002.safetensors", "tokenizer.json"])
+        self.assertEqual((document["weights_tensor"], document["bias_tensor"]),
+                         ({"name": "transformer.wte.weight", "dtype": "F32",
+                           "shape": [300, 16]}, None))
 
     def test_json_has_each_token(self):
         status, out, _ = in_process("check-layer", model("marian-bias"), "--format", "json")

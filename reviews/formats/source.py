@@ -10,11 +10,13 @@ array at most MAX_VALUES values, each checked before anything is read.
     STDIN           the name that read_text reads standard input for
     open_regular    (binary file, size) of a regular file, or InputError
     read_text       the text of a file of at most MAX_TEXT_BYTES
+    file_digest     the size and SHA-256 of a file, for a report's provenance
     excerpt         repr of at most 60 characters of text, for a message
     shown_number    an int or Decimal in at most about 60 characters
     shown_shape     an array's shape in at most about 60 characters
 """
 
+import hashlib
 import os
 import re
 import stat
@@ -22,8 +24,8 @@ import sys
 
 from reviews.errors import InputError
 
-__all__ = ["MAX_TEXT_BYTES", "MAX_VALUES", "STDIN", "open_regular", "read_text", "excerpt",
-           "shown_number", "shown_shape"]
+__all__ = ["MAX_TEXT_BYTES", "MAX_VALUES", "STDIN", "open_regular", "read_text", "file_digest",
+           "excerpt", "shown_number", "shown_shape"]
 
 MAX_TEXT_BYTES = 64 * 2 ** 20
 # GPT-2's 50,257 x 768 head has 38.6 million values; each becomes a Python
@@ -112,6 +114,24 @@ def open_regular(path):
     except OSError as error:
         raise InputError("cannot read %s: %s" % (path, error.strerror or error)) from None
     raise InputError("cannot read %s: it is %s, not a regular file" % (path, _kind(mode)))
+
+
+def file_digest(path):
+    """(bytes, SHA-256 in hex) of the regular file ``path``, read in chunks;
+    (None, None) for standard input, which cannot be read again.
+
+    >>> file_digest(STDIN)
+    (None, None)
+    """
+    if path == STDIN:
+        return None, None
+    handle, _ = open_regular(path)
+    digest, size = hashlib.sha256(), 0
+    with handle:
+        for chunk in iter(lambda: handle.read(_CHUNK), b""):
+            digest.update(chunk)
+            size += len(chunk)
+    return size, digest.hexdigest()
 
 
 def _past_limit(path, size):

@@ -7,6 +7,7 @@ comes from the claims, their outcomes and their figures.  (The HTML page is
 reviews.report.html.)
 
     Suite       name, version and Python version of the run
+    Provenance  the version, files, tensors and options of a checked layer
     Drawn       a claim's figure as drawn for a report
     text        the terminal report
     markdown    a table to paste into a review, then the evidence
@@ -36,12 +37,18 @@ from collections import namedtuple
 
 from reviews.exact import rational_text, to_decimal
 
-__all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
+__all__ = ["Suite", "Provenance", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
            "version_line", "citation", "tally", "alt_text",
            "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS"]
 
 Suite = namedtuple("Suite", "name version python")
 Suite.__doc__ = "The header of a run: suite name, suite version, Python version."
+
+Provenance = namedtuple("Provenance", "version files weights_tensor bias_tensor transpose")
+Provenance.__doc__ = """What produced a checked layer's report: the version line, the files
+read as (path, bytes, SHA-256 in hex; None and None for standard input),
+the tensors read as (name, dtype, shape) or None, and whether the layer
+was read transposed."""
 
 Drawn = namedtuple("Drawn", "name description svg path")
 Drawn.__doc__ = """A claim's figure as drawn for a report: its file name, what it shows
@@ -286,10 +293,12 @@ def _token(tokens, index):
     return " (no token)" if token is None else " " + repr(token)
 
 
-def layer_text(name, results, dim, has_bias, *, tokens=None):
+def layer_text(name, results, dim, has_bias, *, tokens=None, provenance=None):
     """A header line, each unargmaxable class (and its token, if
     ``tokens`` = {id: token}) with the nonzero terms of its combination
-    (coefficients to 6 significant digits), then a count.
+    (coefficients to 6 significant digits), then a count.  With
+    ``provenance`` (a Provenance), the version line, each file read, the
+    tensors and the options come first, one line each.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -306,7 +315,8 @@ def layer_text(name, results, dim, has_bias, *, tokens=None):
     Coefficients to 6 significant digits. Exact values and witnesses: --format json
     """
     unargmaxable = [r for r in results if not r.argmaxable]
-    lines = ["%s: %s" % (name, _header(results, dim, has_bias))]
+    lines = _provenance_lines(provenance, results)
+    lines.append("%s: %s" % (name, _header(results, dim, has_bias)))
     if unargmaxable:
         lines += textwrap.wrap(_meaning(has_bias, _box(results)), 78)
         lines += ["  class %d%s: %s" % (r.index, _token(tokens, r.index), _combination(r))
@@ -319,6 +329,49 @@ def layer_text(name, results, dim, has_bias, *, tokens=None):
     return "\n".join(lines) + "\n"
 
 
+def _name(text):
+    """A name from a file or the user (a path, a tensor) on one line: as is
+    if it shows as is, else as its repr."""
+    return text if text.isprintable() and text.strip() == text and text else repr(text)
+
+
+def _provenance_items(provenance, results):
+    """(label, text) of each line of the provenance: version, files,
+    tensors, options."""
+    items = [("version", provenance.version)]
+    for path, size, digest in provenance.files:
+        items.append(("file", "%s (standard input)" % _name(path) if size is None else
+                      "%s, %d bytes, sha256 %s" % (_name(path), size, digest)))
+    for label, tensor in (("weights", provenance.weights_tensor),
+                          ("bias", provenance.bias_tensor)):
+        if tensor is not None:
+            items.append((label, "%s %s %s" % (repr(tensor.name), tensor.dtype,
+                                               tuple(tensor.shape))))
+    box = _box(results)
+    options = (["box R = %s" % _approximation(box)] if box is not None else []) + (
+        ["transpose"] if provenance.transpose else [])
+    items.append(("options", ", ".join(options) or "none"))
+    return items
+
+
+def _provenance_lines(provenance, results):
+    """The version line as the claims report starts, then the rest, labelled."""
+    if provenance is None:
+        return []
+    version, *rest = _provenance_items(provenance, results)
+    return [version[1]] + ["%s: %s" % item for item in rest]
+
+
+def _provenance_json(provenance):
+    def tensor(t):
+        return None if t is None else {"name": t.name, "dtype": t.dtype, "shape": list(t.shape)}
+    return [("version", provenance.version),
+            ("files", [{"path": p, "bytes": n, "sha256": d} for p, n, d in provenance.files]),
+            ("weights_tensor", tensor(provenance.weights_tensor)),
+            ("bias_tensor", tensor(provenance.bias_tensor)),
+            ("transpose", provenance.transpose)]
+
+
 def _code(text):
     """``text`` as a markdown code span, whatever backticks it holds."""
     fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
@@ -326,7 +379,7 @@ def _code(text):
     return fence + padding + text + padding + fence
 
 
-def layer_markdown(name, results, dim, has_bias, *, tokens=None):
+def layer_markdown(name, results, dim, has_bias, *, tokens=None, provenance=None):
     """A section to paste into a review: the layer, a table of the
     unargmaxable classes and their combinations, the count.
 
@@ -351,8 +404,11 @@ def layer_markdown(name, results, dim, has_bias, *, tokens=None):
     1 of 2 classes unargmaxable, 1 argmaxable. Exact values and witnesses: `--format json`.
     """
     unargmaxable = [r for r in results if not r.argmaxable]
-    lines = ["### check-layer %s" % _code(name), "",
-             "%s." % _header(results, dim, has_bias), ""]
+    lines = ["### check-layer %s" % _code(name), ""]
+    if provenance is not None:
+        lines += ["- %s: %s" % (label.capitalize(), _code(value))
+                  for label, value in _provenance_items(provenance, results)] + [""]
+    lines += ["%s." % _header(results, dim, has_bias), ""]
     if unargmaxable:
         token = "" if tokens is None else " Token |"
         lines += [_meaning(has_bias, _box(results)), "",
@@ -374,7 +430,7 @@ def _markdown_token(tokens, index):
     return " (no token) |" if token is None else " %s |" % _cell(_code(repr(token)))
 
 
-def layer_json(name, results, dim, has_bias, *, tokens=None):
+def layer_json(name, results, dim, has_bias, *, tokens=None, provenance=None):
     """One JSON object; rationals exact as "p/q" or "p", each beside its
     approximation to 6 significant digits.
 
@@ -387,6 +443,10 @@ def layer_json(name, results, dim, has_bias, *, tokens=None):
     [exact, approximation]; an unargmaxable one its "terms": the nonzero
     coefficients of its combination, in increasing class number j, as
     triples [j, exact, approximation] (every other coefficient is 0).
+    With ``provenance``, the keys "version", "files" (each {"path",
+    "bytes", "sha256"}, the last two null for standard input),
+    "weights_tensor" and "bias_tensor" ({"name", "dtype", "shape"} or
+    null) and "transpose" come first.
     With ``tokens`` ({id: token}), each line has its class's "token", null
     for a class with none.  A class masked by a bias of -inf has "masked":
     true instead of terms.
@@ -411,7 +471,8 @@ def layer_json(name, results, dim, has_bias, *, tokens=None):
     }
     """
     box = _box(results)
-    header = [("file", name), ("classes", len(results)), ("dim", dim), ("bias", has_bias),
+    header = [] if provenance is None else _provenance_json(provenance)
+    header += [("file", name), ("classes", len(results)), ("dim", dim), ("bias", has_bias),
               ("box", None if box is None else rational_text(box)), ("numbered_from", 0),
               ("unargmaxable", [r.index for r in results if not r.argmaxable])]
     lines = ["{"] + ["  %s: %s," % (json.dumps(key), json.dumps(value)) for key, value in header]
