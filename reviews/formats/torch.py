@@ -2,7 +2,10 @@
 
 torch.save writes a zip archive (torch >= 1.6) with one top folder: the
 pickle ``data.pkl`` of the state dict, and each tensor storage's raw bytes
-as a member ``data/KEY``.  A pickle is a program: loading one with
+as a member ``data/KEY``.  The legacy format (before 1.6) is a row of
+pickles (a magic number, the protocol version 1001, the system's
+description, the state dict, the storages' keys), then each storage as its
+length in 8 bytes and its raw bytes.  A pickle is a program: loading one with
 pickle.load may call any function it names.  Here it is never run as is:
 
 - every opcode is read first (pickletools.genops, no code runs) and only
@@ -18,9 +21,11 @@ pickle.load may call any function it names.  Here it is never run as is:
 The names allowed: collections.OrderedDict, torch._utils._rebuild_tensor_v2
 and _rebuild_parameter, and the typed storages (torch.FloatStorage, ...).
 A tensor's values are read only when asked for, from its storage member
-(stored or deflated, checked against its CRC), little-endian unless the
-archive's ``byteorder`` says big, at its offset, shape and strides; a
-storage shared by tied weights is read once.
+(stored or deflated, checked against its CRC) or its place in a legacy
+file, little-endian unless the archive's ``byteorder`` (or the legacy
+system description) says big, at its offset, shape and strides; a storage
+shared by tied weights is read once.  Each pickle is at most 16 MiB and
+2**20 opcodes.
 
     torch_arrays    the Arrays of an open torch checkpoint
 """
@@ -55,6 +60,11 @@ _PUTS = frozenset(["BINPUT", "LONG_BINPUT"])
 # opcode makes at most one object, so this many cost at most some 100 MB.
 _MAX_PICKLE = 2 ** 24
 _MAX_OPCODES = 2 ** 20
+# The legacy format's first pickle (protocol 2, LONG1 of 10 bytes): its
+# magic number, then its protocol version.
+_LEGACY_START = b"\x80\x02\x8a\x0a"
+_LEGACY_MAGIC = 0x1950a86a20f9469cfc6c
+_LEGACY_PROTOCOL = 1001
 _DTYPES = {"f8": "float64", "f4": "float32", "f2": "float16", "bf16": "bfloat16",
            "i8": "int64", "i4": "int32", "i2": "int16", "i1": "int8", "u1": "uint8"}
 
@@ -187,7 +197,7 @@ class _Unpickler(pickle.Unpickler):
 
     def __init__(self, data, where):
         super().__init__(io.BytesIO(data))
-        self.where = where
+        self.where, self.storages = where, {}
 
     def find_class(self, module, name):
         if (module, name) not in _GLOBALS:
@@ -195,18 +205,28 @@ class _Unpickler(pickle.Unpickler):
         return _GLOBALS[module, name]
 
     def persistent_load(self, pid):
-        if (not isinstance(pid, tuple) or len(pid) < 5 or pid[0] != "storage"
+        if (not isinstance(pid, tuple) or len(pid) not in (5, 6) or pid[0] != "storage"
                 or not isinstance(pid[1], _Kind) or not isinstance(pid[2], str)
                 or type(pid[4]) is not int or pid[4] < 0):
             raise _Refused("a persistent id is not a storage")
-        return _Storage(pid[2], pid[1].kind, pid[4])
+        if len(pid) == 6 and pid[5] is not None:
+            raise _Refused("storage %s is a view of another: not read" % excerpt(pid[2]))
+        storage = self.storages.setdefault(pid[2], _Storage(pid[2], pid[1].kind, pid[4]))
+        if (storage.kind, storage.numel) != (pid[1].kind, pid[4]):
+            raise _Refused("storage %s is named with two types or sizes" % excerpt(pid[2]))
+        return storage
 
 
 def _state_dict(data, where):
-    """{name: _Tensor} of a state dict's pickle, run only with stand-ins."""
-    _screen(data, where)
+    """({name: _Tensor}, {key: _Storage}) of a state dict's pickle, run only
+    with stand-ins."""
+    if isinstance(data, tuple):   # from _next_pickle: screened already
+        data, where = data
+    else:
+        _screen(data, where)
+    unpickler = _Unpickler(data, where)
     try:
-        loaded = _Unpickler(data, where).load()
+        loaded = unpickler.load()
     except InputError:
         raise
     except _Refused as refused:
@@ -222,30 +242,24 @@ def _state_dict(data, where):
                 break
     if not isinstance(loaded, dict):
         raise InputError("%s: holds %s, not a state dict" % (where, type(loaded).__name__))
-    return {name: value for name, value in loaded.items()
-            if isinstance(name, str) and isinstance(value, _Tensor)}
+    return ({name: value for name, value in loaded.items()
+             if isinstance(name, str) and isinstance(value, _Tensor)}, unpickler.storages)
 
 
 def torch_arrays(handle, size, path):
     """[Array] of the open torch checkpoint ``handle`` of ``size`` bytes."""
-    if handle.read(4) != b"PK\x03\x04":
-        raise InputError("%s is not a torch zip checkpoint (torch >= 1.6 writes a zip"
-                         " archive)" % path)
-    members = {info.filename: info for info in zip_members(handle, path)}
-    pickles = [name for name in members if posixpath.basename(name) == "data.pkl"
-               and name.count("/") == 1]
-    if len(pickles) != 1:
-        raise InputError("%s: expected one ARCHIVE/data.pkl member, found %d"
-                         % (path, len(pickles)))
-    root = pickles[0][:-len("data.pkl")]
-    big_endian = _member_bytes(handle, size, members, root + "byteorder", path, 16) == b"big"
-    where = "%s, member %s" % (path, excerpt(pickles[0]))
-    tensors = _state_dict(_member_bytes(handle, size, members, pickles[0], path,
-                                        _MAX_PICKLE), where)
+    start = handle.read(4)
+    handle.seek(0)
+    if start == b"PK\x03\x04":
+        tensors, read_storage = _zip_checkpoint(handle, size, path)
+    elif start == _LEGACY_START:
+        tensors, read_storage = _legacy_checkpoint(handle, size, path)
+    else:
+        raise InputError("%s is not a torch checkpoint (neither the zip archive of torch >= 1.6"
+                         " nor the legacy format)" % path)
     storages = {}
 
     def tensor_array(name, tensor):
-        kind = tensor.storage.kind
         where = "%s, tensor %s" % (path, excerpt(name))
         count = value_count(tensor.shape, where)
         last = tensor.offset + sum((n - 1) * s for n, s in zip(tensor.shape, tensor.stride))
@@ -257,12 +271,108 @@ def torch_arrays(handle, size, path):
 
         def load():
             key = tensor.storage.key
-            if key not in storages:
-                storages[key] = _storage(handle, size, members, root, tensor.storage,
-                                         big_endian, path)
+            if key not in storages:   # tied weights share one storage: read once
+                storages[key] = read_storage(tensor.storage)
             return _view(storages[key], tensor, count), False
-        return Array(name, tensor.shape, _DTYPES[kind], load)
+        return Array(name, tensor.shape, _DTYPES[tensor.storage.kind], load)
     return [tensor_array(name, tensor) for name, tensor in tensors.items()]
+
+
+def _zip_checkpoint(handle, size, path):
+    """({name: _Tensor}, read_storage) of a zip checkpoint: the state dict
+    of ARCHIVE/data.pkl, storages in ARCHIVE/data/KEY."""
+    members = {info.filename: info for info in zip_members(handle, path)}
+    pickles = [name for name in members if posixpath.basename(name) == "data.pkl"
+               and name.count("/") == 1]
+    if len(pickles) != 1:
+        raise InputError("%s: expected one ARCHIVE/data.pkl member, found %d"
+                         % (path, len(pickles)))
+    root = pickles[0][:-len("data.pkl")]
+    big_endian = _member_bytes(handle, size, members, root + "byteorder", path, 16) == b"big"
+    where = "%s, member %s" % (path, excerpt(pickles[0]))
+    tensors, _ = _state_dict(_member_bytes(handle, size, members, pickles[0], path,
+                                           _MAX_PICKLE), where)
+
+    def read_storage(storage):
+        return _storage(handle, size, members, root, storage, big_endian, path)
+    return tensors, read_storage
+
+
+def _legacy_checkpoint(handle, size, path):
+    """({name: _Tensor}, read_storage) of a legacy checkpoint (torch < 1.6):
+    pickles of the magic number, the protocol version, the system's
+    description and the state dict, then the storages' keys, then each
+    storage as its length (8 bytes, little-endian) and its bytes."""
+    if _load(_next_pickle(handle, size, path, "the magic number")) != _LEGACY_MAGIC:
+        raise InputError("%s: not a torch checkpoint (no legacy magic number)" % path)
+    protocol = _load(_next_pickle(handle, size, path, "the protocol version"))
+    if protocol != _LEGACY_PROTOCOL:
+        raise InputError("%s: legacy protocol version %r is not read (1001 is)"
+                         % (path, protocol if type(protocol) is int else type(protocol).__name__))
+    system = _load(_next_pickle(handle, size, path, "the system description"))
+    if not isinstance(system, dict) or not isinstance(system.get("little_endian"), bool):
+        raise InputError("%s: the system description does not say the byte order" % path)
+    tensors, storages = _state_dict(_next_pickle(handle, size, path, "the state dict"),
+                                    "%s (the state dict)" % path)
+    keys = _load(_next_pickle(handle, size, path, "the storage keys"))
+    if not isinstance(keys, list) or not all(isinstance(key, str) for key in keys):
+        raise InputError("%s: the storage keys are not a list of strings" % path)
+    places = {}
+    for key in keys:
+        storage = storages.get(key)
+        where = "%s, storage %s" % (path, excerpt(key))
+        if storage is None or key in places:
+            raise InputError("%s is %s" % (where, "listed twice" if key in places
+                                           else "not named by the state dict"))
+        length = handle.read(8)
+        if len(length) < 8 or int.from_bytes(length, "little") != storage.numel:
+            raise InputError("%s: its length (8 bytes at byte %d) is not its %d values"
+                             % (where, handle.tell() - len(length), storage.numel))
+        start = handle.tell()
+        end = start + value_count((storage.numel,), where) * KINDS[storage.kind]
+        if end > size:
+            raise InputError("%s: its %d values run past the end of the file"
+                             % (where, storage.numel))
+        places[key] = start
+        handle.seek(end)
+
+    def read_storage(storage):
+        where = "%s, storage %s" % (path, excerpt(storage.key))
+        if storage.key not in places:
+            raise InputError("%s is not in the file" % where)
+        handle.seek(places[storage.key])
+        return read_values(handle, storage.kind, storage.numel, not system["little_endian"],
+                           where)
+    return tensors, read_storage
+
+
+def _next_pickle(handle, size, path, what):
+    """The bytes of the pickle at the handle's position; the handle moves past it."""
+    start = handle.tell()
+    data = handle.read(min(_MAX_PICKLE, size - start))
+    where = "%s (%s, at byte %d)" % (path, what, start)
+    try:
+        for opcode, _, position in pickletools.genops(io.BytesIO(data)):
+            if opcode.name == "STOP":
+                handle.seek(start + position + 1)
+                data = data[:position + 1]
+                _screen(data, where)
+                return data, where
+    except ValueError as error:
+        raise InputError("%s: not a readable pickle: %s" % (where, error)) from None
+    raise InputError("%s: no pickle ends within %d bytes" % (where, _MAX_PICKLE))
+
+
+def _load(pickle_and_where):
+    """A small pickle (a number, a dict, a list) run with the stand-ins only."""
+    data, where = pickle_and_where
+    try:
+        return _Unpickler(data, where).load()
+    except InputError:
+        raise
+    except Exception as error:   # only the stand-ins ran: any failure is the file's
+        raise InputError("%s: %s: %s" % (where, type(error).__name__,
+                                         excerpt(str(error)))) from None
 
 
 def _member_bytes(handle, size, members, name, path, limit):

@@ -19,6 +19,7 @@ from tests.support import FileTestCase
 PROTO, STOP, MARK, TUPLE, REDUCE, BUILD = b"\x80\x02", b".", b"(", b"t", b"R", b"b"
 EMPTY_TUPLE, EMPTY_DICT, EMPTY_LIST = b")", b"}", b"]"
 SETITEM, APPEND, BINPERSID, NEWFALSE = b"s", b"a", b"Q", b"\x89"
+NEWTRUE, NONE, APPENDS = b"\x88", b"N", b"e"
 
 
 def glob(module, name):
@@ -38,14 +39,15 @@ def put(index):
     return b"r" + struct.pack("<I", index)
 
 
-def state_dict(tensors, storage="FloatStorage"):
+def state_dict(tensors, storage="FloatStorage", legacy=False):
     """The pickle torch.save writes for tensors (name, key, numel, offset,
-    shape, stride), all in storages of one type."""
+    shape, stride), all in storages of one type; ``legacy``: as the legacy
+    format writes it (a persistent id ends with its view metadata, None)."""
     out = PROTO + glob("collections", "OrderedDict") + EMPTY_TUPLE + REDUCE
     for name, key, numel, offset, shape, stride in tensors:
         out += text(name) + glob("torch._utils", "_rebuild_tensor_v2") + MARK
         out += (MARK + text("storage") + glob("torch", storage) + text(key) + text("cpu")
-                + number(numel) + TUPLE + BINPERSID)
+                + number(numel) + NONE * legacy + TUPLE + BINPERSID)
         out += number(offset) + MARK + b"".join(map(number, shape)) + TUPLE
         out += MARK + b"".join(map(number, stride)) + TUPLE + NEWFALSE
         out += glob("collections", "OrderedDict") + EMPTY_TUPLE + REDUCE + TUPLE + REDUCE + SETITEM
@@ -61,6 +63,21 @@ def archive(pickle, storages=(), byteorder=b"little", root="archive"):
         for key, data in storages:
             handle.writestr(root + "/data/" + key, data)
     return buffer.getvalue()
+
+
+def legacy(pickle, storages, little_endian=True):
+    """A legacy torch checkpoint: the magic number, the protocol version,
+    the system description, ``pickle``, the keys, then each storage."""
+    out = PROTO + b"\x8a\x0a" + (0x1950a86a20f9469cfc6c).to_bytes(10, "little") + STOP
+    out += PROTO + b"M" + struct.pack("<H", 1001) + STOP
+    out += (PROTO + EMPTY_DICT + text("protocol_version") + number(1001) + SETITEM
+            + text("little_endian") + (NEWTRUE if little_endian else NEWFALSE) + SETITEM + STOP)
+    out += pickle
+    out += PROTO + EMPTY_LIST + MARK + b"".join(text(key) for key, _, _ in storages)
+    out += APPENDS + STOP
+    for _, numel, data in storages:
+        out += struct.pack("<Q", numel) + data
+    return out
 
 
 def floats(values, order="<"):
@@ -203,7 +220,56 @@ class TestDamaged(FileTestCase):
                 with self.assertRaisesRegex(InputError, message):
                     read_model(path)
 
-    def test_a_legacy_or_foreign_file_is_named(self):
-        path = self.write("m.bin", b"\x80\x02\x8a\x0a" + bytes(20))
-        with self.assertRaisesRegex(InputError, "not a torch zip checkpoint"):
+    def test_a_foreign_file_is_named(self):
+        path = self.write("m.bin", b"\x80\x03" + bytes(20))
+        with self.assertRaisesRegex(InputError, "m.bin is not a torch checkpoint"):
             read_model(path)
+
+
+class TestLegacy(FileTestCase):
+
+    TENSORS = [("w", "7", 8, 1, (2, 3), (1, 2)), ("v", "7", 8, 0, (2, 2), (2, 1)),
+               ("b", "9", 2, 0, (2,), (1,))]
+
+    def content(self, little_endian=True, storages=None):
+        order = "<" if little_endian else ">"
+        storages = storages or [("7", 8, floats(range(8), order)), ("9", 2, floats([5, 6], order))]
+        return legacy(state_dict(self.TENSORS, legacy=True), storages, little_endian)
+
+    def test_storages_after_the_pickles_in_either_byte_order(self):
+        for little_endian in (True, False):
+            with self.subTest(little_endian=little_endian):
+                path = self.write("m.bin", self.content(little_endian))
+                layer = read_model(path, tensor="w", bias_tensor="b")
+                self.assertEqual((layer.weights, layer.bias), ([[1, 3, 5], [2, 4, 6]], [5, 6]))
+                self.assertEqual(read_model(path, tensor="v").weights, [[0, 1], [2, 3]])
+
+    def test_every_truncation_is_one_error(self):
+        content = self.content()
+        for cut in range(0, len(content), 7):
+            with self.subTest(cut=cut):
+                path = self.write("m.bin", content[:cut])
+                with self.assertRaises(InputError):
+                    read_model(path, tensor="w", bias_tensor="b")
+
+    def test_lying_lengths_and_keys_are_refused(self):
+        for storages, message in (
+                ([("7", 9, floats(range(9))), ("9", 2, floats([5, 6]))],
+                 r"storage '7': its length \(8 bytes at byte \d+\) is not its 8 values"),
+                ([("7", 8, floats(range(8))), ("8", 2, floats([5, 6]))],
+                 "storage '8' is not named by the state dict"),
+                ([("7", 8, floats(range(8)))] * 2, "storage '7' is listed twice")):
+            with self.subTest(message=message):
+                path = self.write("m.bin", self.content(storages=storages))
+                with self.assertRaisesRegex(InputError, message):
+                    read_model(path, tensor="w")
+
+    def test_a_hostile_state_dict_is_refused_unrun(self):
+        target = os.path.join(self.folder.name, "pwned")
+        pickle = (PROTO + glob("posix", "system") + MARK + text("touch " + target) + TUPLE
+                  + REDUCE + STOP)
+        path = self.write("m.bin", legacy(pickle, []))
+        with self.assertRaisesRegex(InputError, r"m.bin \(the state dict, at byte \d+\): refusing"
+                                                " to run code named by the file: posix.system"):
+            read_model(path)
+        self.assertFalse(os.path.exists(target))
