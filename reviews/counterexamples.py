@@ -212,8 +212,8 @@ def _not_empty(what):
     return check
 
 
-_LAYER_FILES = (".json, .csv, .tsv, .txt, .npy, .npz, .safetensors, .bin, .pt or .pth, or a"
-                " model folder"
+_LAYER_FILES = (".json, .csv, .tsv, .txt, .vec, .npy, .npz, .safetensors, .bin, .pt or .pth,"
+                " or a model folder"
                 " (config.json and weights) or its *.index.json; - reads JSON or CSV from"
                 " stdin")
 _COMMANDS = """\

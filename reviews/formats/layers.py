@@ -10,6 +10,8 @@ Formats, chosen by the file's extension:
     .npy           one array: float16/32/64 or integers, either byte order,
                    C or Fortran order
     .npz           a zip of .npy arrays (np.savez, np.savez_compressed)
+    .txt .vec      also GloVe or word2vec text: a token and its numbers per
+                   line (reviews.formats.embeddings)
     .safetensors   named tensors: F64, F32, F16, BF16 and integer types
     .bin .pt .pth  torch checkpoints (zip format), read without running
                    them (reviews.formats.torch)
@@ -48,13 +50,16 @@ from collections import namedtuple
 from reviews.errors import InputError
 from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Checkpoint,
                                         bias_like, choose_array, choose_layer)
+from reviews.formats.embeddings import embedding_rows
 from reviews.formats.source import STDIN, excerpt, open_regular, read_text, shown_shape
 from reviews.formats.text import MASKED, delimited_rows, json_bias, json_layer
 from reviews.formats.vocab import find_vocab, read_vocab
 
 __all__ = ["read_layer", "read_model", "read_npy", "Layer", "Tensor"]
 
-_SEPARATORS = {".csv": ",", ".tsv": "\t", ".txt": None}
+_SEPARATORS = {".csv": ",", ".tsv": "\t", ".txt": None, ".vec": None}
+# Text files that may hold GloVe or word2vec vectors, a token per line.
+_WORD_VECTORS = (".txt", ".vec")
 _INDEX = ".index.json"
 
 Layer = namedtuple("Layer", "weights bias weights_tensor bias_tensor files tokens")
@@ -72,8 +77,8 @@ def _extension(path):
     if extension != ".json" and extension not in _SEPARATORS and extension not in ARRAY_READERS:
         # A missing file, a directory or a device is named as such first.
         open_regular(path)[0].close()
-        raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .npy, .npz,"
-                         " .safetensors, .bin, .pt or .pth, or a model folder)"
+        raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .vec, .npy,"
+                         " .npz, .safetensors, .bin, .pt or .pth, or a model folder)"
                          % (path, extension or "no extension"))
     return extension
 
@@ -178,6 +183,13 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
                          " files)" % path)
     text, extension = _text_file(path, _extension(path))
+    vectors = embedding_rows(text, path) if extension in _WORD_VECTORS else None
+    if vectors is not None:
+        if transpose:
+            raise InputError("%s: word vectors (a token, then its numbers, per line) are one"
+                             " class per line; they cannot be read transposed" % path)
+        note("%s: read as word vectors: each line's first field is its class's token" % path)
+        return Layer(vectors[0], None, None, None, [path], vectors[1])
     if extension == ".json":
         weights, bias = json_layer(text, path)
     else:
@@ -280,7 +292,7 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
         vocab = find_vocab(path)
         if vocab is not None:
             note("%s: tokens read from %s" % (path, vocab))
-    if vocab is not None:
+    if vocab is not None:   # it names the classes, even of word vectors
         layer = layer._replace(tokens=_tokens(read_vocab(vocab), len(weights), vocab, note),
                                files=layer.files + [vocab])
     if len(weights[0]) > len(weights):
