@@ -78,7 +78,14 @@ def _candidates(arrays, dimensions, other=None):
 
 def choose_array(arrays, name, path, dimensions, what, option, other=None):
     """The array called ``name``; without a name, the only one, or else the
-    only one with ``dimensions`` axes that is not called ``other``."""
+    only one with ``dimensions`` axes that is not called ``other`` (a (1, C)
+    or (C, 1) array beside a layer is its bias, not a layer).
+
+    >>> from reviews.formats.binary import Array
+    >>> head, bias = Array("head", (5, 2), "F32", None), Array("b", (1, 5), "F32", None)
+    >>> choose_array([bias, head], None, "m.safetensors", 2, "weights", WEIGHTS_OPTION).name
+    'head'
+    """
     if name is not None:
         for array in arrays:
             if array.name == name:
@@ -96,7 +103,14 @@ def choose_array(arrays, name, path, dimensions, what, option, other=None):
 
 def bias_like(arrays, weights, classes):
     """The arrays other than ``weights`` of one value per class: shape (C,),
-    (1, C) or (C, 1), as model files keep a head's bias."""
+    (1, C) or (C, 1), as model files keep a head's bias.
+
+    >>> from reviews.formats.binary import Array
+    >>> head, bias, norm = (Array(name, shape, "F32", None) for name, shape in
+    ...                     (("head", (5, 2)), ("logits_bias", (1, 5)), ("norm", (2,))))
+    >>> [a.name for a in bias_like([head, bias, norm], head, 5)]
+    ['logits_bias']
+    """
     return [a for a in arrays if a is not weights and a.name != weights.name
             and tuple(a.shape) in ((classes,), (1, classes), (classes, 1))]
 

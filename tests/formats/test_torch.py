@@ -115,6 +115,24 @@ class TestReading(FileTestCase):
                          ([[1, 2], [0.5, -1]], "float16"))
 
 
+class TestShards(FileTestCase):
+
+    def test_torch_shards_through_their_index(self):
+        folder = os.path.join(self.folder.name, "m")
+        os.makedirs(folder)
+        head = state_dict([("lm_head.weight", "0", 4, 0, (2, 2), (2, 1))])
+        other = state_dict([("model.norm.weight", "0", 2, 0, (2,), (1,))])
+        for name, pickle, values in (("a.bin", head, [1, 2, 3, 4]), ("b.bin", other, [0, 0])):
+            with open(os.path.join(folder, name), "wb") as handle:
+                handle.write(archive(pickle, [("0", floats(values))]))
+        with open(os.path.join(folder, "pytorch_model.bin.index.json"), "w") as handle:
+            handle.write('{"weight_map": {"lm_head.weight": "a.bin",'
+                         ' "model.norm.weight": "b.bin"}}')
+        layer = read_model(folder)
+        self.assertEqual((layer.weights, [os.path.basename(p) for p in layer.files]),
+                         ([[1, 2], [3, 4]], ["pytorch_model.bin.index.json", "a.bin"]))
+
+
 class TestHostile(FileTestCase):
 
     def setUp(self):
