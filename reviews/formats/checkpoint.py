@@ -101,6 +101,11 @@ def choose_array(arrays, name, path, dimensions, what, option, other=None):
                      % (path, len(arrays), what, option, listing(arrays)))
 
 
+def _per_class(classes):
+    """The shapes of one value per class."""
+    return (classes,), (1, classes), (classes, 1)
+
+
 def bias_like(arrays, weights, classes):
     """The arrays other than ``weights`` of one value per class: shape (C,),
     (1, C) or (C, 1), as model files keep a head's bias.
@@ -112,7 +117,7 @@ def bias_like(arrays, weights, classes):
     ['logits_bias']
     """
     return [a for a in arrays if a is not weights and a.name != weights.name
-            and tuple(a.shape) in ((classes,), (1, classes), (classes, 1))]
+            and tuple(a.shape) in _per_class(classes)]
 
 
 def _found_bias(arrays, weights, classes, path, note):
@@ -311,22 +316,28 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
                                            WEIGHTS_OPTION))
     if weights is None:
         weights = checkpoint.array(tensor, "weights", WEIGHTS_OPTION)
-    if bias_tensor is not None:
-        return weights, checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
-    if not find_bias:
+    if bias_tensor is None and not find_bias:
         return weights, None
     classes = classes_of(weights)
-    named = [n for n in _BIASES if n in set(checkpoint.names)]
-    for name in named:
-        array = checkpoint.array(name, "bias", BIAS_OPTION)
-        if tuple(array.shape) in ((classes,), (1, classes), (classes, 1)):
-            if len(named) > 1:
-                raise InputError("%s has %d biases of the output layer; name one with %s: %s"
-                                 % (checkpoint.path, len(named), BIAS_OPTION,
-                                    ", ".join(map(excerpt, named))))
-            note("%s: array %s %s is read as the bias (the output layer's bias by its name);"
-                 " name another with %s"
-                 % (checkpoint.path, excerpt(name), shown_shape(array.shape), BIAS_OPTION))
-            return weights, array
-    return weights, _found_bias(checkpoint.arrays_beside(weights.name), weights, classes,
-                                checkpoint.file_of(weights.name), note)
+    if bias_tensor is not None:
+        bias = checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
+    else:
+        names = set(checkpoint.names)
+        named = [checkpoint.array(name, "bias", BIAS_OPTION) for name in _BIASES if name in names]
+        named = [a for a in named if tuple(a.shape) in _per_class(classes)]
+        if len(named) > 1:
+            raise InputError("%s has %d biases of the output layer; name one with %s: %s"
+                             % (checkpoint.path, len(named), BIAS_OPTION, listing(named)))
+        if not named:
+            return weights, _found_bias(checkpoint.arrays_beside(weights.name), weights,
+                                        classes, checkpoint.file_of(weights.name), note)
+        bias = named[0]
+        note("%s: array %s %s is read as the bias (the output layer's bias by its name);"
+             " name another with %s"
+             % (checkpoint.path, excerpt(bias.name), shown_shape(bias.shape), BIAS_OPTION))
+    for other in bias_like(checkpoint.arrays_beside(weights.name), weights, classes):
+        if other.name != bias.name:
+            note("%s: array %s %s (one value per class) is not read: the bias is %s"
+                 % (checkpoint.file_of(weights.name), excerpt(other.name),
+                    shown_shape(other.shape), excerpt(bias.name)))
+    return weights, bias

@@ -120,6 +120,33 @@ class TestChoosingByName(FileTestCase):
         self.assertEqual(notes, ["%s: weights 'lm_head.weight': the model's output layer"
                                  % folder])
 
+    def test_a_bias_like_array_left_unread_beside_the_chosen_bias_gets_a_note(self):
+        folder = self.folder_with([("lm_head.weight", "F32", (2, 2), raw([1, 0, 0, 1], "f")),
+                                   ("lm_head.bias", "F32", (2,), raw([0, 1], "f")),
+                                   ("scale", "F32", (1, 2), raw([5, 5], "f"))])
+        notes = []
+        layer = read_model(folder, note=notes.append)
+        self.assertEqual((layer.bias, layer.bias_tensor.name), ([0, 1], "lm_head.bias"))
+        self.assertEqual(notes[-1], "%s: array 'scale' (1, 2) (one value per class) is not read:"
+                                    " the bias is 'lm_head.bias'"
+                         % os.path.join(folder, "model.safetensors"))
+        notes = []
+        layer = read_model(folder, bias_tensor="scale", note=notes.append)
+        self.assertEqual((layer.bias, notes[-1]),
+                         ([5, 5], "%s: array 'lm_head.bias' (2,) (one value per class) is not"
+                                  " read: the bias is 'scale'"
+                          % os.path.join(folder, "model.safetensors")))
+
+    def test_two_biases_by_name_are_listed(self):
+        folder = self.folder_with([("lm_head.weight", "F32", (2, 2), raw([1, 0, 0, 1], "f")),
+                                   ("lm_head.bias", "F32", (2,), raw([0, 1], "f")),
+                                   ("final_logits_bias", "F32", (1, 2), raw([5, 5], "f"))])
+        with self.assertRaisesRegex(InputError, "has 2 biases of the output layer; name one with"
+                                                " bias_tensor=... or --bias-tensor:"
+                                                " 'final_logits_bias' \\(1, 2\\) F32;"
+                                                " 'lm_head.bias' \\(2,\\) F32$"):
+            read_model(folder)
+
     def test_untied_without_a_head_is_refused(self):
         folder = self.folder_with([("model.embed_tokens.weight", "F32", (2, 2),
                                     raw([5, 5, 6, 6], "f")),
