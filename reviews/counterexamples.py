@@ -5,8 +5,8 @@
                                       [--output FILE] [--list] [--version]
     python reviews/counterexamples.py check-layer FILE|--example NAME [--bias FILE]
                                       [--tensor NAME] [--bias-tensor NAME]
-                                      [--transpose] [--jobs N] [--box R]
-                                      [--tolerance T] [--output FILE]
+                                      [--vocab FILE] [--transpose] [--jobs N]
+                                      [--box R] [--tolerance T] [--output FILE]
                                       [--format text|markdown|json]
                                       [--certificates all|unargmaxable]
                                       [--fail-on-unargmaxable] [--progress]
@@ -95,15 +95,16 @@ from reviews.argmax.tolerance import radii
 from reviews.claims import run, select
 from reviews.papers import all_claims
 from reviews.errors import InputError
-from reviews.formats.source import STDIN, shown_name
+from reviews.formats.source import STDIN, file_digest, shown_name
 from reviews.formats.text import decimal_from_text
 from reviews.report.files import refuse_inputs, write_file
 from reviews.report.html import html
-from reviews.formats.layers import read_layer
+from reviews.formats.layers import read_model
 from reviews.report.progress import Progress
 from reviews.argmax.regions import region_count
 from reviews.report.text import (
-    CERTIFICATES, FORMATS, LAYER_FORMATS, Drawn, Suite, all_match, listing,
+    CERTIFICATES, FORMATS, LAYER_FORMATS, Drawn, Provenance, Suite, all_match, listing,
+    version_line,
 )
 from reviews.softmax import (
     log_softmax,
@@ -241,8 +242,10 @@ def _not_empty(what):
     return check
 
 
-_LAYER_FILES = (".json, .csv, .tsv, .txt, .npy, .npz or .safetensors;"
-                " - reads JSON or CSV from stdin")
+_LAYER_FILES = (".json, .csv, .tsv, .txt, .vec, .npy, .npz, .safetensors, .bin, .pt or .pth,"
+                " or a model folder"
+                " (config.json and weights) or its *.index.json; - reads JSON or CSV from"
+                " stdin")
 _COMMANDS = """\
 command:
   check-layer FILE  decide exactly which classes of a softmax layer are argmaxable
@@ -357,10 +360,15 @@ def _layer_parser(out):
     parser.add_argument("--bias", metavar="FILE", type=_not_empty("a file name"),
                         help="the bias, one number per class, if not in FILE")
     parser.add_argument("--tensor", metavar="NAME", type=_not_empty("an array name"),
-                        help="the weights' array in an .npz or .safetensors FILE"
-                             " (needed unless it is the only 2-D one)")
+                        help="the weights' array in a model, .npz or .safetensors FILE"
+                             " (needed unless it is the only 2-D one or the model's output"
+                             " layer by name)")
     parser.add_argument("--bias-tensor", metavar="NAME", type=_not_empty("an array name"),
                         help="the bias's array, in the --bias file if given, else in FILE")
+    parser.add_argument("--vocab", metavar="FILE", type=_not_empty("a file name"),
+                        help="name each class by its token: tokenizer.json, vocab.json,"
+                             " vocab.txt, a sentencepiece .vocab or one token per line (a"
+                             " model folder's own is read without it)")
     parser.add_argument("--transpose", action="store_true",
                         help="the weights are stored as (d, C): one column per class")
     parser.add_argument("--jobs", metavar="N", type=_jobs,
@@ -503,10 +511,13 @@ def _check_layer_command(argv, out, err):
     try:
         if progress is not None:
             progress.status("reading %s" % shown)
-        weights, bias = read_layer(arguments.file, arguments.bias, tensor=arguments.tensor,
-                                   bias_tensor=arguments.bias_tensor,
-                                   transpose=arguments.transpose,
-                                   note=notes.append)
+        layer = read_model(arguments.file, arguments.bias, tensor=arguments.tensor,
+                           bias_tensor=arguments.bias_tensor, transpose=arguments.transpose,
+                           vocab=arguments.vocab, note=notes.append)
+        if arguments.output is not None:
+            # A model folder names its files only as it is read; the report is not written yet.
+            refuse_inputs(arguments.output, layer.files)
+        weights, bias = layer.weights, layer.bias
         jobs = _jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method())
         if arguments.jobs is not None and jobs < arguments.jobs:
             # "At most": a one-dimensional layer, or one class left to decide
@@ -525,9 +536,9 @@ def _check_layer_command(argv, out, err):
             if len(weights) ** 2 * len(weights[0]) <= _RADIUS_WORK:
                 found = radii(weights, bias, results)
             else:
-                _write_notes(["no radius reported: a layer past C * C * d = 2**26 would take"
-                              " minutes more (pass --tolerance T to ask about a ball of radius"
-                              " above T)"], err)
+                notes.append("no radius reported: a layer past C * C * d = 2**26 would take"
+                             " minutes more (pass --tolerance T to ask about a ball of radius"
+                             " above T)")
         except InputError as error:
             # check_layer's messages about the bias start with "bias", those
             # about the whole layer (its spread) with "the layer's".
@@ -542,9 +553,14 @@ def _check_layer_command(argv, out, err):
             progress.wipe()
     _write_notes(notes, err)
     render = LAYER_FORMATS[arguments.format]
+    provenance = Provenance(
+        version_line(Suite(SUITE_NAME, __version__, platform.python_version())),
+        [(name if arguments.example is not None and path == arguments.file else path,)
+         + file_digest(path) for path in layer.files], layer.weights_tensor,
+        layer.bias_tensor, arguments.transpose)
     shown = {"certificates": arguments.certificates} if arguments.format == "json" else {}
-    _deliver(render(name, results, len(weights[0]), bias is not None, found, **shown),
-             arguments.output, out)
+    _deliver(render(name, results, len(weights[0]), bias is not None, found, tokens=layer.tokens,
+                    provenance=provenance, **shown), arguments.output, out)
     if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in results):
         return 1
     return 0

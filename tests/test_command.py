@@ -1,8 +1,10 @@
 """End-to-end tests of the command line: exit codes, formats, errors."""
 
+import hashlib
 import io
 import json
 import os
+import platform
 import subprocess
 import sys
 import unittest
@@ -178,7 +180,8 @@ class TestMain(unittest.TestCase):
     def test_check_layer_help_names_the_file_types_and_the_numbering(self):
         _, out, _ = in_process("check-layer", "--help")
         flat = " ".join(out.split())
-        for text in (".json, .csv, .tsv, .txt, .npy, .npz or .safetensors",
+        for text in (".json, .csv, .tsv, .txt, .vec, .npy, .npz, .safetensors, .bin, .pt or"
+                     " .pth, or a model folder (config.json and weights) or its *.index.json",
                      "- reads JSON or CSV from stdin", "Classes are numbered from 0.",
                      "--tensor NAME", "--bias-tensor NAME", "--transpose"):
             self.assertIn(text, flat)
@@ -266,6 +269,29 @@ Coefficients to 6 significant digits. Exact values and witnesses: --format json
 """
 
 
+def provenance(*paths, options="none", root=""):
+    """The lines a check-layer text report starts with for a layer read from
+    ``paths`` (files under ``root``, or standard input)."""
+    lines = ["review-counterexamples %s (Python %s)" % (__version__,
+                                                         platform.python_version())]
+    for path in paths:
+        if path == "<stdin>":
+            lines.append("file: <stdin> (standard input)")
+            continue
+        with open(os.path.join(root, path), "rb") as handle:
+            data = handle.read()
+        lines.append("file: %s, %d bytes, sha256 %s"
+                     % (path, len(data), hashlib.sha256(data).hexdigest()))
+    return "\n".join(lines + ["options: " + options]) + "\n"
+
+
+def body(out):
+    """A check-layer text report without the provenance lines it starts with."""
+    lines = out.splitlines(True)
+    return "".join(lines[next(n for n, line in enumerate(lines)
+                              if line.startswith("options: ")) + 1:])
+
+
 class TestReadmeExample(unittest.TestCase):
 
     def test_the_shipped_figure_1_layer_is_the_papers(self):
@@ -274,11 +300,14 @@ class TestReadmeExample(unittest.TestCase):
 
     def test_the_readme_command_prints_exactly_this(self):
         done = command(*README_EXAMPLE)
-        self.assertEqual((done.returncode, done.stderr, done.stdout), (0, "", README_OUTPUT))
+        self.assertEqual((done.returncode, done.stderr, done.stdout),
+                         (0, "", provenance(EXAMPLE_FILE).replace(EXAMPLE_FILE, README_NAME)
+                          + README_OUTPUT))
 
     def test_the_example_file_by_its_path_gives_the_same_report(self):
         status, out, _ = in_process("check-layer", EXAMPLE_FILE)
-        self.assertEqual((status, out), (0, README_OUTPUT.replace(README_NAME, EXAMPLE_FILE)))
+        self.assertEqual((status, out), (0, provenance(EXAMPLE_FILE)
+                                         + README_OUTPUT.replace(README_NAME, EXAMPLE_FILE)))
 
     def test_file_and_example_together_or_neither_is_a_usage_error(self):
         line = "counterexamples: error: check-layer needs FILE or --example NAME (one of them)\n"
@@ -303,15 +332,17 @@ class TestCheckLayer(FileTestCase):
         path = self.write("fig1.json", FIGURE_1_JSON)
         status, out, err = in_process("check-layer", path)
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out, README_OUTPUT.replace(README_NAME, path))
+        self.assertEqual(out, provenance(path) + README_OUTPUT.replace(README_NAME, path))
 
     def test_markdown_format(self):
         path = self.write("fig1.json", FIGURE_1_JSON)
         status, out, err = in_process("check-layer", path, "--format", "markdown")
         self.assertEqual((status, err), (0, ""))
         self.assertEqual(out.splitlines()[:3], ["### check-layer `%s`" % path, "",
-                                                "4 classes, d = 2, no bias; classes numbered"
-                                                " from 0."])
+                                                "- Version: `%s`"
+                                                % provenance().splitlines()[0]])
+        self.assertIn("\n- Options: `none`\n\n4 classes, d = 2, no bias; classes numbered"
+                      " from 0.\n", out)
         self.assertIn("\n| 3 | `w[3] = 0.148276*w[0] + 0.420690*w[1] + 0.431034*w[2]` |\n",
                       out)
         self.assertTrue(out.endswith("\n1 of 4 classes unargmaxable, 3 argmaxable."
@@ -322,9 +353,17 @@ class TestCheckLayer(FileTestCase):
         status, out, _ = in_process("check-layer", path, "--format", "json")
         document = json.loads(out)
         self.assertEqual(status, 0)
-        self.assertEqual(list(document), ["file", "classes", "dim", "bias", "box",
+        self.assertEqual(list(document), ["version", "files", "weights_tensor", "bias_tensor",
+                                          "transpose", "file", "classes", "dim", "bias", "box",
                                           "numbered_from", "unargmaxable", "tolerance",
                                           "thinner_than_1e-8", "certificates", "results"])
+        self.assertEqual(document["version"], provenance().splitlines()[0])
+        with open(path, "rb") as handle:
+            data = handle.read()
+        self.assertEqual((document["files"], document["weights_tensor"],
+                          document["bias_tensor"], document["transpose"]),
+                         ([{"path": path, "bytes": len(data),
+                            "sha256": hashlib.sha256(data).hexdigest()}], None, None, False))
         self.assertEqual((document["file"], document["classes"], document["dim"],
                           document["bias"], document["box"], document["numbered_from"]),
                          (path, 4, 2, False, None, 0))
@@ -344,11 +383,11 @@ class TestCheckLayer(FileTestCase):
         path = self.write("twice.csv", "0\n0\n1\n")
         _, out, _ = in_process("check-layer", path, "--format", "json")
         lines = out.splitlines()
-        self.assertEqual((lines[11], lines[15:]), ('  "results": [', ["  ]", "}"]))
-        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[12:14]],
+        self.assertEqual((lines[16], lines[20:]), ('  "results": [', ["  ]", "}"]))
+        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[17:19]],
                          [{"index": 0, "argmaxable": False, "terms": [[1, "1", "1"]]},
                           {"index": 1, "argmaxable": False, "terms": [[0, "1", "1"]]}])
-        self.assertEqual(list(json.loads(lines[14])), ["index", "argmaxable", "witness", "radius"])
+        self.assertEqual(list(json.loads(lines[19])), ["index", "argmaxable", "witness", "radius"])
 
     def test_a_weight_of_exactly_1_is_shown_without_a_coefficient(self):
         path = self.write("twice.csv", "0\n0\n1\n")
@@ -452,8 +491,9 @@ class TestBox(FileTestCase):
         path = self.write("layer.json", self.LAYER)
         status, out, err = in_process("check-layer", path, "--box", "1")
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out.splitlines()[0], "%s: 2 classes, d = 1, with bias; inputs boxed"
-                         " to |x_k| <= 1; classes numbered from 0" % path)
+        self.assertEqual(out.splitlines()[2:4], [
+            "options: box R = 1", "%s: 2 classes, d = 1, with bias; inputs boxed to |x_k| <= 1;"
+            " classes numbered from 0" % path])
         self.assertIn("\n  class 1: l[1] <= l[0]\n", out)
         self.assertIn("\n1 of 2 classes unargmaxable, 1 argmaxable.\n", out)
 
@@ -512,7 +552,7 @@ class TestTolerance(FileTestCase):
         self.assertEqual(document["results"][1]["terms"],
                          [[0, "1/2", "0.5"], [2, "1/2", "0.5"]])
         text = in_process("check-layer", path, "--box", "100", "--tolerance", "1e-8")[1]
-        self.assertIn("; tolerance 1e-8 (a ball of radius above it);", text.splitlines()[0])
+        self.assertIn("; tolerance 1e-8 (a ball of radius above it);", body(text).splitlines()[0])
         self.assertIn("\n  class 1: l[1] <= 0.5*l[0] + 0.5*l[2]\n", text)
 
     def test_tolerance_0_prints_what_no_tolerance_prints(self):
@@ -548,7 +588,7 @@ class TestModelFiles(FileTestCase):
             ("embed.npy", npy_bytes([1.0, 0.0, 0.0, 1.0], (2, 2))))))
         status, out, err = in_process("check-layer", path, "--tensor", "lm_head")
         self.assertEqual((status, err), (0, ""))
-        self.assertTrue(out.startswith("%s: 4 classes, d = 2, no bias;" % path), out)
+        self.assertTrue(body(out).startswith("%s: 4 classes, d = 2, no bias;" % path), out)
         self.assertIn(FIGURE_1_CERTIFICATE, out)
         status, out, err = in_process("check-layer", path, "--tensor", "embed")
         self.assertEqual((status, err), (0, ""))
@@ -582,9 +622,9 @@ class TestModelFiles(FileTestCase):
         # Without it, the only array of one value per class is the bias, with a note.
         status, out, err = in_process("check-layer", path, "--format", "json")
         self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, []))
-        self.assertEqual(err, "counterexamples: note: %s: array 'final_logits_bias' (one value"
-                              " per class) is read as the bias; name another with"
-                              " bias_tensor=... or --bias-tensor\n" % path)
+        self.assertEqual(err, "counterexamples: note: %s: array 'final_logits_bias' (4,) is read"
+                              " as the bias (the output layer's bias by its name); name another"
+                              " with bias_tensor=... or --bias-tensor\n" % path)
 
     def test_bias_tensor_from_a_separate_bias_file(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
@@ -624,7 +664,8 @@ class TestModelFiles(FileTestCase):
         path = self.write("dc.csv", columns + "\n")
         status, out, err = in_process("check-layer", path, "--transpose")
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out, README_OUTPUT.replace(README_NAME, path))
+        self.assertEqual(out, provenance(path, options="transpose")
+                         + README_OUTPUT.replace(README_NAME, path))
 
     def test_transpose_of_a_npy_array(self):
         flat = [row[k] for k in range(2) for row in FIGURE_1_ROWS]
@@ -637,7 +678,7 @@ class TestModelFiles(FileTestCase):
         path = self.write("dc.csv", "-2,1,1.8,0.9\n-2,2,-0.8,0.2\n")
         status, out, err = in_process("check-layer", path)
         self.assertEqual(status, 0)
-        self.assertTrue(out.startswith("%s: 2 classes, d = 4, no bias;" % path), out)
+        self.assertTrue(body(out).startswith("%s: 2 classes, d = 4, no bias;" % path), out)
         self.assertEqual(err, "counterexamples: note: %s: 2 classes of dimension d = 4 > C: if"
                               " the layer is stored as (d, C), read it transposed\n" % path)
 
@@ -674,8 +715,8 @@ class TestStandardInputCommand(FileTestCase):
                                       input=text, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, universal_newlines=True)
                 self.assertEqual((done.returncode, done.stderr), (0, ""))
-                self.assertEqual(done.stdout, README_OUTPUT.replace(README_NAME,
-                                                                    "<stdin>"))
+                self.assertEqual(done.stdout, provenance("<stdin>")
+                                 + README_OUTPUT.replace(README_NAME, "<stdin>"))
 
     def test_the_bias_from_standard_input(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
@@ -931,8 +972,8 @@ class TestStreams(FileTestCase):
         environment = dict(os.environ, PYTHONIOENCODING="ascii")
         done = script(["check-layer", path], env=environment)
         self.assertEqual((done.returncode, done.stderr), (0, b""))
-        self.assertTrue(done.stdout.startswith(os.fsencode(self.folder.name)
-                                               + b"/caf\\xe9.csv: 2 classes"), done.stdout)
+        self.assertIn(b"\n" + os.fsencode(self.folder.name) + b"/caf\\xe9.csv: 2 classes",
+                      done.stdout)
 
     def test_a_note_to_a_closed_stderr_does_not_stop_the_check(self):
         path = self.write("h.csv", "x,y\n1,0\n0,1\n")

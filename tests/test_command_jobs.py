@@ -53,7 +53,7 @@ class TestJobsOption(FileTestCase):
         with mock.patch.object(counterexamples, "check_layer", return_value=[]) as check, \
                 mock.patch("reviews.argmax.workers.usable_cpus", return_value=5), \
                 mock.patch.object(counterexamples, "start_method", return_value=method), \
-                mock.patch.object(counterexamples, "LAYER_FORMATS", {"text": lambda *a: ""}):
+                mock.patch.object(counterexamples, "LAYER_FORMATS", {"text": lambda *a, **k: ""}):
             self.assertEqual(in_process("check-layer", path, *arguments), (0, "", ""))
         return check.call_args[1]["jobs"]
 

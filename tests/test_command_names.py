@@ -9,7 +9,7 @@ import sys
 import unittest
 
 from tests.support import ROOT, FileTestCase
-from tests.test_command import FIGURE_1_JSON, FIGURE_CLAIMS, SCRIPT, in_process
+from tests.test_command import FIGURE_1_JSON, FIGURE_CLAIMS, SCRIPT, body, in_process
 
 HOSTILE = "x\n<img src=x onerror=alert(1)>\n.csv"
 SHOWN = "x\\n<img src=x onerror=alert(1)>\\n.csv"
@@ -27,7 +27,8 @@ class TestLayerFileNames(FileTestCase):
         layer = self.write(HOSTILE, FIGURE_1_CSV)
         status, out, err = in_process("check-layer", layer)
         self.assertEqual((status, err), (0, ""))
-        first, second = out.splitlines()[:2]
+        self.assertIn("\nfile: %s, " % os.path.join(self.folder.name, SHOWN), out)
+        first, second = body(out).splitlines()[:2]
         self.assertEqual(first, "%s: 4 classes, d = 2, no bias; classes numbered from 0"
                          % os.path.join(self.folder.name, SHOWN))
         self.assertTrue(second.startswith("Unargmaxable classes:"))

@@ -21,6 +21,7 @@ the entry point down:
     packed          all logits at a candidate at once, exact in sign
     lines           one-dimensional layers: the upper envelope of lines
     twins           classes that share a weight row
+    masked          classes masked by a bias of -inf
     layer_input     a layer's numbers validated and made exact integers
     exact_division  big-integer division known to be exact
 

@@ -74,6 +74,7 @@ from reviews.argmax.layer_input import (
     sequence, validated,
 )
 from reviews.argmax.lines import upper_envelope
+from reviews.argmax.masked import check_unmasked, masked_classes, verify_unmasked
 from reviews.argmax.packed import Packed, dot
 from reviews.argmax.span import SpanCoordinates
 from reviews.argmax.tolerance import clears, holds_at, tolerance_bound, with_tolerance
@@ -84,7 +85,7 @@ __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer
 
 
 class ClassResult(namedtuple("ClassResult",
-                             "index argmaxable witness terms classes box tolerance")):
+                             "index argmaxable witness terms classes box tolerance masked")):
     """The decision for one class.
 
     index: the class; argmaxable: bool; witness: tuple of Fraction (length
@@ -95,6 +96,8 @@ class ClassResult(namedtuple("ClassResult",
     (the terms are then a combination for that box: module docstring);
     tolerance: the Fraction T > 0 when the question was a ball of radius
     above T (reviews.argmax.tolerance), else 0.
+    masked: True for a class whose bias is -inf (never argmaxable; its
+    certificate is its bias).
 
     >>> ClassResult(2, False, None, ((0, Fraction(1, 2)), (1, Fraction(1, 2))), 3).combination
     (Fraction(1, 2), Fraction(1, 2), 0)
@@ -103,8 +106,9 @@ class ClassResult(namedtuple("ClassResult",
     __slots__ = ()
 
     def __new__(cls, index, argmaxable, witness=None, terms=None, classes=None, box=None,
-                tolerance=0):
-        return super().__new__(cls, index, argmaxable, witness, terms, classes, box, tolerance)
+                tolerance=0, masked=False):
+        return super().__new__(cls, index, argmaxable, witness, terms, classes, box, tolerance,
+                               masked)
 
     @property
     def combination(self):
@@ -525,6 +529,9 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     ``tolerance`` = T > 0 (taken exactly) asks the paper's detector's
     question: is class i the argmax on a ball of radius above T, its centre
     in the box if any (reviews.argmax.tolerance); 0 asks check_layer's own.
+    A class whose bias is -inf is masked: never argmaxable, with
+    ``masked`` True, and the others are decided without it
+    (reviews.argmax.masked).
 
     >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
     >>> [r.argmaxable for r in check_layer(W)]
@@ -542,6 +549,10 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
+    masked = masked_classes(bias)
+    if masked:
+        return check_unmasked(weights, bias, masked, lambda w, b: check_layer(
+            w, b, progress, box=box, jobs=jobs), ClassResult)
     jobs = job_count(jobs)
     bound = None if box is None else box_bound(box)
     tolerance = tolerance_bound(tolerance)
@@ -698,6 +709,10 @@ def verify(weights, bias, result, box=None, tolerance=0):
     >>> verify([[0], [1]], [0, -2], boxed, box=1), verify([[0], [1]], [0, -2], boxed)
     (True, False)
     """
+    masked = masked_classes(bias)
+    if masked and isinstance(result, ClassResult):
+        return verify_unmasked(weights, bias, result, masked,
+                               lambda w, b, r: verify(w, b, r, box))
     rows, biases = exact_layer(weights, bias)
     biases = biases or [Fraction(0)] * len(rows)
     bound = None if box is None else box_bound(box)

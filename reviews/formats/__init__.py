@@ -3,14 +3,20 @@
 ``read_layer`` (in ``layers``) chooses among the readers by the file's
 extension and builds the layer; each other module reads one kind of file:
 
-    layers          read_layer: a layer's weights and bias from any file
+    layers          read_layer, read_model: a layer's weights, bias, tokens
+                    and provenance from any file or model folder
+    checkpoint      model folders, shards, and which arrays are the layer
+    vocab           tokenizer.json, vocab.json, vocab.txt, .vocab: tokens
+    embeddings      GloVe and word2vec text: a token and its vector per line
     source          regular files only, within size limits; message excerpts
     text            number text: CSV, whitespace- or semicolon-separated, JSON
     binary          little- or big-endian numbers from a file, into one buffer
     npy             .npy files (a strict header grammar) and .npz archives
+    archive         zip members read within their declared sizes
     safetensors     .safetensors files (header and offsets checked first)
+    torch           torch checkpoints, zip and legacy, never run
 
-A file with arrays (.npy, .npz, .safetensors) is read as a list of Array:
+A file with arrays (.npy, .npz, .safetensors, torch) is read as a list of Array:
 a name, a shape, a dtype and ``load()``, which reads that array's values
 only when called.
 """

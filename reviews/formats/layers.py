@@ -10,7 +10,13 @@ Formats, chosen by the file's extension:
     .npy           one array: float16/32/64 or integers, either byte order,
                    C or Fortran order
     .npz           a zip of .npy arrays (np.savez, np.savez_compressed)
+    .txt .vec      also GloVe or word2vec text: a token and its numbers per
+                   line (reviews.formats.embeddings)
     .safetensors   named tensors: F64, F32, F16, BF16 and integer types
+    .bin .pt .pth  torch checkpoints (zip format), read without running
+                   them (reviews.formats.torch)
+    a folder       a model: config.json and weights, shards through their
+                   *.index.json (reviews.formats.checkpoint)
     -              standard input: JSON if it starts with [ or {, else CSV
 
 A first row of separated text with no number in it is a header, skipped
@@ -36,71 +42,54 @@ problem.  See reviews.formats for each format.
     read_npy        the shape and values of a .npy file
 """
 
+import contextlib
 import math
 import os
+from collections import namedtuple
 
 from reviews.errors import InputError
-from reviews.formats.npy import npy_arrays, npz_arrays
-from reviews.formats.safetensors import safetensors_arrays
-from reviews.formats.source import (STDIN, excerpt, open_regular, read_text, shown_name,
-                                    shown_shape)
-from reviews.formats.text import delimited_rows, json_bias, json_layer
+from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Checkpoint,
+                                        bias_like, choose_array, choose_layer)
+from reviews.formats.embeddings import embedding_rows
+from reviews.formats.source import STDIN, excerpt, open_regular, read_text, shown_shape
+from reviews.formats.text import MASKED, delimited_rows, json_bias, json_layer
+from reviews.formats.vocab import find_vocab, read_vocab
 
-__all__ = ["read_layer", "read_npy"]
+__all__ = ["read_layer", "read_model", "read_npy", "Layer", "Tensor"]
 
-_SEPARATORS = {".csv": ",", ".tsv": "\t", ".txt": None}
-# A .npy file's one array has no name: messages call it this.
-_UNNAMED = "the array"
-_ARRAY_FILES = {".npy": lambda handle, size, path: npy_arrays(handle, size, path, _UNNAMED),
-                ".npz": npz_arrays, ".safetensors": safetensors_arrays}
-_LISTED = 12
-_WEIGHTS_OPTION = "tensor=... or --tensor"
-_BIAS_OPTION = "bias_tensor=... or --bias-tensor"
+_SEPARATORS = {".csv": ",", ".tsv": "\t", ".txt": None, ".vec": None}
+# Text files that may hold GloVe or word2vec vectors, a token per line.
+_WORD_VECTORS = (".txt", ".vec")
+_INDEX = ".index.json"
+
+Layer = namedtuple("Layer", "weights bias weights_tensor bias_tensor files tokens")
+Layer.__doc__ = """A layer as read: its weights and bias (or None), the Tensors they came
+from (None for text), the paths of the files read, in order, and the
+classes' tokens ({id: token}, None without a vocabulary)."""
+Tensor = namedtuple("Tensor", "name dtype shape")
+Tensor.__doc__ = "An array read: its name, its dtype as the file names it, its shape."
 
 
 def _extension(path):
     if path == STDIN:
         return STDIN
     extension = os.path.splitext(path)[1].lower()
-    if extension != ".json" and extension not in _SEPARATORS and extension not in _ARRAY_FILES:
+    if extension != ".json" and extension not in _SEPARATORS and extension not in ARRAY_READERS:
         # A missing file, a directory or a device is named as such first.
         open_regular(path)[0].close()
-        raise InputError("%s: unknown file type %s (use .json, .csv, .tsv, .txt, .npy, .npz or"
-                         " .safetensors)" % (shown_name(path),
-                                            excerpt(extension or "no extension")))
+        raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .vec, .npy,"
+                         " .npz, .safetensors, .bin, .pt or .pth, or a model folder)"
+                         % (path, extension or "no extension"))
     return extension
 
 
-def _listing(arrays):
-    shown = ["%s %s %s" % (excerpt(a.name), shown_shape(a.shape), a.dtype)
-             for a in arrays[:_LISTED]]
-    if len(arrays) > _LISTED:
-        shown.append("and %d more" % (len(arrays) - _LISTED))
-    return "; ".join(shown)
-
-
-def _choose(arrays, name, path, dimensions, what, option, other=None):
-    """The array called ``name``; without a name, the only one, or else the
-    only one with ``dimensions`` axes that is not called ``other``."""
-    if name is not None:
-        for array in arrays:
-            if array.name == name:
-                return array
-        raise InputError("%s has no array %s; it has: %s"
-                         % (path, excerpt(name), _listing(arrays)))
-    candidates = arrays if len(arrays) <= 1 else [
-        a for a in arrays if len(a.shape) == dimensions and a.name != other]
-    if len(candidates) == 1:
-        return candidates[0]
-    if not arrays:
-        raise InputError("%s holds no arrays" % path)
-    raise InputError("%s holds %d arrays; name the %s (%s): %s"
-                     % (path, len(arrays), what, option, _listing(arrays)))
-
-
-def _finite(values, path, where):
+def _finite(values, path, where, masked=False):
+    """``values``, each finite (or, with ``masked``, -inf), else InputError."""
     if not all(map(math.isfinite, values)):
-        k = next(k for k, v in enumerate(values) if not math.isfinite(v))
+        k = next((k for k, v in enumerate(values) if not math.isfinite(v)
+                  and not (masked and v == MASKED)), None)
+        if k is None:
+            return values
         raise InputError("%s: %s[%d] is %r, not a finite number" % (path, where, k, values[k]))
     return values
 
@@ -110,7 +99,7 @@ def _weight_rows(array, path, transpose):
     shape = array.shape
     if len(shape) == 1:
         raise InputError("%s: %s has shape %s: one number per class looks like a bias, not"
-                         " weights" % (path, array.name if array.name == _UNNAMED
+                         " weights" % (path, array.name if array.name == UNNAMED
                                        else excerpt(array.name), shown_shape(shape)))
     if len(shape) != 2:
         raise InputError("%s: weights must be a 2-D array, not shape %s"
@@ -136,7 +125,7 @@ def _vector(array, path):
     if len(array.shape) != 1 and not (len(array.shape) == 2 and 1 in array.shape):
         raise InputError("%s: a bias is one number per class, not shape %s"
                          % (path, shown_shape(array.shape)))
-    return _finite(array.load()[0].tolist(), path, "bias")
+    return _finite(array.load()[0].tolist(), path, "bias", masked=True)
 
 
 def _transposed(rows, path):
@@ -156,106 +145,161 @@ def _text_file(path, extension):
     return text, extension
 
 
-def _found_bias(arrays, weights, classes, path, note):
-    """The bias of an array file nobody named one of: its only 1-D array of
-    one value per class, as a model file keeps a head's bias beside its
-    weights (said in a note); None if there is none or more than one."""
-    note = note or (lambda line: None)
-    candidates = [a for a in arrays if a is not weights and tuple(a.shape) == (classes,)]
-    if len(candidates) == 1:
-        note("%s: array %s (one value per class) is read as the bias; name another with %s"
-             % (path, excerpt(candidates[0].name), _BIAS_OPTION))
-        return _vector(candidates[0], path)
-    others = [a for a in arrays if a is not weights and len(a.shape) == 1]
-    if candidates:
-        note("%s: %d arrays have one value per class (%s): none is read as the bias; name one"
-             " with %s" % (path, len(candidates), _listing(candidates), _BIAS_OPTION))
-    elif others:
-        note("%s: no bias read: no 1-D array has one value for each of the %d classes (%s)"
-             % (path, classes, _listing(others)))
-    return None
+def _unread_bias(arrays, weights, classes, path, bias_path, note):
+    """A note for each array of one value per class left unread because
+    the bias comes from ``bias_path``: dropping one silently would change
+    the verdicts."""
+    for array in bias_like(arrays, weights, classes):
+        note("%s: array %s %s (one value per class) is not read: the bias comes from %s"
+             % (path, excerpt(array.name), shown_shape(array.shape), bias_path))
 
 
-def _read_weights(path, tensor, bias_tensor, transpose, note, find_bias):
-    extension = _extension(path)
-    name = shown_name(path)   # for messages: the file is opened by its path
-    if extension in _ARRAY_FILES:
-        handle, size = open_regular(path)
-        with handle:
-            arrays = _ARRAY_FILES[extension](handle, size, name)
-            chosen = _choose(arrays, tensor, name, 2, "weights", _WEIGHTS_OPTION, bias_tensor)
-            weights = _weight_rows(chosen, name, transpose)
-            if bias_tensor is None:
-                return weights, (_found_bias(arrays, chosen, len(weights), name, note)
-                                 if find_bias else None)
-            return weights, _vector(_choose(arrays, bias_tensor, name, 1, "bias", _BIAS_OPTION),
-                                    name)
+def _is_model(path):
+    """True for what a Checkpoint reads: a folder, an index of shards or an array file."""
+    return path != STDIN and (os.path.isdir(path) or path.endswith(_INDEX)
+                              or _extension(path) in ARRAY_READERS)
+
+
+def _classes(array, transpose):
+    return array.shape[-1 if transpose else 0] if array.shape else 0
+
+
+def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
+    """Layer(weights, bias, weights_tensor, bias_tensor, files) of ``path``."""
+    if _is_model(path):
+        with contextlib.ExitStack() as stack:
+            checkpoint = Checkpoint(path, stack)
+            chosen, found = choose_layer(checkpoint, tensor, bias_tensor,
+                                         lambda array: _classes(array, transpose), note,
+                                         find_bias=bias_path is None)
+            where = checkpoint.file_of(chosen.name)
+            weights = _weight_rows(chosen, where, transpose)
+            if bias_path is not None:
+                _unread_bias(checkpoint.arrays_beside(chosen.name), chosen, len(weights),
+                             where, bias_path, note)
+            bias = None if found is None else _vector(found, checkpoint.file_of(found.name))
+            return Layer(weights, bias, _tensor(chosen), _tensor(found), checkpoint.files, None)
     if tensor is not None or bias_tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
-                         " files)" % name)
-    text, extension = _text_file(path, extension)
+                         " files)" % path)
+    text, extension = _text_file(path, _extension(path))
+    vectors = embedding_rows(text, path) if extension in _WORD_VECTORS else None
+    if vectors is not None:
+        if transpose:
+            raise InputError("%s: word vectors (a token, then its numbers, per line) are one"
+                             " class per line; they cannot be read transposed" % path)
+        note("%s: read as word vectors: each line's first field is its class's token" % path)
+        return Layer(vectors[0], None, None, None, [path], vectors[1])
     if extension == ".json":
-        weights, bias = json_layer(text, name)
+        weights, bias = json_layer(text, path)
     else:
-        weights, bias = delimited_rows(text, name, _SEPARATORS[extension], note), None
-    return (_transposed(weights, name) if transpose else weights), bias
+        weights, bias = delimited_rows(text, path, _SEPARATORS[extension], note), None
+    return Layer(_transposed(weights, path) if transpose else weights, bias, None, None, [path],
+                 None)
+
+
+def _tokens(tokens, classes, path, note):
+    """The tokens of the classes; a note if some id is past them (another
+    model's vocabulary?) or if some class has no token (a padded head)."""
+    past = [n for n in tokens if n >= classes]
+    if past:
+        note("%s: %d token%s with ids past the %d classes (the largest %d) not shown: is it"
+             " this model's vocabulary?" % (path, len(past), "" if len(past) == 1 else "s",
+                                            classes, max(past)))
+    missing = classes - (len(tokens) - len(past))
+    if missing:
+        note("%s: %d of the %d classes have no token (a head padded past the vocabulary?)"
+             % (path, missing, classes))
+    return {n: token for n, token in tokens.items() if n < classes}
+
+
+def _tensor(array):
+    """(name, dtype, shape) of an array read, or None."""
+    return None if array is None else Tensor(array.name, array.dtype, tuple(array.shape))
 
 
 def _read_bias(path, tensor, note):
+    """(bias values, Tensor or None) of a bias file."""
     extension = _extension(path)
-    name = shown_name(path)   # for messages: the file is opened by its path
-    if extension in _ARRAY_FILES:
+    if extension in ARRAY_READERS:
         handle, size = open_regular(path)
         with handle:
-            return _vector(_choose(_ARRAY_FILES[extension](handle, size, name), tensor, name,
-                                   1, "bias", _BIAS_OPTION), name)
+            array = choose_array(ARRAY_READERS[extension](handle, size, path), tensor, path,
+                                 1, "bias", BIAS_OPTION)
+            return _vector(array, path), _tensor(array)
     if tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
-                         " files)" % name)
+                         " files)" % path)
     text, extension = _text_file(path, extension)
     if extension == ".json":
-        return json_bias(text, name)
-    rows = delimited_rows(text, name, _SEPARATORS[extension], note)
+        return json_bias(text, path), None
+    rows = delimited_rows(text, path, _SEPARATORS[extension], note, masked=True)
     if all(len(row) == 1 for row in rows):
-        return [row[0] for row in rows]
+        return [row[0] for row in rows], None
     if len(rows) == 1:
-        return rows[0]
+        return rows[0], None
     raise InputError("%s: a bias is one number per class (one row or one column), not %d rows"
-                     " of %d" % (name, len(rows), len(rows[0])))
+                     " of %d" % (path, len(rows), len(rows[0])))
 
 
 def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
                note=None):
     """(weights, bias or None) read exactly from ``path`` and ``bias_path``.
 
-    ``tensor`` and ``bias_tensor`` name arrays of an .npz or .safetensors
-    file (the bias from ``bias_path`` if given, else from ``path``);
-    ``transpose`` reads weights stored as (d, C).  A separate bias file must
-    have one number per class.  ``-`` reads JSON or CSV from standard input
-    (JSON if it starts with [ or {).  ``note``, if given, is called with a
-    line of text for what the user should know but is not an error: a
-    header row skipped, an array read as the bias without being named (the
-    only 1-D array of one value per class in an .npz or .safetensors file
-    with no bias file given), or d > C (the layer may be stored transposed).
+    ``path`` is a layer file, or a model: a folder with config.json and its
+    weights, an ``*.index.json`` of shards, or a weights file.  ``tensor``
+    and ``bias_tensor`` name arrays of a model, .npz or .safetensors file
+    (the bias from ``bias_path`` if given, else from ``path``); unnamed,
+    they are found as reviews.formats.checkpoint says.  ``transpose`` reads
+    weights stored as (d, C).  A separate bias file must have one number per
+    class.  ``-`` reads JSON or CSV from standard input (JSON if it starts
+    with [ or {).  ``note``, if given, is called with a line of text for
+    what the user should know but is not an error: a header row skipped,
+    an array chosen without being named (an output layer or its bias), an
+    array of one value per class left unread, or d > C (the layer may be
+    stored transposed).
     """
+    layer = read_model(path, bias_path, tensor=tensor, bias_tensor=bias_tensor,
+                       transpose=transpose, note=note)
+    return layer.weights, layer.bias
+
+
+def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
+               vocab=None, note=None):
+    """Layer(weights, bias, weights_tensor, bias_tensor, files, tokens):
+    what read_layer reads, with the tensors chosen (Tensor(name, dtype,
+    shape), None for text), the files read, in order, and the tokens of
+    the vocabulary file ``vocab`` (reviews.formats.vocab), or of a model
+    folder's own tokenizer file if it has one."""
     if path == "-" and bias_path == "-":
         raise InputError("the layer and the bias cannot both come from standard input (-)")
+    note = note or (lambda line: None)
     path = STDIN if path == "-" else path
     bias_path = STDIN if bias_path == "-" else bias_path
-    weights, bias = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
-                                  transpose, note, find_bias=bias_path is None)
+    layer = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
+                          transpose, note, bias_path)
+    weights = layer.weights
     if bias_path is not None:
-        if bias is not None:
-            raise InputError("%s already has a bias; do not also pass --bias" % shown_name(path))
-        bias = _read_bias(bias_path, bias_tensor, note)
+        if layer.bias is not None:
+            raise InputError("%s already has a bias; do not also pass --bias" % path)
+        bias, bias_array = _read_bias(bias_path, bias_tensor, note)
         if len(bias) != len(weights):
             raise InputError("%s has %d numbers for the %d classes of %s"
-                             % (shown_name(bias_path), len(bias), len(weights), shown_name(path)))
-    if note is not None and len(weights[0]) > len(weights):
+                             % (bias_path, len(bias), len(weights), path))
+        layer = layer._replace(bias=bias, bias_tensor=bias_array,
+                               files=layer.files + [bias_path])
+    if vocab is None and path != STDIN and os.path.isdir(path):
+        vocab = find_vocab(path)
+        if vocab is not None:
+            note("%s: tokens read from %s" % (path, vocab))
+    if vocab is not None:   # it names the classes, even of word vectors
+        layer = layer._replace(tokens=_tokens(read_vocab(vocab), len(weights), vocab, note),
+                               files=layer.files + [vocab])
+    if len(weights[0]) > len(weights):
         note("%s: %d class%s of dimension d = %d > C: if the layer is stored as (d, C),"
-             " read it transposed" % (shown_name(path), len(weights),
-                                      "" if len(weights) == 1 else "es", len(weights[0])))
-    return weights, bias
+             " read it transposed" % (path, len(weights), "" if len(weights) == 1 else "es",
+                                      len(weights[0])))
+    return layer
 
 
 def _c_order(flat, shape):
@@ -274,7 +318,7 @@ def read_npy(path):
     """(shape, flat list of values in C order) of a .npy file."""
     handle, size = open_regular(path)
     with handle:
-        array, = _ARRAY_FILES[".npy"](handle, size, shown_name(path))
+        array, = ARRAY_READERS[".npy"](handle, size, path)
         flat, fortran = array.load()
     if fortran and 0 not in array.shape:
         # An axis of length 1 does not change the order; without them each

@@ -9,8 +9,8 @@ read.  The dtypes read are float16/32/64 and signed and unsigned integers,
 in either byte order; bool, complex and object arrays are errors (an object
 array would need unpickling, which is never done).  A .npz file is a zip
 archive of .npy members, stored or deflated (np.savez and
-np.savez_compressed); a member is read by this module from the zip
-directory's offsets and sizes, in chunks, never past its declared size.
+np.savez_compressed); a member is read by reviews.formats.archive from the
+zip directory's offsets and sizes, in chunks, never past its declared size.
 Real weights compress poorly (float arrays rarely beyond 1.2:1), so a
 deflated member may hold at most 4 values per compressed byte (or 2**16
 values, if more): a small file that would inflate to gigabytes is refused
@@ -20,15 +20,12 @@ from its headers, before its data is inflated.
     npz_arrays      the Arrays of an open .npz file, one per member
 """
 
-import contextlib
-import io
 import re
-import struct
 import sys
 import zipfile
-import zlib
 
 from reviews.errors import InputError
+from reviews.formats.archive import ZipMember, zip_errors, zip_members
 from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
 from reviews.formats.source import excerpt, shown_shape
 
@@ -37,14 +34,11 @@ __all__ = ["npy_arrays", "npz_arrays"]
 _MAGIC = b"\x93NUMPY"
 # numpy's own default limit for np.load (max_header_size).
 _MAX_HEADER = 10000
-_MAX_MEMBERS = 4096
 # A deflated member may hold at most max(_SMALL_MEMBER, _VALUES_PER_BYTE x
 # its compressed bytes) values: float weights compress by about 1.2:1, int8
 # ones rarely by 2:1, while zeros compress by 1000:1 (a zip bomb).
 _VALUES_PER_BYTE = 4
 _SMALL_MEMBER = 2 ** 16
-_LOCAL_HEADER = b"PK\x03\x04"
-_CHUNK = 2 ** 16
 _HEADER_TOKEN = re.compile(r"""(?P<quote>['"])(?P<string>[^'"\\\n]*)(?P=quote)"""
                            r"""|(?P<bool>True|False)\b|(?P<int>0|[1-9][0-9]*)L?\b"""
                            r"""|(?P<mark>[{}():,])""")
@@ -183,127 +177,18 @@ def npy_arrays(handle, size, path, name):
     return [Array(name, header.shape, header.descr, load)]
 
 
-@contextlib.contextmanager
-def _zip_errors(where):
-    """Turn what zipfile raises for a damaged archive into InputError."""
-    try:
-        yield
-    except InputError:
-        raise
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError,
-            RuntimeError, ValueError, struct.error) as error:
-        raise InputError("%s: not a readable zip archive: %s" % (where, error)) from None
-
-
-class _Member(io.RawIOBase):
-    """The data of a stored or deflated zip member, read in chunks from the
-    offset and sizes of the zip directory: it ends at the declared size,
-    and data that inflates past it, ends short of it or has another CRC is
-    an error."""
-
-    def __init__(self, handle, info, size, where):
-        super().__init__()
-        self._handle, self._info, self._where = handle, info, where
-        handle.seek(info.header_offset)
-        local = handle.read(30)
-        if len(local) < 30 or not local.startswith(_LOCAL_HEADER):
-            raise InputError("%s: no zip local header at byte %d" % (where, info.header_offset))
-        name_length, extra_length = struct.unpack_from("<HH", local, 26)
-        self._position = info.header_offset + 30 + name_length + extra_length
-        if self._position + info.compress_size > size:
-            raise InputError("%s: its %d compressed bytes run past the end of the file"
-                             % (where, info.compress_size))
-        self._compressed_left, self._left = info.compress_size, info.file_size
-        deflated = info.compress_type == zipfile.ZIP_DEFLATED
-        self._inflate = zlib.decompressobj(-zlib.MAX_WBITS) if deflated else None
-        self._pending, self._crc = b"", 0
-
-    def readable(self):
-        return True
-
-    def _fetch(self):
-        """The next chunk of compressed bytes, or b"" at the end."""
-        self._handle.seek(self._position)
-        chunk = self._handle.read(min(_CHUNK, self._compressed_left))
-        self._position += len(chunk)
-        # A file that shrank since it was opened ends the data here.
-        self._compressed_left = self._compressed_left - len(chunk) if chunk else 0
-        return chunk
-
-    def _next(self, n):
-        """At most ``n`` more bytes of data, b"" only at the end."""
-        while True:
-            if not self._pending:
-                self._pending = self._fetch()
-            if self._inflate is None:
-                data, self._pending = self._pending[:n], self._pending[n:]
-                return data
-            data = self._inflate.decompress(self._pending, n)
-            self._pending = self._inflate.unconsumed_tail
-            if data or self._inflate.eof or not (self._pending or self._compressed_left):
-                return data
-
-    def _finish(self):
-        """At the declared size: the data must end here, with its CRC."""
-        if self._inflate is not None:
-            while not self._inflate.eof and (self._pending or self._compressed_left):
-                if self._next(1):
-                    raise InputError("%s inflates past its declared %d bytes"
-                                     % (self._where, self._info.file_size))
-            if (not self._inflate.eof or self._inflate.unused_data or self._pending
-                    or self._compressed_left):
-                raise InputError("%s: the compressed data does not end at its declared %d"
-                                 " bytes" % (self._where, self._info.file_size))
-        if self._crc != self._info.CRC:
-            raise InputError("%s: the data does not match its CRC" % self._where)
-
-    def readinto(self, buffer):
-        view = memoryview(buffer).cast("B")
-        filled = 0
-        while filled < len(view) and self._left:
-            data = self._next(min(len(view) - filled, self._left))
-            if not data:
-                raise InputError("%s: the data ends before its declared %d bytes"
-                                 % (self._where, self._info.file_size))
-            view[filled:filled + len(data)] = data
-            filled += len(data)
-            self._left -= len(data)
-            self._crc = zlib.crc32(data, self._crc)
-            if not self._left:
-                self._finish()
-        return filled
-
-
 def npz_arrays(handle, size, path):
     """[Array] of the open .npz file ``handle``, one per .npy member."""
-    with _zip_errors(path):
-        archive = zipfile.ZipFile(handle)
-        members = archive.infolist()
-    if len(members) > _MAX_MEMBERS:
-        raise InputError("%s has %d members, past the limit of %d"
-                         % (path, len(members), _MAX_MEMBERS))
-    names = set()
-    for info in members:
-        if info.filename in names:
-            raise InputError("%s has two members called %s" % (path, excerpt(info.filename)))
-        names.add(info.filename)
-    return [_member_array(handle, size, info, path) for info in members]
+    return [_member_array(handle, size, info, path) for info in zip_members(handle, path)]
 
 
 def _member_array(handle, size, info, path):
     where = "%s, member %s" % (path, excerpt(info.filename))
     if not info.filename.endswith(".npy"):
         raise InputError("%s is not a .npy file (an .npz holds NAME.npy members)" % where)
-    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-        raise InputError("%s is compressed by method %d; stored and deflated members are read"
-                         % (where, info.compress_type))
-    if info.flag_bits & 1:
-        raise InputError("%s is encrypted" % where)
-    if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
-        raise InputError("%s is stored (not compressed) but declares %d bytes in %d"
-                         % (where, info.file_size, info.compress_size))
-    with _zip_errors(where):
-        header, kind, big_endian, start = _read_header(_Member(handle, info, size, where), where)
+    with zip_errors(where):
+        header, kind, big_endian, start = _read_header(ZipMember(handle, info, size, where),
+                                                       where)
     count = _check_length(header, kind, info.file_size - start, where)
     limit = max(_SMALL_MEMBER, _VALUES_PER_BYTE * info.compress_size)
     if info.compress_type == zipfile.ZIP_DEFLATED and count > limit:
@@ -313,8 +198,8 @@ def _member_array(handle, size, info, path):
                          % (where, shown_shape(header.shape), count, info.compress_size, limit))
 
     def load():
-        with _zip_errors(where):
-            member = _Member(handle, info, size, where)
+        with zip_errors(where):
+            member = ZipMember(handle, info, size, where)
             member.read(start)
             return read_values(member, kind, count, big_endian, where), header.fortran
     return Array(info.filename[:-4], header.shape, header.descr, load)

@@ -12,11 +12,13 @@ array at most MAX_VALUES values, each checked before anything is read.
     read_text       the text of a file of at most MAX_TEXT_BYTES
     shown_name      a user's name (file, folder, tensor, claim id) on one
                     printable line, for any message or report
+    file_digest     the size and SHA-256 of a file, for a report's provenance
     excerpt         repr of at most 60 characters of text, for a message
     shown_number    an int or Decimal in at most about 60 characters
     shown_shape     an array's shape in at most about 60 characters
 """
 
+import hashlib
 import os
 import re
 import stat
@@ -24,7 +26,7 @@ import sys
 
 from reviews.errors import InputError
 
-__all__ = ["MAX_TEXT_BYTES", "MAX_VALUES", "STDIN", "open_regular", "read_text",
+__all__ = ["MAX_TEXT_BYTES", "MAX_VALUES", "STDIN", "open_regular", "read_text", "file_digest",
            "shown_name", "excerpt", "shown_number", "shown_shape"]
 
 MAX_TEXT_BYTES = 64 * 2 ** 20
@@ -147,6 +149,24 @@ def open_regular(path):
                          % (shown_name(path), error.strerror or error)) from None
     raise InputError("cannot read %s: it is %s, not a regular file"
                      % (shown_name(path), _kind(mode)))
+
+
+def file_digest(path):
+    """(bytes, SHA-256 in hex) of the regular file ``path``, read in chunks;
+    (None, None) for standard input, which cannot be read again.
+
+    >>> file_digest(STDIN)
+    (None, None)
+    """
+    if path == STDIN:
+        return None, None
+    handle, _ = open_regular(path)
+    digest, size = hashlib.sha256(), 0
+    with handle:
+        for chunk in iter(lambda: handle.read(_CHUNK), b""):
+            digest.update(chunk)
+            size += len(chunk)
+    return size, digest.hexdigest()
 
 
 def _past_limit(path, size):

@@ -4,7 +4,9 @@ Number text is read as the Decimal it spells, so 0.9 is 9/10.  Only plain
 ASCII numbers are numbers: an optional sign, digits with an optional
 fraction, an optional exponent (``-1.5e-3``, ``.5``, ``2.``).  ``1_000``,
 fullwidth or other non-ASCII digits, ``inf`` and ``nan`` are errors, and so
-is a field in quotes: a numeric layer file has none.  A row ends only at
+is a field in quotes: a numeric layer file has none, except that a bias
+may be ``-inf`` or ``-Infinity`` (JSON's ``-Infinity``): read as MASKED,
+the float -inf, it masks its class.  A row ends only at
 ``\\n``, ``\\r\\n`` or ``\\r``.  A number past reviews.exact's size limit is
 refused as it is read, JSON nesting past 32 levels before it is parsed.
 
@@ -15,6 +17,7 @@ refused as it is read, JSON nesting past 32 levels before it is parsed.
     json_layer          (weights, bias or None) from a JSON layer file
     json_bias           the list of numbers of a JSON bias file
     json_numbers        a JSON list of numbers, or InputError naming the place
+    MASKED              float -inf, a bias that masks its class
 """
 
 import decimal
@@ -25,7 +28,7 @@ from reviews.errors import InputError
 from reviews.exact import decimal_size_error
 from reviews.formats.source import excerpt, shown_number
 
-__all__ = ["decimal_from_text", "delimited_rows", "parse_json", "describe_json",
+__all__ = ["MASKED", "decimal_from_text", "delimited_rows", "parse_json", "describe_json",
            "json_layer", "json_bias", "json_numbers"]
 
 _MAX_JSON_DEPTH = 32
@@ -37,6 +40,9 @@ _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?([0-9]+)
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]{1,500}(?:\.[0-9]{0,500})?|\.[0-9]{1,500})"
                            r"(?:[eE][+-]?[0-9]{1,4})?")
 _NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|s?nan[0-9]*)", re.IGNORECASE)
+_MINUS_INFINITY = re.compile(r"-(?:inf|infinity)", re.IGNORECASE)
+# A bias of -inf masks its class (reviews.argmax.masked).
+MASKED = float("-inf")
 # The size limit's wording, from its one home in reviews.exact.
 _PAST_LIMIT = decimal_size_error(decimal.Decimal("1e99999"))
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -80,7 +86,7 @@ def _fields(line, separator):
     return [field.strip(" \t") for field in line.split(separator)]
 
 
-def delimited_rows(text, path, separator, note=None):
+def delimited_rows(text, path, separator, note=None, masked=False):
     """The rows of Decimals of the ``text`` of file ``path``, fields split
     at ``separator`` (None: at runs of spaces and tabs, or at ';' in a text
     that has one).
@@ -104,14 +110,15 @@ def delimited_rows(text, path, separator, note=None):
         if not line.strip(" \t"):
             continue
         fields = _fields(line, separator)
-        values = [decimal_from_text(field) for field in fields]
+        values = [MASKED if masked and _MINUS_INFINITY.fullmatch(field) else
+                  decimal_from_text(field) for field in fields]
         if first and all(value == "not a number" for value in values) and not any(
                 _numbers_otherwise_separated(field) for field in fields):
             if note is not None:
                 note("%s: line %d is taken as a header: %s" % (path, line_number, excerpt(line)))
         else:
             for column, (field, value) in enumerate(zip(fields, values), 1):
-                if not isinstance(value, decimal.Decimal):
+                if not isinstance(value, decimal.Decimal) and value is not MASKED:
                     if '"' in field:
                         value = "quoted: a numeric layer file has no quotes"
                     elif not field:
@@ -158,6 +165,9 @@ def _json_number(text):
         return decimal.Decimal(text)
     value = decimal_from_text(text)
     return value if isinstance(value, decimal.Decimal) else _Refused(excerpt(text), value)
+
+
+_JSON_MASK = excerpt("-Infinity")
 
 
 def _json_constant(name):
@@ -221,13 +231,16 @@ def describe_json(value):
     return excerpt(value) if isinstance(value, str) else repr(value)
 
 
-def json_numbers(values, path, where, expected):
-    """``values`` if it is a list of numbers, else InputError."""
+def json_numbers(values, path, where, expected, masked=False):
+    """``values`` if it is a list of numbers, else InputError; with
+    ``masked``, -Infinity is read as MASKED."""
     if not isinstance(values, list):
         raise InputError("%s: %s is %s; expected %s"
                          % (path, where, describe_json(values), expected))
     for k, value in enumerate(values):
-        if not isinstance(value, decimal.Decimal):
+        if masked and isinstance(value, _Refused) and value.shown == _JSON_MASK:
+            values[k] = MASKED
+        elif not isinstance(value, decimal.Decimal):
             if isinstance(value, _Refused):
                 problem = describe_json(value)
             elif isinstance(value, list):
@@ -275,9 +288,9 @@ def json_layer(text, path):
     weights = _json_weights(document["weights"], path)
     if "bias" not in document:
         return weights, None
-    return weights, json_numbers(document["bias"], path, "bias", _NUMBERS)
+    return weights, json_numbers(document["bias"], path, "bias", _NUMBERS, masked=True)
 
 
 def json_bias(text, path):
     """The bias in the ``text`` of JSON bias file ``path``: a list of numbers."""
-    return json_numbers(parse_json(text, path), path, "bias", _NUMBERS)
+    return json_numbers(parse_json(text, path), path, "bias", _NUMBERS, masked=True)

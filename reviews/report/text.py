@@ -7,6 +7,7 @@ comes from the claims, their outcomes and their figures.  (The HTML page is
 reviews.report.html.)
 
     Suite       name, version and Python version of the run
+    Provenance  the version, files, tensors and options of a checked layer
     Drawn       a claim's figure as drawn for a report
     text        the terminal report
     markdown    a table to paste into a review, then the evidence
@@ -25,7 +26,10 @@ each unargmaxable class's combination with coefficients correctly rounded
 to 6 significant digits ("0.420690"; fewer digits when that is exact, and a
 coefficient of exactly 1 as just ``w[j]``); the JSON has every exact value
 beside its rounded one (see layer_json).  The text is ASCII ("*" for the
-product), so that any terminal shows it as is.
+product), so that any terminal shows it as is, except for the classes'
+tokens when a vocabulary was read: each is shown as Python's repr shows it
+(quoted; controls, line breaks and invisible format characters escaped),
+so that any string stays on its line and reads one way.
 """
 
 import decimal
@@ -38,13 +42,19 @@ from collections import namedtuple
 from reviews.exact import rational_text, to_decimal
 from reviews.formats.source import shown_name
 
-__all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
+__all__ = ["Suite", "Provenance", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
            "version_line", "citation", "tally", "alt_text", "verdict_cell", "listing",
            "markdown_name",
            "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS", "CERTIFICATES"]
 
 Suite = namedtuple("Suite", "name version python")
 Suite.__doc__ = "The header of a run: suite name, suite version, Python version."
+
+Provenance = namedtuple("Provenance", "version files weights_tensor bias_tensor transpose")
+Provenance.__doc__ = """What produced a checked layer's report: the version line, the files
+read as (path, bytes, SHA-256 in hex; None and None for standard input),
+the tensors read as (name, dtype, shape) or None, and whether the layer
+was read transposed."""
 
 Drawn = namedtuple("Drawn", "name description svg path")
 Drawn.__doc__ = """A claim's figure as drawn for a report: its file name, what it shows
@@ -343,8 +353,11 @@ def _meaning(has_bias, box=None, tolerance=0):
 def _combination(result):
     """ "w[i] = a*w[j] + ...": the nonzero terms, a weight of exactly 1 as w[j].
 
-    In a box the certificate is an inequality of logits, "l[i] <= a*l[j] + ...".
+    In a box the certificate is an inequality of logits, "l[i] <= a*l[j] + ...";
+    a masked class's is its bias, "masked: b[i] = -inf".
     """
+    if result.masked:
+        return "masked: b[%d] = -inf" % result.index
     symbol = "w" if result.box is None else "l"
     terms = ["%s[%d]" % (symbol, j) if weight == 1
              else "%s*%s[%d]" % (_approximation(weight), symbol, j)
@@ -354,19 +367,37 @@ def _combination(result):
 
 
 def _count(results, unargmaxable):
-    return "%d of %s unargmaxable, %d argmaxable." % (
-        len(unargmaxable), _classes(len(results)), len(results) - len(unargmaxable))
+    masked = sum(r.masked for r in unargmaxable)
+    return "%d of %s unargmaxable%s, %d argmaxable." % (
+        len(unargmaxable), _classes(len(results)),
+        " (%d masked by a bias of -inf: the others are decided without %s)"
+        % (masked, "it" if masked == 1 else "them") if masked else "",
+        len(results) - len(unargmaxable))
 
 
 def _where_exact(unargmaxable, flag):
     return ("Exact values and witnesses: %s" if unargmaxable else "Exact witnesses: %s") % flag
 
 
-def layer_text(name, results, dim, has_bias, radii=None):
-    """A header line, each unargmaxable class with the nonzero terms of its
-    combination (coefficients to 6 significant digits), then a count;
-    with ``radii`` (reviews.argmax.tolerance.radii), the argmaxable
-    classes whose largest radius is at most 1e-8 before the count.
+def _token(tokens, index):
+    """Class ``index``'s token for a line of text: repr escapes every
+    control, format and line-breaking character and shows the quotes, so
+    that any string stays on its line and reads one way; "" without
+    ``tokens``."""
+    if tokens is None:
+        return ""
+    token = tokens.get(index)
+    return " (no token)" if token is None else " " + repr(token)
+
+
+def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provenance=None):
+    """A header line, each unargmaxable class (and its token, if
+    ``tokens`` = {id: token}) with the nonzero terms of its combination
+    (coefficients to 6 significant digits), then a count; with ``radii``
+    (reviews.argmax.tolerance.radii), the argmaxable classes whose largest
+    radius is at most 1e-8 before the count.  With ``provenance`` (a
+    Provenance), the version line, each file read, the tensors and the
+    options come first, one line each.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -383,10 +414,12 @@ def layer_text(name, results, dim, has_bias, radii=None):
     Coefficients to 6 significant digits. Exact values and witnesses: --format json
     """
     unargmaxable = [r for r in results if not r.argmaxable]
-    lines = ["%s: %s" % (shown_name(name), _header(results, dim, has_bias))]
+    lines = _provenance_lines(provenance, results)
+    lines.append("%s: %s" % (shown_name(name), _header(results, dim, has_bias)))
     if unargmaxable:
         lines += textwrap.wrap(_meaning(has_bias, _box(results), _tolerance(results)), 78)
-        lines += ["  class %d: %s" % (r.index, _combination(r)) for r in unargmaxable]
+        lines += ["  class %d%s: %s" % (r.index, _token(tokens, r.index), _combination(r))
+                  for r in unargmaxable]
         lines += _thin_lines(results, radii)
         lines.append(_count(results, unargmaxable))
         lines.append("Coefficients to %d significant digits. %s"
@@ -397,6 +430,45 @@ def layer_text(name, results, dim, has_bias, radii=None):
     return "\n".join(lines) + "\n"
 
 
+def _provenance_items(provenance, results):
+    """(label, text) of each line of the provenance: version, files,
+    tensors, options."""
+    items = [("version", provenance.version)]
+    for path, size, digest in provenance.files:
+        items.append(("file", "%s (standard input)" % shown_name(path) if size is None else
+                      "%s, %d bytes, sha256 %s" % (shown_name(path), size, digest)))
+    for label, tensor in (("weights", provenance.weights_tensor),
+                          ("bias", provenance.bias_tensor)):
+        if tensor is not None:
+            items.append((label, "%s %s %s" % (repr(tensor.name), tensor.dtype,
+                                               tuple(tensor.shape))))
+    box = _box(results)
+    tolerance = _tolerance(results)
+    options = (["box R = %s" % _approximation(box)] if box is not None else []) + (
+        ["tolerance T = %s" % _approximation(tolerance)] if tolerance else []) + (
+        ["transpose"] if provenance.transpose else [])
+    items.append(("options", ", ".join(options) or "none"))
+    return items
+
+
+def _provenance_lines(provenance, results):
+    """The version line as the claims report starts, then the rest, labelled."""
+    if provenance is None:
+        return []
+    version, *rest = _provenance_items(provenance, results)
+    return [version[1]] + ["%s: %s" % item for item in rest]
+
+
+def _provenance_json(provenance):
+    def tensor(t):
+        return None if t is None else {"name": t.name, "dtype": t.dtype, "shape": list(t.shape)}
+    return [("version", provenance.version),
+            ("files", [{"path": p, "bytes": n, "sha256": d} for p, n, d in provenance.files]),
+            ("weights_tensor", tensor(provenance.weights_tensor)),
+            ("bias_tensor", tensor(provenance.bias_tensor)),
+            ("transpose", provenance.transpose)]
+
+
 def _code(text):
     """``text`` as a markdown code span, whatever backticks it holds."""
     fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
@@ -404,7 +476,7 @@ def _code(text):
     return fence + padding + text + padding + fence
 
 
-def layer_markdown(name, results, dim, has_bias, radii=None):
+def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, provenance=None):
     """A section to paste into a review: the layer, a table of the
     unargmaxable classes and their combinations, the thin classes (as in
     layer_text), the count.
@@ -430,13 +502,18 @@ def layer_markdown(name, results, dim, has_bias, radii=None):
     1 of 2 classes unargmaxable, 1 argmaxable. Exact values and witnesses: `--format json`.
     """
     unargmaxable = [r for r in results if not r.argmaxable]
-    lines = ["### check-layer %s" % markdown_name(name), "",
-             "%s." % _header(results, dim, has_bias), ""]
+    lines = ["### check-layer %s" % markdown_name(name), ""]
+    if provenance is not None:
+        lines += ["- %s: %s" % (label.capitalize(), markdown_name(value))
+                  for label, value in _provenance_items(provenance, results)] + [""]
+    lines += ["%s." % _header(results, dim, has_bias), ""]
     if unargmaxable:
+        token = "" if tokens is None else " Token |"
         lines += [_meaning(has_bias, _box(results), _tolerance(results)), "",
-                  "| Class | Combination (coefficients to %d significant digits) |" % _DIGITS,
-                  "| ---: | --- |"]
-        lines += ["| %d | `%s` |" % (r.index, _combination(r)) for r in unargmaxable]
+                  "| Class |%s Combination (coefficients to %d significant digits) |"
+                  % (token, _DIGITS), "| ---: |%s --- |" % (token and " --- |")]
+        lines += ["| %d |%s `%s` |" % (r.index, _markdown_token(tokens, r.index),
+                                       _combination(r)) for r in unargmaxable]
         lines.append("")
     thin = _thin(results, radii)
     if thin:
@@ -450,7 +527,16 @@ def layer_markdown(name, results, dim, has_bias, radii=None):
     return "\n".join(lines) + "\n"
 
 
-def layer_json(name, results, dim, has_bias, radii=None, certificates="all"):
+def _markdown_token(tokens, index):
+    """A token's table cell: its repr as a code span, pipes escaped."""
+    if tokens is None:
+        return ""
+    token = tokens.get(index)
+    return " (no token) |" if token is None else " %s |" % _cell(_code(repr(token)))
+
+
+def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, tokens=None,
+               provenance=None):
     """One JSON object; rationals exact as "p/q" or "p", each beside its
     approximation to 6 significant digits.
 
@@ -473,6 +559,13 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all"):
     (its centre in the box), rounded down to 3 significant digits, as exact
     decimal text ("inf": unbounded); for the thin classes the largest
     radius itself, rounded down.
+    With ``provenance``, the keys "version", "files" (each {"path",
+    "bytes", "sha256"}, the last two null for standard input),
+    "weights_tensor" and "bias_tensor" ({"name", "dtype", "shape"} or
+    null) and "transpose" come first.
+    With ``tokens`` ({id: token}), each line has its class's "token", null
+    for a class with none.  A class masked by a bias of -inf has "masked":
+    true instead of terms.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -505,7 +598,8 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all"):
                          % (", ".join(CERTIFICATES), certificates))
     box = _box(results)
     unargmaxable = [r for r in results if not r.argmaxable]
-    header = [("file", name), ("classes", len(results)), ("dim", dim), ("bias", has_bias),
+    header = [] if provenance is None else _provenance_json(provenance)
+    header += [("file", name), ("classes", len(results)), ("dim", dim), ("bias", has_bias),
               ("box", None if box is None else rational_text(box)), ("numbered_from", 0),
               ("unargmaxable", [r.index for r in unargmaxable])]
     if radii is not None:
@@ -517,18 +611,22 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all"):
     lines = ["{"] + ["  %s: %s," % (json.dumps(key), json.dumps(value)) for key, value in header]
     lines.append('  "results": [')
     if listed:
-        lines.append(",\n".join("    " + json.dumps(_class_json(r, radius))
+        lines.append(",\n".join("    " + json.dumps(_class_json(r, radius, tokens))
                                  for r, radius in listed))
     lines += ["  ]", "}"]
     return "\n".join(lines) + "\n"
 
 
-def _class_json(result, radius=None):
+def _class_json(result, radius=None, tokens=None):
     entry = {"index": result.index, "argmaxable": result.argmaxable}
+    if tokens is not None:
+        entry["token"] = tokens.get(result.index)
     if result.argmaxable:
         entry["witness"] = [[rational_text(v), _approximation(v)] for v in result.witness]
         if radius is not None:
             entry["radius"] = _radius_text(radius.value)
+    elif result.masked:
+        entry["masked"] = True
     else:
         entry["terms"] = [[j, rational_text(v), _approximation(v)] for j, v in result.terms]
     return entry

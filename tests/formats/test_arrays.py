@@ -19,6 +19,7 @@ from reviews.argmax.check import check_layer
 from reviews.errors import InputError
 from reviews.formats.layers import read_layer, read_npy
 from tests.support import FileTestCase
+from tests.formats.model_data import model, rows, safetensors_tensor
 from tests.formats.test_layers import npy_bytes
 
 FIGURE_1 = [[-2.0, -2.0], [1.0, 2.0], [1.8, -0.8], [0.9, 0.2]]
@@ -279,7 +280,7 @@ class TestChoosingArrays(FileTestCase):
         notes = []
         weights, bias = read_layer(self.path, tensor="head", note=notes.append)
         self.assertEqual((weights, bias), ([[1, 0], [0, 1], [-1, -1]], [0, 0, 1]))
-        self.assertEqual(notes, ["%s: array 'bias' (one value per class) is read as the bias;"
+        self.assertEqual(notes, ["%s: array 'bias' (3,) (one value per class) is read as the bias;"
                                  " name another with bias_tensor=... or --bias-tensor"
                                  % self.path])
 
@@ -298,8 +299,43 @@ class TestChoosingArrays(FileTestCase):
                                                 ("b.npy", npy_bytes([0, 1, 2], (3,)))]))
         notes = []
         self.assertEqual(read_layer(path, note=notes.append), ([[1, 0], [0, 1]], None))
-        self.assertEqual(notes, ["%s: no bias read: no 1-D array has one value for each of the"
+        self.assertEqual(notes, ["%s: no bias read: no array has one value for each of the"
                                  " 2 classes ('b' (3,) <f8)" % path])
+
+    def test_a_1_by_c_or_c_by_1_array_is_the_bias_named_or_not(self):
+        # Issue 18 item 1: Marian keeps final_logits_bias as (1, C); read
+        # without it, the middle class of three points on a line is
+        # unargmaxable, with the bias [0, 1, 0] it is not.
+        for shape in ((1, 3), (3, 1)):
+            path = self.write("m.safetensors", safetensors_bytes(
+                [("logits_bias", "F32", shape, raw([0, 1, 0], "f")),
+                 ("shared", "F32", (3, 2), raw([0, 0, 1, 1, 2, 2], "f"))]))
+            for tensor in (None, "shared"):
+                with self.subTest(shape=shape, tensor=tensor):
+                    notes = []
+                    weights, bias = read_layer(path, tensor=tensor, note=notes.append)
+                    self.assertEqual((weights, bias), ([[0, 0], [1, 1], [2, 2]], [0, 1, 0]))
+                    self.assertEqual(notes, ["%s: array 'logits_bias' %s (one value per"
+                                             " class) is read as the bias; name another with"
+                                             " bias_tensor=... or --bias-tensor"
+                                             % (path, str(shape))])
+                    self.assertEqual([r.argmaxable for r in check_layer(weights, bias)],
+                                     [True, True, True])
+
+    def test_marians_final_logits_bias_is_read_beside_the_named_embedding(self):
+        path = model("marian-bias", "model.safetensors")
+        weights, bias = read_layer(path, tensor="model.shared.weight")
+        self.assertEqual(weights, rows(*safetensors_tensor(path, "model.shared.weight")))
+        shape, values = safetensors_tensor(path, "final_logits_bias")
+        self.assertEqual((shape, bias), ((1, 257), values))
+
+    def test_a_bias_like_array_left_unread_for_a_bias_file_gets_a_note(self):
+        bias_file = self.write("b.json", "[5, 6, 7]")
+        notes = []
+        self.assertEqual(read_layer(self.path, bias_file, tensor="head", note=notes.append)[1],
+                         [5, 6, 7])
+        self.assertEqual(notes, ["%s: array 'bias' (3,) (one value per class) is not read: the"
+                                 " bias comes from %s" % (self.path, bias_file)])
 
     def test_a_bias_file_given_is_the_bias_even_beside_such_an_array(self):
         bias_file = self.write("b.json", "[5, 6, 7]")

@@ -127,7 +127,7 @@ class TestErrors(FileTestCase):
         self.assertIn("1 class of dimension d = 2", notes[1])
 
     def test_a_folder_or_device_without_extension_is_named_as_such(self):
-        with self.assertRaisesRegex(InputError, "it is a directory, not a regular file"):
+        with self.assertRaisesRegex(InputError, "it is a directory without a weights file"):
             read_layer(self.folder.name)
         if os.path.exists("/dev/zero"):
             with self.assertRaisesRegex(InputError, "it is a character device"):
@@ -332,7 +332,7 @@ class TestFiles(FileTestCase):
     def test_a_directory_is_refused(self):
         path = os.path.join(self.folder.name, "l.json")
         os.mkdir(path)
-        self.assertRefused(path, "it is a directory, not a regular file")
+        self.assertRefused(path, "it is a directory without a weights file")
 
     def test_a_text_file_past_64_mib_is_refused_unread(self):
         path = self.write("l.csv", "")

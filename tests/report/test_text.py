@@ -418,6 +418,50 @@ class TestLayerJson(unittest.TestCase):
                          [["1000000000007", "1.00000e+12"], ["-2/3", "-0.666667"], ["0", "0"]])
 
 
+class TestLayerTokens(unittest.TestCase):
+
+    HOSTILE = "x\n<img src=x onerror=alert(1)>|`\u202e"
+
+    def test_text_names_each_class_by_its_token_on_one_line(self):
+        report = layer_text("w.csv", LAYER, 2, False, tokens={1: "\u0120the", 2: self.HOSTILE})
+        self.assertIn("  class 1 '\u0120the': w[1] = ", report)
+        self.assertIn("  class 2 'x\\n<img src=x onerror=alert(1)>|`\\u202e': w[2] = ", report)
+        self.assertIn("  class 3 (no token): w[3] = w[2]", report)
+        self.assertEqual(len(report.splitlines()), len(layer_text("w.csv", LAYER, 2,
+                                                                  False).splitlines()))
+
+    def test_markdown_puts_the_token_in_a_code_span_of_its_own_cell(self):
+        report = layer_markdown("w.csv", LAYER, 2, False, tokens={2: self.HOSTILE})
+        self.assertIn("| Class | Token | Combination", report)
+        row = next(line for line in report.splitlines() if line.startswith("| 2 |"))
+        self.assertEqual(row, "| 2 | ``'x\\n<img src=x onerror=alert(1)>\\|`\\u202e'`` |"
+                              " `w[2] = 1.00000*w[0] + 1e-4400*w[1]` |")
+        self.assertIn("| 1 | (no token) |", report)
+
+    def test_json_has_a_token_per_result_null_for_none(self):
+        document = json.loads(layer_json("w.csv", LAYER, 2, False, tokens={0: self.HOSTILE}))
+        self.assertEqual([r["token"] for r in document["results"]],
+                         [self.HOSTILE, None, None, None])
+        self.assertNotIn("token", json.loads(layer_json("w.csv", LAYER, 2, False))["results"][0])
+
+
+class TestLayerMasked(unittest.TestCase):
+
+    RESULTS = [ClassResult(0, True, (F(1),)), ClassResult(1, False, masked=True)]
+
+    def test_text_and_markdown_say_masked_and_count_it(self):
+        report = layer_text("w.csv", self.RESULTS, 1, True)
+        self.assertIn("\n  class 1: masked: b[1] = -inf\n", report)
+        self.assertIn("\n1 of 2 classes unargmaxable (1 masked by a bias of -inf: the others"
+                      " are decided without it), 1 argmaxable.\n", report)
+        self.assertIn("| 1 | `masked: b[1] = -inf` |", layer_markdown("w.csv", self.RESULTS, 1, True))
+
+    def test_json_marks_it_masked(self):
+        document = json.loads(layer_json("w.csv", self.RESULTS, 1, True))
+        self.assertEqual(document["results"][1], {"index": 1, "argmaxable": False, "masked": True})
+        self.assertEqual(document["unargmaxable"], [1])
+
+
 class TestLayerFormats(unittest.TestCase):
 
     def test_every_layer_format_is_ascii_and_ends_with_a_newline(self):

@@ -1,0 +1,75 @@
+"""Classes masked by a bias of -inf: never the argmax, and not there for
+the others.
+
+A class whose bias is -inf has the logit -inf at every input: it is never
+argmaxable, and it never stands in another class's way.  So the other
+classes are decided, and their certificates checked, on the layer without
+the masked ones, and their class numbers mapped back.  A masked class's
+certificate is its bias.
+
+    masked_classes   the classes whose bias is -inf
+    check_unmasked   the results of a layer with masked classes
+    verify_unmasked  verify for a layer with masked classes
+"""
+
+from decimal import Decimal
+
+from reviews.argmax.layer_input import validated
+
+__all__ = ["masked_classes", "check_unmasked", "verify_unmasked"]
+
+_MINUS_INFINITY = float("-inf")
+
+
+def masked_classes(bias):
+    """The classes whose bias is -inf (a float or a Decimal), in order.
+
+    A Decimal is tested as a Decimal: -3E+391 is finite, though float()
+    of it is -inf.
+
+    >>> masked_classes([0, float("-inf"), Decimal("-Infinity"), Decimal("-3E+391")])
+    [1, 2]
+    """
+    if bias is None or not isinstance(bias, (list, tuple)):
+        return []
+    return [j for j, value in enumerate(bias) if value == _MINUS_INFINITY and (
+        isinstance(value, float) or isinstance(value, Decimal) and value.is_infinite())]
+
+
+def _kept(count, masked):
+    masked = set(masked)
+    return [j for j in range(count) if j not in masked]
+
+
+def check_unmasked(weights, bias, masked, check, make):
+    """One result per class of the layer: a masked one is ``make(i, False,
+    classes=C, masked=True)``; the others are ``check(weights, bias)`` of
+    the layer without the masked classes, renumbered."""
+    # Checked whole first, so that a bad entry is named by its own class.
+    validated(weights, [0 if j in masked else b for j, b in enumerate(bias)])
+    kept = _kept(len(weights), masked)
+    decided = check([weights[j] for j in kept], [bias[j] for j in kept]) if kept else []
+    results = {i: make(i, False, classes=len(weights), masked=True) for i in masked}
+    for result in decided:
+        terms = None if result.terms is None else tuple((kept[j], v) for j, v in result.terms)
+        results[kept[result.index]] = result._replace(
+            index=kept[result.index], terms=terms,
+            classes=None if result.classes is None else len(weights))
+    return [results[i] for i in range(len(weights))]
+
+
+def verify_unmasked(weights, bias, result, masked, verify):
+    """``verify(weights, bias, result)`` for a layer with masked classes: a
+    masked class is proved by its bias, the others on the layer without the
+    masked classes (whose logits are -inf)."""
+    if result.index in masked:
+        return result.masked and not result.argmaxable
+    kept = _kept(len(weights), masked)
+    position = {j: n for n, j in enumerate(kept)}
+    if result.masked or result.index not in position or (
+            result.terms is not None and any(j not in position for j, _ in result.terms)):
+        return False
+    terms = None if result.terms is None else tuple((position[j], v) for j, v in result.terms)
+    renumbered = result._replace(index=position[result.index], terms=terms,
+                                 classes=None if result.classes is None else len(kept))
+    return verify([weights[j] for j in kept], [bias[j] for j in kept], renumbered)

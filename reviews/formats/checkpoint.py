@@ -1,0 +1,343 @@
+"""Which arrays of a model are its softmax layer: folders, shards and names.
+
+A model comes as a hub ships it: a folder with ``config.json``, the weights
+(``model.safetensors``, ``pytorch_model.bin``, or shards listed by a
+``*.index.json``) and its tokenizer.  The output layer is found as a person
+would find it: an untied head stored under its usual name (``lm_head.weight``,
+...), else, when config.json does not say ``tie_word_embeddings = false``,
+the input embedding it is tied to (``transformer.wte.weight``, ...); its bias
+by name (``final_logits_bias``, ...), else the only array of one value per
+class beside the weights.  Each choice made without the user is said in a
+note; two candidates are an error that lists them.  Shards are opened only
+for the tensors used.
+
+    ARRAY_READERS   the readers of array files, by extension
+    Checkpoint      a model's named tensors across its files
+    choose_layer    (weights Array, bias Array or None) of a Checkpoint
+    choose_array    one Array by name, or the only one of some dimensions
+    bias_like       the arrays of one value per class beside the weights
+"""
+
+import os
+
+from reviews.errors import InputError
+from reviews.formats.npy import npy_arrays, npz_arrays
+from reviews.formats.safetensors import safetensors_arrays
+from reviews.formats.source import excerpt, open_regular, read_text, shown_shape
+from reviews.formats.text import describe_json, parse_json
+from reviews.formats.torch import torch_arrays
+
+__all__ = ["ARRAY_READERS", "Checkpoint", "choose_layer", "choose_array", "bias_like"]
+
+# A .npy file's one array has no name: messages call it this.
+UNNAMED = "the array"
+ARRAY_READERS = {".npy": lambda handle, size, path: npy_arrays(handle, size, path, UNNAMED),
+                 ".npz": npz_arrays, ".safetensors": safetensors_arrays,
+                 ".bin": torch_arrays, ".pt": torch_arrays, ".pth": torch_arrays}
+WEIGHTS_OPTION = "tensor=... or --tensor"
+BIAS_OPTION = "bias_tensor=... or --bias-tensor"
+_LISTED = 12
+
+# The weights files of a folder, in the order they are looked for.
+_WEIGHTS_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
+                  "pytorch_model.bin.index.json")
+_INDEX = ".index.json"
+# Output layers stored as such, then the input embeddings a tied head reuses,
+# then the heads' biases: the names the common architectures give them.
+_HEADS = ("lm_head.weight", "embed_out.weight", "output.weight",
+          "cls.predictions.decoder.weight")
+_EMBEDDINGS = ("transformer.wte.weight", "model.embed_tokens.weight",
+               "model.decoder.embed_tokens.weight", "model.shared.weight", "shared.weight",
+               "bert.embeddings.word_embeddings.weight", "gpt_neox.embed_in.weight",
+               "transformer.word_embeddings.weight", "roberta.embeddings.word_embeddings.weight",
+               "distilbert.embeddings.word_embeddings.weight", "embed_tokens.weight",
+               "tok_embeddings.weight", "wte.weight")
+_BIASES = ("final_logits_bias", "cls.predictions.bias", "lm_head.bias", "embed_out.bias",
+           "output.bias", "cls.predictions.decoder.bias")
+
+
+def listing(arrays):
+    """The arrays' names, shapes and dtypes, at most 12 of them, for a message."""
+    shown = ["%s %s %s" % (excerpt(a.name), shown_shape(a.shape), a.dtype)
+             for a in arrays[:_LISTED]]
+    if len(arrays) > _LISTED:
+        shown.append("and %d more" % (len(arrays) - _LISTED))
+    return "; ".join(shown)
+
+
+def _candidates(arrays, dimensions, other=None):
+    """The arrays that may be the one of ``dimensions`` axes nobody named."""
+    if len(arrays) <= 1:
+        return arrays
+    candidates = [a for a in arrays if len(a.shape) == dimensions and a.name != other]
+    if len(candidates) > 1 and dimensions == 2:
+        # A (1, C) or (C, 1) array beside a layer is its bias, not a layer.
+        candidates = [a for a in candidates if 1 not in a.shape] or candidates
+    return candidates
+
+
+def choose_array(arrays, name, path, dimensions, what, option, other=None):
+    """The array called ``name``; without a name, the only one, or else the
+    only one with ``dimensions`` axes that is not called ``other`` (a (1, C)
+    or (C, 1) array beside a layer is its bias, not a layer).
+
+    >>> from reviews.formats.binary import Array
+    >>> head, bias = Array("head", (5, 2), "F32", None), Array("b", (1, 5), "F32", None)
+    >>> choose_array([bias, head], None, "m.safetensors", 2, "weights", WEIGHTS_OPTION).name
+    'head'
+    """
+    if name is not None:
+        for array in arrays:
+            if array.name == name:
+                return array
+        raise InputError("%s has no array %s; it has: %s"
+                         % (path, excerpt(name), listing(arrays)))
+    candidates = _candidates(arrays, dimensions, other)
+    if len(candidates) == 1:
+        return candidates[0]
+    if not arrays:
+        raise InputError("%s holds no arrays" % path)
+    raise InputError("%s holds %d arrays; name the %s (%s): %s"
+                     % (path, len(arrays), what, option, listing(arrays)))
+
+
+def _per_class(classes):
+    """The shapes of one value per class."""
+    return (classes,), (1, classes), (classes, 1)
+
+
+def bias_like(arrays, weights, classes):
+    """The arrays other than ``weights`` of one value per class: shape (C,),
+    (1, C) or (C, 1), as model files keep a head's bias.
+
+    >>> from reviews.formats.binary import Array
+    >>> head, bias, norm = (Array(name, shape, "F32", None) for name, shape in
+    ...                     (("head", (5, 2)), ("logits_bias", (1, 5)), ("norm", (2,))))
+    >>> [a.name for a in bias_like([head, bias, norm], head, 5)]
+    ['logits_bias']
+    """
+    return [a for a in arrays if a is not weights and a.name != weights.name
+            and tuple(a.shape) in _per_class(classes)]
+
+
+def _found_bias(arrays, weights, classes, path, note):
+    """The only array of one value per class beside the weights, as a model
+    file keeps a head's bias (said in a note); None if there is none or more
+    than one (also said)."""
+    candidates = bias_like(arrays, weights, classes)
+    if len(candidates) == 1:
+        note("%s: array %s %s (one value per class) is read as the bias; name another with %s"
+             % (path, excerpt(candidates[0].name), shown_shape(candidates[0].shape),
+                BIAS_OPTION))
+        return candidates[0]
+    others = [a for a in arrays if a is not weights and len(a.shape) == 1]
+    if candidates:
+        note("%s: %d arrays have one value per class (%s): none is read as the bias; name one"
+             " with %s" % (path, len(candidates), listing(candidates), BIAS_OPTION))
+    elif others:
+        note("%s: no bias read: no array has one value for each of the %d classes (%s)"
+             % (path, classes, listing(others)))
+    return None
+
+
+def _plain_name(name, index):
+    """A shard's file name from an index: a name in the index's own folder."""
+    if (not isinstance(name, str) or not name or name in (".", "..") or "/" in name
+            or "\\" in name or "\0" in name or os.path.splitext(name)[1] not in ARRAY_READERS):
+        raise InputError("%s: weight_map names the file %s; expected a .safetensors or .bin"
+                         " file name in the same folder" % (index, describe_json(name)))
+    return name
+
+
+def _json_object(path, files):
+    files.append(path)
+    document = parse_json(read_text(path), path)
+    if not isinstance(document, dict):
+        raise InputError("%s is %s; expected a JSON object" % (path, describe_json(document)))
+    return document
+
+
+class Checkpoint:
+    """A model's named tensors across its files.
+
+    ``path`` is a folder (its config.json, if any, and its weights: the
+    first of model.safetensors, its index, pytorch_model.bin, its index), an
+    ``*.index.json`` of shards, or one weights file.  ``stack`` (an
+    ExitStack) closes the files opened.  ``files`` lists the files read, in
+    order; ``config`` is config.json's object, or None.
+    """
+
+    def __init__(self, path, stack):
+        self.path, self._stack, self.files, self.config = path, stack, [], None
+        self._arrays = {}       # file -> its [Array], for the files opened
+        self._where = None      # tensor name -> shard file, for an index
+        if os.path.isdir(path):
+            config = os.path.join(path, "config.json")
+            if os.path.isfile(config):
+                self.config = _json_object(config, self.files)
+            path = self._weights_file(path)
+        self.weights_path = path
+        if path.endswith(_INDEX):
+            self._read_index(path)
+        else:
+            self._open(path)
+
+    def _weights_file(self, folder):
+        for name in _WEIGHTS_FILES:
+            if os.path.isfile(os.path.join(folder, name)):
+                return os.path.join(folder, name)
+        found = sorted(name for name in os.listdir(folder)
+                       if os.path.splitext(name)[1] in (".safetensors", ".bin", ".pt", ".pth"))
+        if len(found) == 1:
+            return os.path.join(folder, found[0])
+        raise InputError("cannot read %s: it is a directory without a weights file (%s)%s" % (
+            folder, ", ".join(_WEIGHTS_FILES),
+            "; several weights files: %s" % ", ".join(map(excerpt, found)) if found else ""))
+
+    def _read_index(self, path):
+        document = _json_object(path, self.files)
+        weight_map = document.get("weight_map")
+        if not isinstance(weight_map, dict) or not weight_map:
+            raise InputError("%s: weight_map is %s; expected an object of tensor names and"
+                             " file names" % (path, describe_json(weight_map)))
+        folder = os.path.dirname(path)
+        self._where = {name: os.path.join(folder, _plain_name(shard, path))
+                       for name, shard in weight_map.items()}
+
+    def _open(self, path):
+        if path not in self._arrays:
+            extension = os.path.splitext(path)[1].lower()
+            if extension not in ARRAY_READERS:
+                raise InputError("%s: unknown weights file type %r" % (path, extension))
+            handle, size = open_regular(path)
+            self._stack.enter_context(handle)
+            self.files.append(path)
+            self._arrays[path] = ARRAY_READERS[extension](handle, size, path)
+        return self._arrays[path]
+
+    @property
+    def sharded(self):
+        """True for shards listed by an index."""
+        return self._where is not None
+
+    @property
+    def names(self):
+        """Every tensor name, without opening a shard."""
+        if self._where is not None:
+            return list(self._where)
+        return [a.name for a in self._arrays[self.weights_path]]
+
+    def file_of(self, name):
+        """The file that holds the tensor ``name``."""
+        return self.weights_path if self._where is None else self._where[name]
+
+    def arrays_beside(self, name):
+        """The Arrays of the file holding ``name``, opening it if need be."""
+        return self._open(self.file_of(name))
+
+    def array(self, name, what, option):
+        """The Array called ``name``, or InputError listing the names."""
+        if self._where is not None and name not in self._where:
+            shown = sorted(self._where)
+            raise InputError("%s has no tensor %s; it has: %s%s" % (
+                self.weights_path, excerpt(name), ", ".join(map(excerpt, shown[:_LISTED])),
+                " and %d more" % (len(shown) - _LISTED) if len(shown) > _LISTED else ""))
+        array = choose_array(self.arrays_beside(name), name, self.file_of(name), 2, what, option)
+        if self._where is not None and array.name != name:
+            raise InputError("%s: the index says it holds %s; it does not"
+                             % (self.file_of(name), excerpt(name)))
+        return array
+
+
+def _tied(config):
+    """Why an input embedding is the output layer, or None if config.json unties them."""
+    if config is None:
+        return "no config.json says otherwise"
+    tie = config.get("tie_word_embeddings", True)
+    if tie is False:
+        return None
+    if tie is True and "tie_word_embeddings" in config:
+        return "config.json has tie_word_embeddings = true"
+    return "config.json has no tie_word_embeddings = false"
+
+
+def _weights_name(checkpoint, note):
+    """The output layer's name, chosen from the usual names (with a note),
+    or None if no usual name is there."""
+    names = set(checkpoint.names)
+    heads = [n for n in _HEADS if n in names]
+    embeddings = [n for n in _EMBEDDINGS if n in names]
+    where = checkpoint.path
+    if len(heads) > 1:
+        raise InputError("%s has %d output layers; name one with %s: %s"
+                         % (where, len(heads), WEIGHTS_OPTION, ", ".join(map(excerpt, heads))))
+    if heads:
+        note("%s: weights %s: the model's output layer" % (where, excerpt(heads[0])))
+        return heads[0]
+    reason = _tied(checkpoint.config)
+    if reason is None:
+        raise InputError("%s: config.json has tie_word_embeddings = false, but no output layer"
+                         " (%s) is stored; name one with %s"
+                         % (where, ", ".join(_HEADS), WEIGHTS_OPTION))
+    if len(embeddings) > 1:
+        raise InputError("%s has %d input embeddings; name the output layer with %s: %s"
+                         % (where, len(embeddings), WEIGHTS_OPTION,
+                            ", ".join(map(excerpt, embeddings))))
+    if embeddings:
+        note("%s: weights %s: no output layer is stored, so it is tied to the input"
+             " embedding (%s)" % (where, excerpt(embeddings[0]), reason))
+        return embeddings[0]
+    return None
+
+
+def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=True):
+    """(weights Array, bias Array or None) of ``checkpoint``.
+
+    ``tensor`` and ``bias_tensor`` name them; unnamed, the weights are the
+    output layer found by name, else the only 2-D array, and the bias (if
+    ``find_bias``) the head's bias found by name, else the only array of one
+    value per class beside the weights.  ``classes_of(array)`` is the
+    number of classes of a weights array; ``note`` is called with a line for
+    each choice the user did not make.
+    """
+    weights = None
+    if tensor is None and not checkpoint.sharded:
+        # A file with one layer in it needs no names.
+        only = _candidates(checkpoint.arrays_beside(None), 2, bias_tensor)
+        weights = only[0] if len(only) == 1 else None
+    if weights is None and tensor is None:
+        tensor = _weights_name(checkpoint, note)
+        if tensor is None and not checkpoint.sharded:
+            weights = choose_array(checkpoint.arrays_beside(None), None, checkpoint.weights_path,
+                                   2, "weights", WEIGHTS_OPTION, bias_tensor)
+        elif tensor is None:
+            raise InputError("%s: no output layer under a usual name (%s); name the weights"
+                             " with %s" % (checkpoint.path, ", ".join(_HEADS + _EMBEDDINGS[:3]),
+                                           WEIGHTS_OPTION))
+    if weights is None:
+        weights = checkpoint.array(tensor, "weights", WEIGHTS_OPTION)
+    if bias_tensor is None and not find_bias:
+        return weights, None
+    classes = classes_of(weights)
+    if bias_tensor is not None:
+        bias = checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
+    else:
+        names = set(checkpoint.names)
+        named = [checkpoint.array(name, "bias", BIAS_OPTION) for name in _BIASES if name in names]
+        named = [a for a in named if tuple(a.shape) in _per_class(classes)]
+        if len(named) > 1:
+            raise InputError("%s has %d biases of the output layer; name one with %s: %s"
+                             % (checkpoint.path, len(named), BIAS_OPTION, listing(named)))
+        if not named:
+            return weights, _found_bias(checkpoint.arrays_beside(weights.name), weights,
+                                        classes, checkpoint.file_of(weights.name), note)
+        bias = named[0]
+        note("%s: array %s %s is read as the bias (the output layer's bias by its name);"
+             " name another with %s"
+             % (checkpoint.path, excerpt(bias.name), shown_shape(bias.shape), BIAS_OPTION))
+    for other in bias_like(checkpoint.arrays_beside(weights.name), weights, classes):
+        if other.name != bias.name:
+            note("%s: array %s %s (one value per class) is not read: the bias is %s"
+                 % (checkpoint.file_of(weights.name), excerpt(other.name),
+                    shown_shape(other.shape), excerpt(bias.name)))
+    return weights, bias

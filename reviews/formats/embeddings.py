@@ -1,0 +1,77 @@
+"""Word vectors as text: GloVe and word2vec, read as a layer with tokens.
+
+GloVe's text has one line per class, ``token v1 ... vd``, separated by
+spaces; word2vec's text (and fastText's .vec) is the same after a first
+line ``C d``.  The token is whatever comes before the last d numbers, so
+it may hold any character but a line break (GloVe's larger files have
+tokens with spaces).  A .txt or .vec file is read this way when its first
+field is not a number and the rest of its first row are; numbers are read
+exactly, as everywhere (reviews.formats.text).
+
+    embedding_rows   (rows, {id: token}) of such a text, or None if it is not one
+"""
+
+import decimal
+
+from reviews.errors import InputError
+from reviews.formats.source import excerpt
+from reviews.formats.text import decimal_from_text
+
+__all__ = ["embedding_rows"]
+
+
+def _numbers(fields):
+    return [decimal_from_text(field) for field in fields]
+
+
+def _is_number(field):
+    return isinstance(decimal_from_text(field), decimal.Decimal)
+
+
+def _header(lines):
+    """(C, d) of a word2vec first line "C d", or None."""
+    fields = lines[0].split() if lines else []
+    if len(fields) == 2 and all(field.isdigit() and field.isascii() for field in fields):
+        return int(fields[0]), int(fields[1])
+    return None
+
+
+def embedding_rows(text, path):
+    """(rows of Decimals, {id: token}) of a GloVe or word2vec text, or None
+    if ``text`` is not one (its first field is a number).
+
+    >>> rows, tokens = embedding_rows("2 1\\nthe 0.5\\n, -1\\n", "v.txt")
+    >>> rows, tokens
+    ([[Decimal('0.5')], [Decimal('-1')]], {0: 'the', 1: ','})
+    """
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    while lines and not lines[-1].strip(" "):
+        lines.pop()
+    header = _header(lines)
+    body = lines[1:] if header else lines
+    first = body[0].split() if body else []
+    if (len(first) < 2 or _is_number(first[0]) or not all(map(_is_number, first[1:]))
+            or all(map(_is_number, body[0].replace(" ", "").split(";")))):
+        # Numbers first, or numbers separated by semicolons ("1; 2").
+        return None
+    dim = header[1] if header else len(first) - 1
+    rows, tokens = [], {}
+    for number, line in enumerate(body, 2 if header else 1):
+        fields = line.split(" ")
+        while fields and fields[-1] == "":
+            fields.pop()
+        token, values = " ".join(fields[:-dim]), fields[-dim:]
+        if not token or len(values) != dim:
+            raise InputError("%s: line %d has %d fields; a line is a token and %d numbers"
+                             % (path, number, len(fields), dim))
+        parsed = _numbers(values)
+        for column, (field, value) in enumerate(zip(values, parsed), 2):
+            if not isinstance(value, decimal.Decimal):
+                raise InputError("%s: line %d, field %d: %s is %s"
+                                 % (path, number, column, excerpt(field), value))
+        tokens[len(rows)] = token
+        rows.append(parsed)
+    if header and header[0] != len(rows):
+        raise InputError("%s: the first line says %d vectors; the file has %d"
+                         % (path, header[0], len(rows)))
+    return rows, tokens

@@ -1,0 +1,145 @@
+"""A model's tokens: which string each class of its output layer stands for.
+
+Formats, chosen by the file's name:
+
+    tokenizer.json   the tokenizers library's file: ``model.vocab`` as
+                     {token: id} (BPE, WordPiece, WordLevel) or as
+                     [[token, score], ...] (Unigram: id = position), then
+                     ``added_tokens`` ({"id", "content"}), which override
+    *.json           {token: id} (vocab.json), or a list of tokens
+    *.vocab          sentencepiece's text: ``token<TAB>score``, line n is id n
+    other text       one token per line (BERT's vocab.txt): line n is id n
+
+Lines end at "\\n" only: a token may hold any other character, "\\r" and
+U+2028 included.  In a folder, the first of tokenizer.json, vocab.json and
+vocab.txt is read.
+
+    read_vocab     {id: token} of a vocabulary file
+    find_vocab     the vocabulary file of a model folder, or None
+"""
+
+import decimal
+import os
+
+from reviews.errors import InputError
+from reviews.formats.source import excerpt, read_text
+from reviews.formats.text import describe_json, parse_json
+
+__all__ = ["read_vocab", "find_vocab"]
+
+_FOLDER_FILES = ("tokenizer.json", "vocab.json", "vocab.txt")
+# Ids past this are not a real vocabulary's (the largest have some 2**18).
+_MAX_ID = 2 ** 26
+
+
+def find_vocab(folder):
+    """The path of the first of tokenizer.json, vocab.json and vocab.txt in
+    ``folder``, or None."""
+    for name in _FOLDER_FILES:
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def _id(value, where):
+    # The range first: int() of a Decimal such as 1e999999 would take long.
+    if (isinstance(value, bool) or not isinstance(value, (int, decimal.Decimal))
+            or not 0 <= value <= _MAX_ID or value != int(value)):
+        raise InputError("%s is %s; expected a token id, a whole number from 0 to %d"
+                         % (where, describe_json(value), _MAX_ID))
+    return int(value)
+
+
+def _token(value, where):
+    if not isinstance(value, str):
+        raise InputError("%s is %s; expected a token (a string)" % (where, describe_json(value)))
+    return value
+
+
+def _token_ids(mapping, where):
+    """{id: token} of a {token: id} object; the first token of an id is kept."""
+    tokens = {}
+    for token, value in mapping.items():
+        tokens.setdefault(_id(value, "%s[%s]" % (where, excerpt(token))), token)
+    return tokens
+
+
+def _listed(values, where, scored):
+    """{id: token} of a list of tokens, or of [token, score] pairs."""
+    if not isinstance(values, list):
+        raise InputError("%s is %s; expected a list" % (where, describe_json(values)))
+    tokens = {}
+    for n, value in enumerate(values):
+        if scored:
+            if not isinstance(value, list) or len(value) != 2:
+                raise InputError("%s[%d] is %s; expected [token, score]"
+                                 % (where, n, describe_json(value)))
+            value = value[0]
+        tokens[n] = _token(value, "%s[%d]" % (where, n))
+    return tokens
+
+
+def _tokenizer(document, path):
+    model = document.get("model")
+    if not isinstance(model, dict) or "vocab" not in model:
+        raise InputError("%s: model is %s; expected an object with a vocab"
+                         % (path, describe_json(model)))
+    vocab = model["vocab"]
+    if isinstance(vocab, dict):
+        tokens = _token_ids(vocab, "%s: model.vocab" % path)
+    else:
+        tokens = _listed(vocab, "%s: model.vocab" % path, scored=True)
+    added = document.get("added_tokens") or []
+    if not isinstance(added, list):
+        raise InputError("%s: added_tokens is %s; expected a list" % (path, describe_json(added)))
+    for n, entry in enumerate(added):
+        where = "%s: added_tokens[%d]" % (path, n)
+        if not isinstance(entry, dict):
+            raise InputError("%s is %s; expected {\"id\", \"content\", ...}"
+                             % (where, describe_json(entry)))
+        tokens[_id(entry.get("id"), where + ".id")] = _token(entry.get("content"),
+                                                              where + ".content")
+    return tokens
+
+
+def _lines(text):
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def read_vocab(path):
+    """{id: token} of the vocabulary file ``path`` (module docstring).
+
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "v.vocab")
+    ...     with open(path, "w", encoding="utf-8") as handle:
+    ...         _ = handle.write("<unk>\\t0\\n\\u2581the\\t-1.5\\n")
+    ...     read_vocab(path)
+    {0: '<unk>', 1: '▁the'}
+    """
+    text = read_text(path)
+    name = os.path.basename(path).lower()
+    if name.endswith(".json"):
+        document = parse_json(text, path)
+        if isinstance(document, list):
+            return _listed(document, path, scored=False)
+        if not isinstance(document, dict):
+            raise InputError("%s is %s; expected a vocabulary" % (path, describe_json(document)))
+        if "model" in document and isinstance(document.get("model"), dict):
+            return _tokenizer(document, path)
+        return _token_ids(document, path)
+    lines = _lines(text)
+    if name.endswith(".vocab"):
+        tokens = {}
+        for n, line in enumerate(lines):
+            token, tab, _ = line.rpartition("\t")
+            if not tab:
+                raise InputError("%s: line %d has no tab (a sentencepiece .vocab line is"
+                                 " token<TAB>score)" % (path, n + 1))
+            tokens[n] = token
+        return tokens
+    return dict(enumerate(lines))

@@ -1,0 +1,93 @@
+"""Tests of reviews.argmax.masked: classes masked by a bias of -inf are
+never argmaxable and the others are decided as if they were absent."""
+
+import math
+import unittest
+from decimal import Decimal
+from fractions import Fraction
+
+from reviews.argmax.check import ClassResult, check_layer, verify
+from reviews.errors import InputError
+from reviews.formats.layers import read_layer
+from tests.formats.test_layers import npy_bytes
+from tests.support import FileTestCase
+
+INF = float("inf")
+# The middle of three points on a line is unargmaxable, unless one end is masked.
+LINE = [[0, 0], [1, 1], [2, 2]]
+
+
+class TestChecking(unittest.TestCase):
+
+    def test_the_others_are_decided_as_if_the_masked_class_were_absent(self):
+        self.assertEqual([r.argmaxable for r in check_layer(LINE, [0, 0, 0])],
+                         [True, False, True])
+        results = check_layer(LINE, [0, 0, -INF])
+        self.assertEqual([(r.argmaxable, r.masked) for r in results],
+                         [(True, False), (True, False), (False, True)])
+        self.assertTrue(all(verify(LINE, [0, 0, -INF], r) for r in results))
+
+    def test_combinations_keep_the_layers_own_class_numbers(self):
+        weights = [[0, 0], [9, 9], [2, 0], [1, 0]]
+        bias = [0, Decimal("-Infinity"), 0, 0]
+        result = check_layer(weights, bias)[3]
+        self.assertEqual(result.terms, ((0, Fraction(1, 2)), (2, Fraction(1, 2))))
+        self.assertTrue(verify(weights, bias, result))
+        self.assertEqual(check_layer(weights, bias, box=1)[3].terms[0][0], 0)
+
+    def test_verify_refuses_what_the_mask_does_not_prove(self):
+        bias = [0, 0, -INF]
+        self.assertFalse(verify(LINE, bias, ClassResult(0, False, masked=True)))
+        self.assertFalse(verify(LINE, bias, ClassResult(2, True, (Fraction(5), Fraction(5)))))
+        self.assertFalse(verify([[0, 0], [1, 1], [2, 2], [1, 1]], [0, 0, -INF, 0],
+                                ClassResult(1, False, None, ((2, Fraction(1)),))))
+        self.assertTrue(verify(LINE, bias, ClassResult(2, False, masked=True)))
+
+    def test_a_decimal_past_the_float_range_is_not_a_mask(self):
+        # float(Decimal("-3E+391")) is -inf; the number is finite.
+        results = check_layer([[0], [1], [2]], [0, Decimal("-3E+391"), 0])
+        self.assertEqual([(r.argmaxable, r.masked) for r in results],
+                         [(True, False), (False, False), (True, False)])
+
+    def test_every_class_masked(self):
+        results = check_layer(LINE, [-INF] * 3)
+        self.assertEqual([(r.argmaxable, r.masked) for r in results], [(False, True)] * 3)
+
+    def test_plus_infinity_and_nan_stay_errors(self):
+        # Named by their own class, not by their place among the unmasked.
+        for value, shown in ((INF, "inf"), (math.nan, "NaN")):
+            with self.subTest(value=value):
+                with self.assertRaisesRegex(InputError, "^bias\\[1\\] is %s" % shown):
+                    check_layer(LINE, [-INF, value, 0])
+        with self.assertRaisesRegex(InputError, "^weights\\[1\\]\\[0\\] is inf"):
+            check_layer([[0, 0], [INF, 0], [1, 1]], [-INF, 0, 0])
+
+
+class TestReading(FileTestCase):
+
+    def test_minus_infinity_in_every_bias_format(self):
+        layer = self.write("w.csv", "0,0\n1,1\n2,2\n")
+        for name, content in (("b.csv", "0\n-inf\n-Infinity\n"), ("b.txt", "0 -INF -infinity\n"),
+                              ("b.json", "[0, -Infinity, -Infinity]"),
+                              ("b.npy", npy_bytes([0, -INF, -INF], (3,)))):
+            with self.subTest(name=name):
+                bias = read_layer(layer, self.write(name, content))[1]
+                self.assertEqual(bias[1:], [-INF, -INF])
+        path = self.write("l.json", '{"weights": [[0], [1]], "bias": [-Infinity, 0]}')
+        self.assertEqual(read_layer(path)[1], [-INF, 0])
+
+    def test_other_infinities_are_refused_where_they_are(self):
+        layer = self.write("w.csv", "0,0\n1,1\n")
+        for name, content, message in (
+                ("b.csv", "0\ninf\n", "line 2, column 1: 'inf' is not a finite number"),
+                ("b.json", "[0, Infinity]", r"bias\[1\] is 'Infinity'"),
+                ("b.npy", npy_bytes([0, INF], (2,)), r"bias\[1\] is inf")):
+            with self.subTest(name=name):
+                with self.assertRaisesRegex(InputError, message):
+                    read_layer(layer, self.write(name, content))
+        with self.assertRaisesRegex(InputError, "line 1, column 1: '-inf' is not a finite"):
+            read_layer(self.write("w.csv", "-inf,0\n1,1\n"))
+
+
+if __name__ == "__main__":
+    unittest.main()

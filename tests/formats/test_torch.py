@@ -1,0 +1,293 @@
+"""Tests of reviews.formats.torch: torch checkpoints read without running
+them.  The fixture was written by torch.save; every other checkpoint here
+is built by hand, opcode by opcode (no torch), and every hostile pickle
+would create a file if it ran: the file must not exist afterwards."""
+
+import io
+import os
+import struct
+import zipfile
+
+from reviews.argmax.check import check_layer
+from reviews.errors import InputError
+from reviews.formats import torch as torch_format
+from reviews.formats.layers import Tensor, read_model
+from reviews.counterexamples import main
+from tests.formats.model_data import ExactLayer, model, rows
+from tests.support import FileTestCase
+
+PROTO, STOP, MARK, TUPLE, REDUCE, BUILD = b"\x80\x02", b".", b"(", b"t", b"R", b"b"
+EMPTY_TUPLE, EMPTY_DICT, EMPTY_LIST = b")", b"}", b"]"
+SETITEM, APPEND, BINPERSID, NEWFALSE = b"s", b"a", b"Q", b"\x89"
+NEWTRUE, NONE, APPENDS = b"\x88", b"N", b"e"
+
+
+def glob(module, name):
+    return b"c" + module.encode() + b"\n" + name.encode() + b"\n"
+
+
+def text(value):
+    data = value.encode()
+    return b"X" + struct.pack("<I", len(data)) + data
+
+
+def number(n):
+    return b"J" + struct.pack("<i", n)
+
+
+def put(index):
+    return b"r" + struct.pack("<I", index)
+
+
+def state_dict(tensors, storage="FloatStorage", legacy=False):
+    """The pickle torch.save writes for tensors (name, key, numel, offset,
+    shape, stride), all in storages of one type; ``legacy``: as the legacy
+    format writes it (a persistent id ends with its view metadata, None)."""
+    out = PROTO + glob("collections", "OrderedDict") + EMPTY_TUPLE + REDUCE
+    for name, key, numel, offset, shape, stride in tensors:
+        out += text(name) + glob("torch._utils", "_rebuild_tensor_v2") + MARK
+        out += (MARK + text("storage") + glob("torch", storage) + text(key) + text("cpu")
+                + number(numel) + NONE * legacy + TUPLE + BINPERSID)
+        out += number(offset) + MARK + b"".join(map(number, shape)) + TUPLE
+        out += MARK + b"".join(map(number, stride)) + TUPLE + NEWFALSE
+        out += glob("collections", "OrderedDict") + EMPTY_TUPLE + REDUCE + TUPLE + REDUCE + SETITEM
+    return out + STOP
+
+
+def archive(pickle, storages=(), byteorder=b"little", root="archive"):
+    """A torch zip checkpoint: ROOT/data.pkl, ROOT/byteorder, ROOT/data/KEY."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as handle:
+        handle.writestr(root + "/data.pkl", pickle)
+        handle.writestr(root + "/byteorder", byteorder)
+        for key, data in storages:
+            handle.writestr(root + "/data/" + key, data)
+    return buffer.getvalue()
+
+
+def legacy(pickle, storages, little_endian=True):
+    """A legacy torch checkpoint: the magic number, the protocol version,
+    the system description, ``pickle``, the keys, then each storage."""
+    out = PROTO + b"\x8a\x0a" + (0x1950a86a20f9469cfc6c).to_bytes(10, "little") + STOP
+    out += PROTO + b"M" + struct.pack("<H", 1001) + STOP
+    out += (PROTO + EMPTY_DICT + text("protocol_version") + number(1001) + SETITEM
+            + text("little_endian") + (NEWTRUE if little_endian else NEWFALSE) + SETITEM + STOP)
+    out += pickle
+    out += PROTO + EMPTY_LIST + MARK + b"".join(text(key) for key, _, _ in storages)
+    out += APPENDS + STOP
+    for _, numel, data in storages:
+        out += struct.pack("<Q", numel) + data
+    return out
+
+
+def floats(values, order="<"):
+    return struct.pack("%s%df" % (order, len(values)), *values)
+
+
+class TestReading(FileTestCase):
+
+    def test_the_fixture_is_read_as_its_raw_bytes_hold(self):
+        path = model("gpt2-tied-bin", "pytorch_model.bin")
+        with zipfile.ZipFile(path) as handle:
+            data = handle.read("pytorch_model/data/0")
+        expected = rows((300, 16), list(struct.unpack("<4800f", data)))
+        layer = read_model(model("gpt2-tied-bin"))
+        self.assertEqual(layer.weights, expected)
+        self.assertEqual(layer.weights_tensor, Tensor("lm_head.weight", "float32", (300, 16)))
+        results = check_layer(layer.weights)
+        self.assertTrue(all(map(ExactLayer(expected).holds, results)))
+        self.assertEqual([r.index for r in results if not r.argmaxable], [])
+
+    def test_offsets_strides_and_a_shared_storage(self):
+        # Element (i, j) is at offset + i * stride[0] + j * stride[1].
+        pickle = state_dict([("w", "0", 8, 1, (2, 3), (1, 2)), ("v", "0", 8, 2, (2, 2), (2, 1))])
+        path = self.write("m.pt", archive(pickle, [("0", floats(range(8)))]))
+        layer = read_model(path, tensor="w")
+        self.assertEqual(layer.weights, [[1, 3, 5], [2, 4, 6]])
+        self.assertEqual(read_model(path, tensor="v").weights, [[2, 3], [4, 5]])
+
+    def test_big_endian_and_half_storages(self):
+        pickle = state_dict([("w", "k", 4, 0, (2, 2), (2, 1))], "HalfStorage")
+        path = self.write("m.pth", archive(pickle, [("k", struct.pack(">4e", 1, 2, 0.5, -1))],
+                                           byteorder=b"big"))
+        layer = read_model(path)
+        self.assertEqual((layer.weights, layer.weights_tensor.dtype),
+                         ([[1, 2], [0.5, -1]], "float16"))
+
+
+class TestShards(FileTestCase):
+
+    def test_torch_shards_through_their_index(self):
+        folder = os.path.join(self.folder.name, "m")
+        os.makedirs(folder)
+        head = state_dict([("lm_head.weight", "0", 4, 0, (2, 2), (2, 1))])
+        other = state_dict([("model.norm.weight", "0", 2, 0, (2,), (1,))])
+        for name, pickle, values in (("a.bin", head, [1, 2, 3, 4]), ("b.bin", other, [0, 0])):
+            with open(os.path.join(folder, name), "wb") as handle:
+                handle.write(archive(pickle, [("0", floats(values))]))
+        with open(os.path.join(folder, "pytorch_model.bin.index.json"), "w") as handle:
+            handle.write('{"weight_map": {"lm_head.weight": "a.bin",'
+                         ' "model.norm.weight": "b.bin"}}')
+        layer = read_model(folder)
+        self.assertEqual((layer.weights, [os.path.basename(p) for p in layer.files]),
+                         ([[1, 2], [3, 4]], ["pytorch_model.bin.index.json", "a.bin"]))
+
+
+class TestHostile(FileTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.target = os.path.join(self.folder.name, "pwned")
+
+    def assertRefusedUnrun(self, pickle, message):
+        path = self.write("m.bin", archive(pickle))
+        with self.assertRaisesRegex(InputError, message):
+            read_model(path)
+        self.assertFalse(os.path.exists(self.target))
+        return path
+
+    def test_a_global_of_posix_system_is_refused_by_name(self):
+        pickle = (PROTO + glob("posix", "system") + MARK + text("touch " + self.target) + TUPLE
+                  + REDUCE + STOP)
+        path = self.assertRefusedUnrun(
+            pickle, "member 'archive/data.pkl': refusing to run code named by the file:"
+                    " posix.system$")
+        out, err = io.StringIO(), io.StringIO()
+        self.assertEqual(main(["check-layer", path], out, err), 2)
+        self.assertEqual(err.getvalue().count("\n"), 1)
+
+    def test_the_unpickler_alone_refuses_it_too(self):
+        # Without the opcode screen, find_class is the second line.
+        pickle = (PROTO + glob("builtins", "exec") + MARK
+                  + text("open(%r, 'w').close()" % self.target) + TUPLE + REDUCE + STOP)
+        with self.assertRaisesRegex(InputError, "refusing to run code named by the file:"
+                                                " builtins.exec"):
+            torch_format._Unpickler(pickle, "x").load()
+        self.assertFalse(os.path.exists(self.target))
+
+    def test_eval_inside_nested_containers(self):
+        payload = (glob("builtins", "eval") + MARK + text("open(%r, 'w')" % self.target)
+                   + TUPLE + REDUCE)
+        pickle = PROTO + EMPTY_LIST + EMPTY_DICT + text("k") + EMPTY_LIST * 50
+        pickle += payload + APPEND * 50 + SETITEM + APPEND + STOP
+        self.assertRefusedUnrun(pickle, "refusing to run code named by the file: builtins.eval")
+
+    def test_a_reduce_payload_as_python_writes_it(self):
+        class Payload:
+            def __reduce__(this):
+                return (os.system, ("touch " + self.target,))
+        import pickle as standard
+        data = standard.dumps({"w": Payload()}, protocol=2)
+        self.assertRefusedUnrun(data, "refusing to run code named by the file: (posix|nt).system")
+
+    def test_a_huge_memo_index_is_refused_before_it_is_allocated(self):
+        pickle = PROTO + EMPTY_LIST + put(2 ** 32 - 1) + STOP
+        self.assertRefusedUnrun(pickle, "memo index 4294967295 past the pickle's")
+
+    def test_self_referencing_and_deeply_nested_objects_are_not_state_dicts(self):
+        cycle = PROTO + EMPTY_LIST + put(0) + b"h\x00" + APPEND + STOP
+        self.assertRefusedUnrun(cycle, "holds list, not a state dict")
+        deep = PROTO + EMPTY_LIST * 100000 + APPEND * 99999 + STOP
+        self.assertRefusedUnrun(deep, "holds list, not a state dict")
+
+    def test_a_pickle_of_millions_of_objects_is_refused_before_it_runs(self):
+        # 2**21 empty lists deflate to a few KB; unpickled they would take
+        # some 120 MB, more with each doubling.
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as handle:
+            handle.writestr("archive/data.pkl", PROTO + EMPTY_LIST * 2 ** 21 + STOP)
+        path = self.write("m.bin", buffer.getvalue())
+        self.assertLess(os.path.getsize(path), 2 ** 14)
+        with self.assertRaisesRegex(InputError, "more than 1048576 opcodes"):
+            read_model(path)
+
+    def test_setting_state_on_a_stand_in_is_refused(self):
+        pickle = (PROTO + glob("torch._utils", "_rebuild_tensor_v2") + EMPTY_DICT + text("x")
+                  + number(1) + SETITEM + BUILD + STOP)
+        self.assertRefusedUnrun(pickle, "the pickle sets the state of a Call")
+
+    def test_other_opcodes_are_refused(self):
+        self.assertRefusedUnrun(PROTO + b"\x8c\x05posix\x8c\x06system\x93" + STOP,
+                                "byte 17: opcode STACK_GLOBAL is not read")
+
+
+class TestDamaged(FileTestCase):
+
+    def test_every_truncation_of_the_fixture_is_one_line(self):
+        with open(model("gpt2-tied-bin", "pytorch_model.bin"), "rb") as handle:
+            data = handle.read()
+        for cut in (0, 3, 100, 2000, 20000, len(data) - 1000, len(data) - 1):
+            with self.subTest(cut=cut):
+                path = self.write("m.bin", data[:cut])
+                out, err = io.StringIO(), io.StringIO()
+                self.assertEqual(main(["check-layer", path], out, err), 2)
+                self.assertRegex(err.getvalue(), r"^counterexamples: error: [^\n]*\n$")
+
+    def test_lying_sizes_are_refused(self):
+        for tensors, data, message in (
+                ([("w", "0", 8, 0, (2, 2), (2, 1))], floats(range(4)),
+                 "has 16 bytes; its storage of 8 values needs 32"),
+                ([("w", "0", 4, 1, (2, 2), (2, 1))], floats(range(4)),
+                 r"shape \(2, 2\) with strides \(2, 1\) at offset 1 reaches past its storage"),
+                ([("w", "1", 4, 0, (2, 2), (2, 1))], floats(range(4)),
+                 "no member 'archive/data/1' for a storage"),
+                ([("w", "0", 4, 0, (2, 2), (2,))], floats(range(4)),
+                 "called with 2 sizes and 1 strides")):
+            with self.subTest(message=message):
+                path = self.write("m.bin", archive(state_dict(tensors), [("0", data)]))
+                with self.assertRaisesRegex(InputError, message):
+                    read_model(path)
+
+    def test_a_foreign_file_is_named(self):
+        path = self.write("m.bin", b"\x80\x03" + bytes(20))
+        with self.assertRaisesRegex(InputError, "m.bin is not a torch checkpoint"):
+            read_model(path)
+
+
+class TestLegacy(FileTestCase):
+
+    TENSORS = [("w", "7", 8, 1, (2, 3), (1, 2)), ("v", "7", 8, 0, (2, 2), (2, 1)),
+               ("b", "9", 2, 0, (2,), (1,))]
+
+    def content(self, little_endian=True, storages=None):
+        order = "<" if little_endian else ">"
+        storages = storages or [("7", 8, floats(range(8), order)), ("9", 2, floats([5, 6], order))]
+        return legacy(state_dict(self.TENSORS, legacy=True), storages, little_endian)
+
+    def test_storages_after_the_pickles_in_either_byte_order(self):
+        for little_endian in (True, False):
+            with self.subTest(little_endian=little_endian):
+                path = self.write("m.bin", self.content(little_endian))
+                layer = read_model(path, tensor="w", bias_tensor="b")
+                self.assertEqual((layer.weights, layer.bias), ([[1, 3, 5], [2, 4, 6]], [5, 6]))
+                self.assertEqual(read_model(path, tensor="v").weights, [[0, 1], [2, 3]])
+
+    def test_every_truncation_is_one_error(self):
+        content = self.content()
+        for cut in range(0, len(content), 7):
+            with self.subTest(cut=cut):
+                path = self.write("m.bin", content[:cut])
+                with self.assertRaises(InputError):
+                    read_model(path, tensor="w", bias_tensor="b")
+
+    def test_lying_lengths_and_keys_are_refused(self):
+        for storages, message in (
+                ([("7", 9, floats(range(9))), ("9", 2, floats([5, 6]))],
+                 r"storage '7': its length \(8 bytes at byte \d+\) is not its 8 values"),
+                ([("7", 8, floats(range(8))), ("8", 2, floats([5, 6]))],
+                 "storage '8' is not named by the state dict"),
+                ([("7", 8, floats(range(8)))] * 2, "storage '7' is listed twice")):
+            with self.subTest(message=message):
+                path = self.write("m.bin", self.content(storages=storages))
+                with self.assertRaisesRegex(InputError, message):
+                    read_model(path, tensor="w")
+
+    def test_a_hostile_state_dict_is_refused_unrun(self):
+        target = os.path.join(self.folder.name, "pwned")
+        pickle = (PROTO + glob("posix", "system") + MARK + text("touch " + target) + TUPLE
+                  + REDUCE + STOP)
+        path = self.write("m.bin", legacy(pickle, []))
+        with self.assertRaisesRegex(InputError, r"m.bin \(the state dict, at byte \d+\): refusing"
+                                                " to run code named by the file: posix.system"):
+            read_model(path)
+        self.assertFalse(os.path.exists(target))
