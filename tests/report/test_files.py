@@ -46,6 +46,23 @@ class TestRefuseInputs(FileTestCase):
             self.assertEqual(handle.read(), FIGURE_1_JSON)
 
 
+class TestFiguresWrittenWhole(FileTestCase):
+
+    def test_a_figure_that_cannot_be_replaced_is_left_as_it_was(self):
+        folder = os.path.join(self.folder.name, "figures")
+        os.mkdir(folder)
+        old = self.write(os.path.join("figures", "positivity.svg"), "old")
+        with mock.patch("os.replace", side_effect=OSError(28, "No space left on device")):
+            status, out, err = in_process("--figures", folder, "--claim",
+                                          "memorization.every-distribution")
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(err, "counterexamples: error: cannot write a figure to %s: No space"
+                              " left on device\n" % old)
+        with open(old) as handle:
+            self.assertEqual(handle.read(), "old")
+        self.assertEqual(os.listdir(folder), ["positivity.svg"])
+
+
 class TestWriteFile(FileTestCase):
 
     def listing(self):
