@@ -319,20 +319,15 @@ def _draw_figures(results, folder, output):
     unless it is None; {claim id: [Drawn]}, each written one cited by its
     path relative to the report's folder."""
     drawn = {}
-    try:
-        for result in results:
-            for figure in result.claim.figures:
-                svg, path = figure.draw(), None
-                if folder is not None:
-                    written = os.path.join(folder, figure.name)
-                    with open(written, "w", encoding="utf-8", newline="\n") as handle:
-                        handle.write(svg)
-                    path = _relative(written, output)
-                drawn.setdefault(result.claim.id, []).append(
-                    Drawn(figure.name, figure.description, svg, path))
-    except OSError as error:
-        raise InputError("cannot write figures to %s: %s"
-                         % (shown_name(folder), error.strerror or error)) from None
+    for result in results:
+        for figure in result.claim.figures:
+            svg, path = figure.draw(), None
+            if folder is not None:
+                written = os.path.join(folder, figure.name)
+                write_file(written, svg, "a figure")
+                path = _relative(written, output)
+            drawn.setdefault(result.claim.id, []).append(
+                Drawn(figure.name, figure.description, svg, path))
     return drawn
 
 

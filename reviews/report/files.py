@@ -25,22 +25,24 @@ _ATTEMPTS = 100
 def refuse_inputs(output, inputs):
     """InputError if the file ``output`` is the same file as one of
     ``inputs`` (same device and inode, through links too); None names no
-    file, nor does "-" (standard input).  Checked before any input is read,
-    so that a report never replaces the data it is about."""
+    file, "-" the file standard input reads, if any (< layer.csv).  Checked
+    before any input is read, so that a report never replaces the data it
+    is about."""
     try:
         target = os.stat(output)
     except (OSError, ValueError):
         return   # no such file yet: it can be no input
     for path in inputs:
-        if path is None or path == "-":
+        if path is None:
             continue
         try:
-            status = os.stat(path)
+            status = os.fstat(0) if path == "-" else os.stat(path)
         except (OSError, ValueError):
             continue   # the reader names what is wrong with it
         if (status.st_dev, status.st_ino) == (target.st_dev, target.st_ino):
             raise InputError("--output %s is the input file %s; refusing to overwrite it"
-                             % (shown_name(output), shown_name(path)))
+                             % (shown_name(output), "<stdin>" if path == "-"
+                                else shown_name(path)))
 
 
 def _temporary(folder, name):

@@ -2,6 +2,8 @@
 
 import os
 import stat
+import subprocess
+import sys
 import unittest
 from unittest import mock
 
@@ -9,7 +11,7 @@ from reviews.errors import InputError
 from reviews.report import files
 from reviews.report.files import refuse_inputs, write_file
 from tests.support import FileTestCase
-from tests.test_command import FIGURE_1_JSON, in_process
+from tests.test_command import FIGURE_1_JSON, SCRIPT, in_process
 
 
 class TestRefuseInputs(FileTestCase):
@@ -44,6 +46,37 @@ class TestRefuseInputs(FileTestCase):
                 read.assert_not_called()
         with open(layer) as handle:
             self.assertEqual(handle.read(), FIGURE_1_JSON)
+
+
+class TestFiguresWrittenWhole(FileTestCase):
+
+    def test_a_figure_that_cannot_be_replaced_is_left_as_it_was(self):
+        folder = os.path.join(self.folder.name, "figures")
+        os.mkdir(folder)
+        old = self.write(os.path.join("figures", "positivity.svg"), "old")
+        with mock.patch("os.replace", side_effect=OSError(28, "No space left on device")):
+            status, out, err = in_process("--figures", folder, "--claim",
+                                          "memorization.every-distribution")
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(err, "counterexamples: error: cannot write a figure to %s: No space"
+                              " left on device\n" % old)
+        with open(old) as handle:
+            self.assertEqual(handle.read(), "old")
+        self.assertEqual(os.listdir(folder), ["positivity.svg"])
+
+
+class TestStandardInputIsAnInputToo(FileTestCase):
+
+    def test_a_layer_redirected_from_the_output_file_is_refused(self):
+        layer = self.write("layer.csv", "1,2\n3,4\n")
+        with open(layer) as stdin:
+            done = subprocess.run([sys.executable, SCRIPT, "check-layer", "-", "--output",
+                                   layer], stdin=stdin, capture_output=True, text=True)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (2, "", "counterexamples: error: --output %s is the input file"
+                                 " <stdin>; refusing to overwrite it\n" % layer))
+        with open(layer) as handle:
+            self.assertEqual(handle.read(), "1,2\n3,4\n")
 
 
 class TestWriteFile(FileTestCase):
