@@ -7,6 +7,7 @@ import io
 import os
 import struct
 import zipfile
+from unittest import mock
 
 from reviews.argmax.check import check_layer
 from reviews.errors import InputError
@@ -105,6 +106,14 @@ class TestReading(FileTestCase):
         layer = read_model(path, tensor="w")
         self.assertEqual(layer.weights, [[1, 3, 5], [2, 4, 6]])
         self.assertEqual(read_model(path, tensor="v").weights, [[2, 3], [4, 5]])
+
+    def test_a_shared_storage_is_read_once(self):
+        pickle = state_dict([("w", "0", 8, 0, (2, 3), (3, 1)), ("b", "0", 8, 6, (2,), (1,))])
+        path = self.write("m.pt", archive(pickle, [("0", floats(range(8)))]))
+        with mock.patch.object(torch_format, "_storage", wraps=torch_format._storage) as read:
+            layer = read_model(path, tensor="w", bias_tensor="b")
+        self.assertEqual((layer.weights, layer.bias, read.call_count),
+                         ([[0, 1, 2], [3, 4, 5]], [6, 7], 1))
 
     def test_big_endian_and_half_storages(self):
         pickle = state_dict([("w", "k", 4, 0, (2, 2), (2, 1))], "HalfStorage")
