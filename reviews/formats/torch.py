@@ -162,8 +162,11 @@ _GLOBALS.update((("torch", name), _Kind(kind)) for name, kind in _STORAGES.items
 
 
 def _refusal(where, module, name):
-    return InputError("%s: refusing to run code named by the file: %s.%s"
-                      % (where, excerpt(module)[1:-1], excerpt(name)[1:-1]))
+    shown = "%s.%s" % (excerpt(module)[1:-1], excerpt(name)[1:-1])
+    if module == "torch" and name.endswith("Storage"):
+        return InputError("%s: %s is not read (%s are)"
+                          % (where, shown, ", ".join(sorted(_STORAGES))))
+    return InputError("%s: refusing to run code named by the file: %s" % (where, shown))
 
 
 def _screen(data, where):

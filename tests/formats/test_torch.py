@@ -215,6 +215,10 @@ class TestHostile(FileTestCase):
                   + number(1) + SETITEM + BUILD + STOP)
         self.assertRefusedUnrun(pickle, "the pickle sets the state of a Call")
 
+    def test_a_storage_type_not_read_is_named_as_such(self):
+        pickle = state_dict([("w", "0", 4, 0, (2, 2), (2, 1))], "BoolStorage")
+        self.assertRefusedUnrun(pickle, "torch.BoolStorage is not read \\(BFloat16Storage,")
+
     def test_other_opcodes_are_refused(self):
         self.assertRefusedUnrun(PROTO + b"\x8c\x05posix\x8c\x06system\x93" + STOP,
                                 "byte 17: opcode STACK_GLOBAL is not read")
