@@ -101,11 +101,16 @@ class TestReading(FileTestCase):
 
     def test_offsets_strides_and_a_shared_storage(self):
         # Element (i, j) is at offset + i * stride[0] + j * stride[1].
-        pickle = state_dict([("w", "0", 8, 1, (2, 3), (1, 2)), ("v", "0", 8, 2, (2, 2), (2, 1))])
+        # w is column-major (a transposed matrix), v a slice, u neither.
+        pickle = state_dict([("w", "0", 8, 1, (2, 3), (1, 2)), ("v", "0", 8, 2, (2, 2), (2, 1)),
+                             ("u", "0", 8, 0, (2, 2), (1, 3))])
         path = self.write("m.pt", archive(pickle, [("0", floats(range(8)))]))
         layer = read_model(path, tensor="w")
         self.assertEqual(layer.weights, [[1, 3, 5], [2, 4, 6]])
+        self.assertEqual(read_model(path, tensor="w", transpose=True).weights,
+                         [[1, 2], [3, 4], [5, 6]])
         self.assertEqual(read_model(path, tensor="v").weights, [[2, 3], [4, 5]])
+        self.assertEqual(read_model(path, tensor="u").weights, [[0, 3], [1, 4]])
 
     def test_a_shared_storage_is_read_once(self):
         pickle = state_dict([("w", "0", 8, 0, (2, 3), (3, 1)), ("b", "0", 8, 6, (2,), (1,))])
