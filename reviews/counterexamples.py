@@ -20,11 +20,15 @@ claims' ids, whose statements they are (the paper's or the review's own),
 the verdicts the review states and the statements (``--format json``: a
 list of objects).  ``--claim`` takes an id or a paper's prefix
 (``--claim low-rank``).
-``check-layer`` reads FILE as .json, .csv, .tsv, .txt, .npy, .npz or
-.safetensors (see reviews.formats.layers), or JSON or CSV text from standard
-input for ``-``; ``--example figure1`` checks the low-rank paper's Figure 1
-layer, shipped with the suite (reviews/data); notes from the reader (a header row skipped, a layer that
-may be stored transposed) go to stderr, one line each.  Its classes are
+``check-layer`` reads FILE as .json, .csv, .tsv, .txt, .vec, .npy, .npz,
+.safetensors or a torch checkpoint, or a model folder (see
+reviews.formats.layers), or JSON or CSV text from standard input for ``-``;
+``--example figure1`` checks the low-rank paper's Figure 1 layer, shipped
+with the suite (reviews/data); ``--vocab FILE`` names the classes by their
+tokens.  Notes from the reader (a header row skipped, the output layer
+chosen by name, a layer that may be stored transposed) go to stderr, one
+line each.  The report starts with the version, the files read (bytes,
+SHA-256) and the tensors.  Its classes are
 numbered from 0, as in the API; the claims number classes as their papers
 do.  ``--jobs N`` splits the classes across N worker processes (by
 default one per CPU, but one for a small layer); the report is the same
@@ -243,9 +247,8 @@ def _not_empty(what):
 
 
 _LAYER_FILES = (".json, .csv, .tsv, .txt, .vec, .npy, .npz, .safetensors, .bin, .pt or .pth,"
-                " or a model folder"
-                " (config.json and weights) or its *.index.json; - reads JSON or CSV from"
-                " stdin")
+                " or a model folder (config.json and weights) or its *.index.json; - reads"
+                " JSON or CSV from stdin")
 _COMMANDS = """\
 command:
   check-layer FILE  decide exactly which classes of a softmax layer are argmaxable

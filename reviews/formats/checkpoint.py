@@ -142,8 +142,8 @@ def _found_bias(arrays, weights, classes, path, note):
 
 def _plain_name(name, index):
     """A shard's file name from an index: a name in the index's own folder."""
-    if (not isinstance(name, str) or not name or name in (".", "..") or "/" in name
-            or "\\" in name or "\0" in name or os.path.splitext(name)[1] not in ARRAY_READERS):
+    if (not isinstance(name, str) or not name.isprintable() or name in (".", "..")
+            or "/" in name or "\\" in name or os.path.splitext(name)[1] not in ARRAY_READERS):
         raise InputError("%s: weight_map names the file %s; expected a .safetensors or .bin"
                          " file name in the same folder" % (index, describe_json(name)))
     return name
@@ -199,7 +199,8 @@ class Checkpoint:
         weight_map = document.get("weight_map")
         if not isinstance(weight_map, dict) or not weight_map:
             raise InputError("%s: weight_map is %s; expected an object of tensor names and"
-                             " file names" % (path, describe_json(weight_map)))
+                             " file names" % (path, "empty" if weight_map == {}
+                                              else describe_json(weight_map)))
         folder = os.path.dirname(path)
         self._where = {name: os.path.join(folder, _plain_name(shard, path))
                        for name, shard in weight_map.items()}

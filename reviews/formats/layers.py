@@ -13,8 +13,8 @@ Formats, chosen by the file's extension:
     .txt .vec      also GloVe or word2vec text: a token and its numbers per
                    line (reviews.formats.embeddings)
     .safetensors   named tensors: F64, F32, F16, BF16 and integer types
-    .bin .pt .pth  torch checkpoints (zip format), read without running
-                   them (reviews.formats.torch)
+    .bin .pt .pth  torch checkpoints (zip and legacy formats), read
+                   without running them (reviews.formats.torch)
     a folder       a model: config.json and weights, shards through their
                    *.index.json (reviews.formats.checkpoint)
     -              standard input: JSON if it starts with [ or {, else CSV
@@ -24,9 +24,11 @@ with a note.  A bias file has one number per class: a JSON list, one number per 
 all on one line, or a 1-D array.  Number text is read as the Decimal it
 spells (0.9 is 9/10); arrays hold the floats or ints they store.  Files
 with several arrays need the array named (``tensor``, ``bias_tensor``)
-unless exactly one of them is 2-D; the only 1-D array of one value per
-class is the bias unless another is named (with a note); a layer stored as
-(d, C) is read with ``transpose=True``.
+unless exactly one of them is 2-D or the model's output layer is found by
+its name; a bias is found by name too, else it is the only array of one
+value per class, (C,), (1, C) or (C, 1) (each choice with a note; see
+reviews.formats.checkpoint).  A bias of -inf masks its class.  A layer
+stored as (d, C) is read with ``transpose=True``.
 
 Limits: only regular files are read (not a FIFO, device or directory, even
 behind a symbolic link); a text file has at most 64 MiB; an array at most
@@ -39,6 +41,8 @@ JSON path such as ``weights[3][1]``, a byte offset, an array) and the
 problem.  See reviews.formats for each format.
 
     read_layer      (weights, bias or None) from a layer file and a bias file
+    read_model      a Layer: weights, bias, the tensors and files read, tokens
+    Layer, Tensor   what read_model returns
     read_npy        the shape and values of a .npy file
 """
 

@@ -162,8 +162,11 @@ _GLOBALS.update((("torch", name), _Kind(kind)) for name, kind in _STORAGES.items
 
 
 def _refusal(where, module, name):
-    return InputError("%s: refusing to run code named by the file: %s.%s"
-                      % (where, excerpt(module)[1:-1], excerpt(name)[1:-1]))
+    shown = "%s.%s" % (excerpt(module)[1:-1], excerpt(name)[1:-1])
+    if module == "torch" and name.endswith("Storage"):
+        return InputError("%s: %s is not read (%s are)"
+                          % (where, shown, ", ".join(sorted(_STORAGES))))
+    return InputError("%s: refusing to run code named by the file: %s" % (where, shown))
 
 
 def _screen(data, where):
@@ -273,7 +276,7 @@ def torch_arrays(handle, size, path):
             key = tensor.storage.key
             if key not in storages:   # tied weights share one storage: read once
                 storages[key] = read_storage(tensor.storage)
-            return _view(storages[key], tensor, count), False
+            return _view(storages[key], tensor, count)
         return Array(name, tensor.shape, _DTYPES[tensor.storage.kind], load)
     return [tensor_array(name, tensor) for name, tensor in tensors.items()]
 
@@ -404,15 +407,19 @@ def _storage(handle, size, members, root, storage, big_endian, path):
 
 
 def _view(values, tensor, count):
-    """The tensor's values from its storage's, in C order."""
+    """(the tensor's values from its storage's, fortran): a slice when they
+    lie in C order (fortran False) or, for a matrix, in column-major order
+    (a transposed head: fortran True); else a copy in C order."""
     shape, stride, offset = tensor.shape, tensor.stride, tensor.offset
     contiguous, step = True, 1
     for n, s in zip(reversed(shape), reversed(stride)):
         contiguous = contiguous and (n == 1 or s == step)
         step *= n
     if contiguous or count == 0:
-        return values[offset:offset + count]
+        return values[offset:offset + count], False
+    if len(shape) == 2 and stride == (1, shape[0]):
+        return values[offset:offset + count], True
     indices = [offset]
     for n, s in zip(shape, stride):
         indices = [i + k * s for i in indices for k in range(n)]
-    return memoryview(array.array(values.format, [values[i] for i in indices]))
+    return memoryview(array.array(values.format, [values[i] for i in indices])), False

@@ -167,7 +167,8 @@ class TestChoosingByName(FileTestCase):
             read_model(folder)
 
     def test_a_shard_outside_the_folder_is_refused(self):
-        for shard in ("../x.safetensors", "/etc/passwd.safetensors", "x.py", 3):
+        for shard in ("../x.safetensors", "/etc/passwd.safetensors", "x.py", 3,
+                      "x\n<img src=x>.safetensors", ""):
             with self.subTest(shard=shard):
                 index = self.write("model.safetensors.index.json",
                                    json.dumps({"weight_map": {"lm_head.weight": shard}}))

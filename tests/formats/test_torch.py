@@ -7,6 +7,7 @@ import io
 import os
 import struct
 import zipfile
+from unittest import mock
 
 from reviews.argmax.check import check_layer
 from reviews.errors import InputError
@@ -100,11 +101,24 @@ class TestReading(FileTestCase):
 
     def test_offsets_strides_and_a_shared_storage(self):
         # Element (i, j) is at offset + i * stride[0] + j * stride[1].
-        pickle = state_dict([("w", "0", 8, 1, (2, 3), (1, 2)), ("v", "0", 8, 2, (2, 2), (2, 1))])
+        # w is column-major (a transposed matrix), v a slice, u neither.
+        pickle = state_dict([("w", "0", 8, 1, (2, 3), (1, 2)), ("v", "0", 8, 2, (2, 2), (2, 1)),
+                             ("u", "0", 8, 0, (2, 2), (1, 3))])
         path = self.write("m.pt", archive(pickle, [("0", floats(range(8)))]))
         layer = read_model(path, tensor="w")
         self.assertEqual(layer.weights, [[1, 3, 5], [2, 4, 6]])
+        self.assertEqual(read_model(path, tensor="w", transpose=True).weights,
+                         [[1, 2], [3, 4], [5, 6]])
         self.assertEqual(read_model(path, tensor="v").weights, [[2, 3], [4, 5]])
+        self.assertEqual(read_model(path, tensor="u").weights, [[0, 3], [1, 4]])
+
+    def test_a_shared_storage_is_read_once(self):
+        pickle = state_dict([("w", "0", 8, 0, (2, 3), (3, 1)), ("b", "0", 8, 6, (2,), (1,))])
+        path = self.write("m.pt", archive(pickle, [("0", floats(range(8)))]))
+        with mock.patch.object(torch_format, "_storage", wraps=torch_format._storage) as read:
+            layer = read_model(path, tensor="w", bias_tensor="b")
+        self.assertEqual((layer.weights, layer.bias, read.call_count),
+                         ([[0, 1, 2], [3, 4, 5]], [6, 7], 1))
 
     def test_big_endian_and_half_storages(self):
         pickle = state_dict([("w", "k", 4, 0, (2, 2), (2, 1))], "HalfStorage")
@@ -205,6 +219,10 @@ class TestHostile(FileTestCase):
         pickle = (PROTO + glob("torch._utils", "_rebuild_tensor_v2") + EMPTY_DICT + text("x")
                   + number(1) + SETITEM + BUILD + STOP)
         self.assertRefusedUnrun(pickle, "the pickle sets the state of a Call")
+
+    def test_a_storage_type_not_read_is_named_as_such(self):
+        pickle = state_dict([("w", "0", 4, 0, (2, 2), (2, 1))], "BoolStorage")
+        self.assertRefusedUnrun(pickle, "torch.BoolStorage is not read \\(BFloat16Storage,")
 
     def test_other_opcodes_are_refused(self):
         self.assertRefusedUnrun(PROTO + b"\x8c\x05posix\x8c\x06system\x93" + STOP,
