@@ -17,7 +17,7 @@ the coarse bound, the block is computed again with fields of more bits
 Without a bias, blocks of rows too short to reach the candidate's own
 logit are skipped (Cauchy-Schwarz).
 
-    Packed      the packed rows; Packed.beaten_by(i, candidate, wanted)
+    Packed      the packed rows; Packed.beaten_by(i, candidate, wanted, handicap=0)
     dot         the dot product of two sequences
 """
 
@@ -111,13 +111,14 @@ class Packed:
             self.levels = [coarse, _Fields(rows, self.centre, self.order, 2 * coarse.size,
                                            extents, eager=False)]
 
-    def beaten_by(self, i, candidate, wanted):
-        """Up to ``wanted`` classes j != i with logit_j >= logit_i, exactly.
+    def beaten_by(self, i, candidate, wanted, handicap=0):
+        """Up to ``wanted`` classes j != i with logit_j >= logit_i - handicap, exactly.
 
         An empty list proves that the candidate makes class i the strict
-        maximum.  Rivals come largest (rounded) logit first.
+        maximum (by more than ``handicap``, an integer >= 0).  Rivals come
+        largest (rounded) logit first.
         """
-        logit_i = dot(self.rows[i], candidate)
+        logit_i = dot(self.rows[i], candidate) - handicap
         found = []
         for j in self._suspects(i, candidate, logit_i - dot(self.centre, candidate), wanted):
             if j != i and dot(self.rows[j], candidate) >= logit_i:

@@ -21,8 +21,14 @@ the n_j are square roots (reference notes, section 7):
 
 A failure at T = 0 is one at every T (each T n_j >= 0 only adds to the
 left side), and a witness of T = 0 whose margins clear T * n_j is one at
-T.  Only the classes whose witness does not clear are decided again, by
-reviews.argmax.feasibility's program over a growing set of rivals with each
+T.  Most rivals are cleared without their margin: m_j > T (|w_i| + |w_j|)
+implies m_j > T n_j (the triangle inequality), and that is the ordinary
+argmax test at the witness on a layer whose biases are b_j + T |w_j| (each
+|w_j| bounded above by math.isqrt), class i's logit lowered by 2 T |w_i|:
+one packed product (reviews.argmax.packed) per witness, where T = 0's check
+pays one per candidate; only the rivals it leaves are compared exactly,
+by squaring.  The classes whose witness does not clear are decided again,
+by reviews.argmax.feasibility's program over a growing set of rivals with each
 n_j replaced by a rational bound from math.isqrt on the safe side: an upper
 bound for a witness (its margins then clear the true n_j), a lower bound
 for a combination (the true n_j only add to it).  Where the two bounds
@@ -70,7 +76,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.argmax.feasibility import decide
 from reviews.argmax.layer_input import finite, integer_layer
-from reviews.argmax.packed import dot
+from reviews.argmax.packed import Packed, dot
 from reviews.argmax.workers import run_chunks
 
 __all__ = ["Radius", "with_tolerance", "radii", "tolerance_bound", "clears", "holds_at",
@@ -180,15 +186,15 @@ def holds_at(differences, offsets, lam, tolerance, box=None):
 
 
 class _Geometry:
-    """A layer in integers (check_layer's units), for margins and distances at once.
+    """A layer in integers (integer_layer's rows and biases, or None), for margins and distances.
 
     Logits of a witness x = X / s are rows . X + biases * s, all C of them
     a column at a time (C-level loops); a margin M_j and a squared distance
     Q_j = |w_i - w_j|**2 in these units give m_j / n_j = M_j / (s sqrt(Q_j)).
     """
 
-    def __init__(self, weights, bias, box):
-        self.rows, biases, _ = integer_layer(weights, bias)
+    def __init__(self, rows, biases, box):
+        self.rows = rows
         self.has_bias = biases is not None
         self.biases = biases or [0] * len(self.rows)
         self.columns = list(zip(*self.rows))
@@ -196,6 +202,7 @@ class _Geometry:
         # ceil(|w_j|): |w_i - w_j| <= |w_i| + |w_j| settles most rivals with no distance.
         self.lengths = [math.isqrt(q - 1) + 1 if q else 0 for q in self.squares]
         self.box = box
+        self._shifted = None
 
     def _products(self, vector):
         totals = [0] * len(self.rows)
@@ -226,25 +233,40 @@ class _Geometry:
         order = [j for j in range(len(margins)) if j != i and (distances[j] or margins[j] <= 0)]
         return heapq.nsmallest(count, order, _RatioKey(margins, distances))
 
-    def short(self, i, witness, tolerance):
-        """The rivals whose margin at the witness does not clear tolerance * n_j, closest first.
+    def short(self, i, numerators, s, tolerance):
+        """The rivals whose margin at the witness (numerators / s) does not
+        clear tolerance * n_j, closest first.
 
         A margin above tolerance * (|w_i| + |w_j|) clears it (the triangle
-        inequality): only the other rivals' distances are computed.
+        inequality): with T = p / q and x = X / s, that is the ordinary
+        argmax test of the candidate (q X, q s, p s) on the rows (w_j, b_j,
+        |w_j|), class i's logit lowered by 2 p s |w_i|, which the packed
+        layer settles at once for most rivals; only the others' margins and
+        distances are computed exactly.
         """
-        margins, s = self.margins(i, witness)
-        scaled = tolerance * s
-        p, q = scaled.numerator, scaled.denominator
-        reach = map(operator.mul, map(operator.add, self.lengths,
-                                      itertools.repeat(self.lengths[i])), itertools.repeat(p))
-        near = [j for j, (m, r) in enumerate(zip(map(operator.mul, margins, itertools.repeat(q)),
-                                                 reach)) if m <= r and j != i]
-        distances = {}
+        p, q = tolerance.numerator, tolerance.denominator
+        candidate = [q * v for v in numerators] + ([q * s] if self.has_bias else []) + [p * s]
+        # In index order: rivals of equal key (every non-positive margin) keep it.
+        near = sorted(self.shifted().beaten_by(i, candidate, len(self.rows),
+                                               handicap=2 * p * s * self.lengths[i]))
+        top = dot(self.rows[i], numerators) + self.biases[i] * s
+        margins, distances = {}, {}
         for j in near:
+            margins[j] = top - dot(self.rows[j], numerators) - self.biases[j] * s
             difference = list(map(operator.sub, self.rows[i], self.rows[j]))
             distances[j] = dot(difference, difference)
+        scaled = tolerance * s
         short = [j for j in near if not clears(margins[j], distances[j], scaled)]
         return sorted(short, key=_RatioKey(margins, distances))
+
+    def shifted(self):
+        """The rows (w_j, b_j, ceil |w_j|) packed (reviews.argmax.packed), when first needed."""
+        if self._shifted is None:
+            self._shifted = Packed([row + ([b] if self.has_bias else []) + [length]
+                                    for row, b, length in zip(self.rows, self.biases,
+                                                              self.lengths)],
+                                   prune=not self.has_bias)
+        return self._shifted
 
     def bound(self, i, witness):
         """Radius: min_j m_j / n_j at the witness, rounded down to 3 significant digits.
@@ -291,7 +313,8 @@ class _Geometry:
             hard = decide(rows, [c - tolerance * upper for c, (_, upper, _) in zip(offsets, norms)],
                           box)
             if hard.witness is not None:
-                short = [j for j in self.short(i, hard.witness, tolerance) if j not in working]
+                short = self.short(i, *_integers(hard.witness), tolerance)
+                short = [j for j in short if j not in working]
                 if not short:
                     return hard.witness, None
                 working += short[:_ADDED]
@@ -428,7 +451,7 @@ def _integers(witness):
     common = 1
     for v in witness:
         common = common * v.denominator // math.gcd(common, v.denominator)
-    return tuple(int(v * common) for v in witness), common
+    return tuple(v.numerator * (common // v.denominator) for v in witness), common
 
 
 def _fractions(terms):
@@ -442,8 +465,7 @@ def _carry_chunk(chunk):
     geometry, tolerance = _worker
     decided = []
     for i, (numerators, denominator) in chunk:
-        witness = [Fraction(v, denominator) for v in numerators]
-        short = geometry.short(i, witness, tolerance)
+        short = geometry.short(i, numerators, denominator, tolerance)
         if short:
             found, terms = geometry.decide_at(i, tolerance, short[:_ADDED])
             decided.append((i, found and _integers(found),
@@ -467,7 +489,8 @@ def radii(weights, bias, results, threshold=THRESHOLD):
     Radius(value=Fraction(1, 1000000000), exact=True)
     """
     box = results[0].box if results else None
-    geometry = _Geometry(weights, bias, box)
+    rows, biases, _ = integer_layer(weights, bias)
+    geometry = _Geometry(rows, biases, box)
     found = []
     for result in results:
         if not result.argmaxable:

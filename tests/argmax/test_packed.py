@@ -60,6 +60,25 @@ class TestRoundingNeverDecides(unittest.TestCase):
                         self.assertEqual(sorted(layer.beaten_by(i, candidate, 5000)),
                                          _beaten_exactly(rows, i, candidate))
 
+    def test_a_handicap_lowers_the_class_s_own_logit_exactly(self):
+        # Rivals within the handicap of the class's logit, ties included,
+        # however far below the rounding the handicap is.
+        rng = random.Random(8)
+        rows = [[rng.randint(-2 ** 30, 2 ** 30) for _ in range(4)] for _ in range(1100)]
+        for prune in (False, True):
+            packed = Packed(rows, prune)
+            for i in (0, 600, 1099):
+                candidate = [v + rng.randint(-9, 9) for v in rows[i]]
+                own = dot(rows[i], candidate)
+                gaps = sorted(own - dot(row, candidate) for j, row in enumerate(rows) if j != i)
+                gaps = [g for g in gaps if g > 0]
+                for handicap in (0, 1, gaps[0] - 1, gaps[0], gaps[10], gaps[-1]):
+                    wanted = [j for j, row in enumerate(rows)
+                              if j != i and dot(row, candidate) >= own - handicap]
+                    with self.subTest(prune=prune, i=i, handicap=handicap):
+                        self.assertEqual(sorted(packed.beaten_by(i, candidate, 5000, handicap)),
+                                         wanted)
+
     def test_a_class_far_below_every_rival_finds_them_all(self):
         # The class's own logit is far below what any field of the long
         # rows' block could hold: every row of that block is a suspect.

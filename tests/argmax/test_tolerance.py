@@ -10,7 +10,10 @@ from unittest import mock
 from reviews.argmax import check as argmaxable
 from reviews.argmax.check import ClassResult, check_layer, verify
 from reviews.argmax.feasibility import Program
-from reviews.argmax.tolerance import Radius, holds_at, radii, tolerance_bound, _at_least_zero
+from reviews.argmax.layer_input import integer_layer
+from reviews.argmax.packed import dot
+from reviews.argmax.tolerance import (Radius, holds_at, radii, tolerance_bound, _at_least_zero,
+                                      _Geometry, _integers)
 from reviews.errors import InputError
 
 DETECTOR = F(1, 10 ** 8)
@@ -177,6 +180,49 @@ class TestToleranceZeroIsTodaysCheck(unittest.TestCase):
                                  check_layer(weights, biases, box=100))
         carried.assert_not_called()
         self.assertEqual({r.tolerance for r in check_layer(weights, biases)}, {0})
+
+
+class TestAWideWitnessCostsOnePackedProduct(unittest.TestCase):
+
+    def test_classes_whose_witness_clears_the_tolerance_need_no_exact_pass(self):
+        # Every witness clears 1e-8 by far: each class is settled by the
+        # shifted packed layer, with no pass over all C rivals' margins.
+        weights, biases = gaussian(31, 300, 4, True)
+        results = check_layer(weights, biases, box=100)
+        with mock.patch.object(_Geometry, "_products", autospec=True,
+                               side_effect=_Geometry._products) as products:
+            carried = check_layer(weights, biases, box=100, tolerance=DETECTOR)
+        self.assertEqual(products.call_count, 0)
+        self.assertEqual([r._replace(tolerance=DETECTOR) for r in results], carried)
+        self.assertEqual(sum(r.argmaxable for r in carried), 86)
+
+    def test_the_shifted_check_finds_exactly_the_rivals_a_witness_does_not_clear(self):
+        # Against each margin compared with T * n_j one rival at a time,
+        # ordered by m_j / n_j (then index), for tolerances from 1e-8 to 1,
+        # twins and rows on the witness's tie included.
+        weights, biases = gaussian(32, 40, 3, True)
+        weights += [weights[0], [2 * v for v in weights[1]]]
+        biases += [biases[0] - 1, 2 * biases[1]]
+        rows, integer_biases, _ = integer_layer(weights, biases)
+        geometry = _Geometry(rows, integer_biases, None)
+        results = check_layer(weights, biases)
+        for result in results:
+            if not result.argmaxable:
+                continue
+            i = result.index
+            numerators, s = _integers(result.witness)
+            top = dot(rows[i], numerators) + integer_biases[i] * s
+            for t in (F(1, 10 ** 8), F(1, 100), F(1, 3), F(1)):
+                wanted = []
+                for j, (row, b) in enumerate(zip(rows, integer_biases)):
+                    margin = top - dot(row, numerators) - b * s
+                    square = sum((p - q) ** 2 for p, q in zip(rows[i], row))
+                    if j != i and not (margin > 0 and margin ** 2 > (t * s) ** 2 * square):
+                        wanted.append((F(margin ** 2, square) if square and margin > 0
+                                       else -1 if margin <= 0 else math.inf, j))
+                with self.subTest(i=i, t=t):
+                    self.assertEqual(geometry.short(i, numerators, s, t),
+                                     [j for _, j in sorted(wanted)])
 
 
 class TestRadius(unittest.TestCase):
