@@ -4,7 +4,8 @@ Run every check with ``python reviews/counterexamples.py`` (or the
 ``counterexamples`` command once installed).  The package, one folder per
 layer, imports only going down:
 
-    counterexamples   the command; re-exports the public API
+    counterexamples   the command's entry point; re-exports the public API
+    command           the subcommands: the claims, check-layer
     papers            one module of claims per reviewed paper; all_claims
     claims            claims as data, and the runner
     report            renderers: text, markdown, JSON, HTML, SVG, progress

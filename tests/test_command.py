@@ -12,6 +12,9 @@ from unittest import mock
 
 from reviews import __version__
 from reviews import counterexamples
+from reviews.command import layer as layer_command
+from reviews.command import suite as suite_command
+from reviews.papers import all_claims
 from reviews.claims import FAIL, PASS, Claim, Outcome, Paper
 from reviews.errors import InputError
 from tests.support import FileTestCase
@@ -156,13 +159,13 @@ class TestMain(unittest.TestCase):
         status, out, _ = in_process("--list", "--format", "json", "--claim", "memorization",
                                     "--claim", "low-rank.box")
         self.assertEqual([c["id"] for c in json.loads(out)],
-                         ["low-rank.box"] + [c.id for c in counterexamples.all_claims()
+                         ["low-rank.box"] + [c.id for c in all_claims()
                                              if c.id.startswith("memorization.")])
 
     def test_a_paper_prefix_runs_that_papers_claims(self):
         _, out, _ = in_process("--format", "json", "--claim", "memorization")
         self.assertEqual([c["id"] for c in json.loads(out)["claims"]],
-                         [c.id for c in counterexamples.all_claims()
+                         [c.id for c in all_claims()
                           if c.id.startswith("memorization.")])
 
     def test_an_empty_claim_id_is_a_usage_error(self):
@@ -195,7 +198,7 @@ class TestMain(unittest.TestCase):
         self.assertTrue(out.startswith("usage: counterexamples check-layer [-h]"), out)
 
     def test_an_interrupt_is_one_line_and_exit_130(self):
-        with mock.patch.object(counterexamples, "run", side_effect=KeyboardInterrupt):
+        with mock.patch.object(suite_command, "run", side_effect=KeyboardInterrupt):
             self.assertEqual(in_process(*FAST), (130, "", "counterexamples: interrupted\n"))
 
     def test_bad_format_is_a_usage_error(self):
@@ -215,7 +218,7 @@ class TestMain(unittest.TestCase):
 
     def test_list_columns_are_aligned(self):
         _, out, _ = in_process("--list")
-        ids = [claim.id for claim in counterexamples.all_claims()]
+        ids = [claim.id for claim in all_claims()]
         column = max(map(len, ids)) + 2
         for claim_id, line in zip(ids, out.splitlines()[1:]):
             self.assertEqual(line[:column].rstrip(), claim_id)
@@ -233,7 +236,7 @@ class TestMain(unittest.TestCase):
                                      "expected": "PASS",
                                      "statement": "A low-rank softmax can have unargmaxable"
                                                   " classes."})
-        self.assertEqual(len(listed), len(counterexamples.all_claims()))
+        self.assertEqual(len(listed), len(all_claims()))
 
     def test_version(self):
         self.assertEqual(in_process("--version"), (0, "review-counterexamples %s\n" % __version__, ""))
@@ -241,7 +244,7 @@ class TestMain(unittest.TestCase):
     def test_mismatch_exits_1_and_says_so(self):
         wrong = Claim("x.wrong", Paper("T", ("A",), 2020, "2001.00001"), "S1", "S.", PASS,
                       lambda: Outcome(FAIL, "s", ()))
-        with mock.patch.object(counterexamples, "all_claims", return_value=[wrong]):
+        with mock.patch.object(suite_command, "all_claims", return_value=[wrong]):
             status, out, _ = in_process()
         self.assertEqual(status, 1)
         self.assertIn("MISMATCH: verdict FAIL, the review states PASS", out)
@@ -562,7 +565,7 @@ class TestTolerance(FileTestCase):
 
     def test_a_large_layer_gets_a_note_instead_of_radii(self):
         path = self.write("layer.json", self.LAYER)
-        with mock.patch.object(counterexamples, "_RADIUS_WORK", 8):
+        with mock.patch.object(layer_command, "_RADIUS_WORK", 8):
             status, out, err = in_process("check-layer", path, "--format", "json")
         self.assertEqual(status, 0)
         self.assertNotIn("radius", out)
@@ -728,14 +731,14 @@ class TestStandardInputCommand(FileTestCase):
     def test_running_out_of_memory_is_one_line_and_exit_2(self):
         # As for a 64 MB .npy under ulimit -v: MemoryError from the checker.
         layer = self.write("fig1.json", FIGURE_1_JSON)
-        with mock.patch.object(counterexamples, "check_layer", side_effect=MemoryError):
+        with mock.patch.object(layer_command, "check_layer", side_effect=MemoryError):
             self.assertEqual(in_process("check-layer", layer),
                              (2, "", "counterexamples: error: out of memory (ask for fewer"
                                      " --jobs, or a smaller layer)\n"))
 
     def test_a_checker_error_about_a_bias_from_standard_input_names_it(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
-        refusal = mock.patch.object(counterexamples, "check_layer",
+        refusal = mock.patch.object(layer_command, "check_layer",
                                     side_effect=InputError("bias[3] is refused"))
         with standard_input("[0, 0, 0, 1]"), refusal:
             self.assertEqual(in_process("check-layer", layer, "--bias", "-"),
@@ -992,7 +995,8 @@ class TestStreams(FileTestCase):
             "    os.kill(os.getpid(), signal.SIGINT)\n"
             "    while True:\n"
             "        time.sleep(0.01)\n"
-            "counterexamples.check_layer = check_layer\n"
+            "from reviews.command import layer\n"
+            "layer.check_layer = check_layer\n"
             "sys.exit(counterexamples.main(['check-layer', sys.argv[1]]))\n")
         done = run_code(interrupted_check, path)
         self.assertEqual((done.returncode, done.stdout, done.stderr),

@@ -7,7 +7,8 @@ from unittest import mock
 
 from reviews import counterexamples
 from reviews.argmax import workers
-from reviews.counterexamples import _jobs_for
+from reviews.command import layer as layer_command
+from reviews.command.layer import jobs_for as _jobs_for
 from tests.support import FileTestCase
 from tests.test_command import FIGURE_1_JSON, in_process
 
@@ -50,10 +51,10 @@ class TestJobsOption(FileTestCase):
         """The ``jobs`` that check-layer hands to check_layer, with 5 CPUs
         started by ``method``."""
         path = self.write("layer.json", content)
-        with mock.patch.object(counterexamples, "check_layer", return_value=[]) as check, \
+        with mock.patch.object(layer_command, "check_layer", return_value=[]) as check, \
                 mock.patch("reviews.argmax.workers.usable_cpus", return_value=5), \
-                mock.patch.object(counterexamples, "start_method", return_value=method), \
-                mock.patch.object(counterexamples, "LAYER_FORMATS", {"text": lambda *a, **k: ""}):
+                mock.patch.object(layer_command, "start_method", return_value=method), \
+                mock.patch.object(layer_command, "LAYER_FORMATS", {"text": lambda *a, **k: ""}):
             self.assertEqual(in_process("check-layer", path, *arguments), (0, "", ""))
         return check.call_args[1]["jobs"]
 
@@ -98,7 +99,7 @@ class TestSameBytesForEveryJobs(FileTestCase):
                 # Two CPUs started by fork as the rule sees them, so that the
                 # default splits the layer on any machine.
                 with mock.patch("reviews.argmax.workers.usable_cpus", return_value=2), \
-                        mock.patch.object(counterexamples, "start_method", return_value="fork"):
+                        mock.patch.object(layer_command, "start_method", return_value="fork"):
                     for jobs in ((), ("--jobs", "0")):
                         self.assertEqual(in_process("check-layer", path, "--format", form,
                                                     *jobs), one)
@@ -150,7 +151,7 @@ class TestAnExplicitJobsIsTakenAsAsked(FileTestCase):
         # As the README says: only the default checks a small layer in one process.
         layer = self.write("twelve.csv", "".join("%d,%d\n" % (k, -k * k) for k in range(12)))
         with mock.patch("reviews.argmax.workers.usable_cpus", return_value=2), \
-                mock.patch.object(counterexamples, "start_method", return_value="fork"), \
+                mock.patch.object(layer_command, "start_method", return_value="fork"), \
                 mock.patch("reviews.argmax.check.run_chunks", wraps=workers.run_chunks) as run:
             status, out, err = in_process("check-layer", layer, "--jobs", "4")
             self.assertEqual(status, 0)

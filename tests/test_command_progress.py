@@ -7,7 +7,8 @@ import unittest
 from unittest import mock
 
 from reviews import counterexamples
-from reviews.counterexamples import _Output, _WriteFailed
+from reviews.command import layer as layer_command
+from reviews.command.streams import Output as _Output, WriteFailed as _WriteFailed
 from reviews.report.progress import Progress, progress_line
 from tests.support import FileTestCase
 from tests.test_command import FIGURE_1_JSON, in_process, run_code
@@ -166,7 +167,7 @@ class TestProgressOfTheCommand(FileTestCase):
 
     def run_on_a_terminal(self, clock):
         out, err = io.StringIO(), Terminal()
-        with mock.patch.object(counterexamples, "Progress",
+        with mock.patch.object(layer_command, "Progress",
                                functools.partial(Progress, clock=clock)):
             status = counterexamples.main(["check-layer", self.path], out, err)
         return status, out.getvalue(), err.getvalue()
@@ -201,13 +202,13 @@ class TestProgressOfTheCommand(FileTestCase):
             "counterexamples: error: %s: line 1, column 2: 'x' is not a number\n" % bad])
 
     def test_without_a_terminal_there_is_no_progress(self):
-        with mock.patch.object(counterexamples, "Progress") as progress:
+        with mock.patch.object(layer_command, "Progress") as progress:
             self.assertEqual(in_process("check-layer", self.path)[::2], (0, ""))
         progress.assert_not_called()
 
     def test_progress_in_a_log_is_plain_lines(self):
         out, err = io.StringIO(), io.StringIO()
-        with mock.patch.object(counterexamples, "Progress",
+        with mock.patch.object(layer_command, "Progress",
                                functools.partial(Progress, clock=Clock(0, 1, 2, 3, 4, 5))):
             status = counterexamples.main(["check-layer", self.path, "--progress"], out, err)
         self.assertEqual(status, 0)
@@ -225,7 +226,7 @@ class TestProgressOfTheCommand(FileTestCase):
         def interrupted(weights, bias, progress, box, jobs, tolerance):
             progress(1, 4)
             raise KeyboardInterrupt
-        with mock.patch.object(counterexamples, "check_layer", interrupted):
+        with mock.patch.object(layer_command, "check_layer", interrupted):
             status, out, err = self.run_on_a_terminal(Clock(0, 1))
         self.assertEqual((status, out), (130, ""))
         self.assertEqual(self.drawn(err)[-3:],
@@ -238,14 +239,15 @@ INTERRUPTED_WORKERS = """\
 import multiprocessing, os, signal, sys
 signal.signal(signal.SIGINT, signal.default_int_handler)
 from reviews import counterexamples
-checked = counterexamples.check_layer
+from reviews.command import layer as layer_command
+checked = layer_command.check_layer
 
 def check_layer(weights, bias, progress, **keywords):
     def interrupt(done, total):
         os.kill(os.getpid(), signal.SIGINT)
     return checked(weights, bias, progress=interrupt, **keywords)
 
-counterexamples.check_layer = check_layer
+layer_command.check_layer = check_layer
 status = counterexamples.main(["check-layer", sys.argv[1], "--jobs", "2"])
 print(len(multiprocessing.active_children()))
 sys.exit(status)

@@ -4,8 +4,9 @@ A renderer takes checked claims (reviews.claims.Result) or a checked layer
 (reviews.argmax.check results) and returns text; it knows nothing about
 any paper: everything it prints comes from the results it is given.
 
-    text        the claims and a checked layer as text, markdown and JSON;
-                the lines every format shares (version, citation, tally)
+    text        the claims as text, markdown and JSON; the lines every
+                format shares (version, citation, tally)
+    layer       a checked layer (check-layer) as text, markdown and JSON
     html        the claims as one self-contained HTML page
     svg         SVG figures (charts, region maps, tables) from computed data
     progress    the progress line of a long check on a terminal

@@ -1,0 +1,234 @@
+"""``check-layer``: decide exactly which classes of a user's layer are argmaxable.
+
+    check_layer_command     parse the options, read the layer, check it, report
+    jobs_for                the worker processes a layer gets for --jobs
+    EXAMPLES                the layers shipped with the suite (--example NAME)
+"""
+
+import argparse
+import os
+import platform
+import re
+
+from reviews import __version__
+from reviews.argmax.check import check_layer
+from reviews.argmax.tolerance import radii
+from reviews.argmax.workers import job_count, start_method
+from reviews.command.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
+                                     add_output, columns, deliver, not_empty, write_notes)
+from reviews.errors import InputError
+from reviews.formats.layers import read_model
+from reviews.formats.source import STDIN, file_digest, shown_name
+from reviews.formats.text import decimal_from_text
+from reviews.report.files import refuse_inputs
+from reviews.report.progress import Progress
+from reviews.report.layer import CERTIFICATES, LAYER_FORMATS, Provenance
+from reviews.report.text import Suite, version_line
+
+__all__ = ["check_layer_command", "jobs_for", "EXAMPLES"]
+
+EXAMPLES = {"figure1": "figure1.json"}   # --example NAME: files in reviews/data
+_LAYER_FILES = (".json, .csv, .tsv, .txt, .vec, .npy, .npz, .safetensors, .bin, .pt or .pth,"
+                " or a model folder (config.json and weights) or its *.index.json; - reads"
+                " JSON or CSV from stdin")
+def _layer_parser(out):
+    parser = Parser(out, prog=PROGRAM + " check-layer",
+                     description="Decide exactly which classes of a softmax layer are"
+                                 " argmaxable.  Classes are numbered from 0.")
+    parser.add_argument("file", metavar="FILE", type=not_empty("a file name"), nargs="?",
+                        help="the layer, one row of weights per class: %s" % _LAYER_FILES)
+    parser.add_argument("--example", choices=sorted(EXAMPLES),
+                        help="check a layer shipped with the suite instead of FILE: figure1 is"
+                             " the low-rank paper's Figure 1 (4 classes, d = 2, class 3"
+                             " unargmaxable)")
+    parser.add_argument("--bias", metavar="FILE", type=not_empty("a file name"),
+                        help="the bias, one number per class, if not in FILE")
+    parser.add_argument("--tensor", metavar="NAME", type=not_empty("an array name"),
+                        help="the weights' array in a model, .npz or .safetensors FILE"
+                             " (needed unless it is the only 2-D one or the model's output"
+                             " layer by name)")
+    parser.add_argument("--bias-tensor", metavar="NAME", type=not_empty("an array name"),
+                        help="the bias's array, in the --bias file if given, else in FILE")
+    parser.add_argument("--vocab", metavar="FILE", type=not_empty("a file name"),
+                        help="name each class by its token: tokenizer.json, vocab.json,"
+                             " vocab.txt, a sentencepiece .vocab or one token per line (a"
+                             " model folder's own is read without it)")
+    parser.add_argument("--transpose", action="store_true",
+                        help="the weights are stored as (d, C): one column per class")
+    parser.add_argument("--jobs", metavar="N", type=_jobs,
+                        help="worker processes to split the classes across (default, and 0:"
+                             " one per CPU, %d here, but one for a small layer; never more"
+                             " than the CPUs); the output is the same for every N"
+                             % job_count(None))
+    parser.add_argument("--box", metavar="R", type=_box,
+                        help="only inputs with |x_k| <= R for every k, the question the"
+                             " paper's detector answers (it uses R = 100)")
+    parser.add_argument("--tolerance", metavar="T", type=_tolerance, default=0,
+                        help="a class passes only where a ball of radius above T wins (the"
+                             " paper's detector: T = 1e-8 with --box 100); default 0")
+    parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
+                        help="report format (default: text)")
+    parser.add_argument("--certificates", choices=CERTIFICATES, default="all",
+                        help="the classes whose certificates the JSON lists (default: all;"
+                             " unargmaxable: their combinations only, no witnesses, for a"
+                             " small file from a large layer)")
+    parser.add_argument("--fail-on-unargmaxable", action="store_true",
+                        help="exit 1 when any class is unargmaxable (a gate for CI)")
+    parser.add_argument("--progress", action="store_true",
+                        help="show progress on stderr when it is not a terminal too: a plain"
+                             " line every few seconds, for CI logs")
+    add_output(parser)
+    return parser
+
+
+def _jobs(text):
+    """--jobs N: a whole number, 0 (None) for one process per CPU."""
+    if not _WHOLE_NUMBER.fullmatch(text):
+        raise argparse.ArgumentTypeError("expected a whole number of processes, got %r"
+                                         % text[:60])
+    return int(text) or None
+
+
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,4}")   # ASCII digits only, as in a layer file
+
+# One process per CPU pays only for a layer whose check takes a good deal
+# longer than starting the processes: measured, about 0.03 s under fork,
+# 0.4 s under spawn (each one imports the package).  The check of a class
+# costs about one pass over the layer (C * d products) plus a fixed part
+# worth some 8192 of them (its exact linear programs); one process checks
+# a layer below this much in all: about 0.1 s under fork, 1 s otherwise.
+_CLASS_WORK = 8192
+_PARALLEL_WORK = 1 << 21
+_PARALLEL_WORK_IMPORTING = 1 << 24   # under spawn or forkserver
+
+
+def jobs_for(jobs, classes, dim, method="fork"):
+    """The processes for ``--jobs``: N as asked, at most one per usable
+    CPU; for one per CPU (None), one process for a layer too small to gain
+    from more, and a larger one when processes start by ``method`` "spawn"
+    or "forkserver" than "fork".
+
+    >>> jobs_for(1, 4, 2), jobs_for(None, 4, 2)
+    (1, 1)
+    >>> jobs_for(None, 1000, 4) == jobs_for(1000, 1000, 4) == job_count(None)
+    True
+    >>> jobs_for(None, 1000, 4, "spawn")
+    1
+    """
+    least = _PARALLEL_WORK if method == "fork" else _PARALLEL_WORK_IMPORTING
+    if jobs is None and classes * (classes * dim + _CLASS_WORK) < least:
+        return 1
+    return min(job_count(jobs), job_count(None))
+
+
+# The radii cost about 2 * C * d exact products per argmaxable class (each
+# class's margins and distances at its witness), several times the check's
+# own cost past this size.
+_RADIUS_WORK = 1 << 26
+
+
+def _box(text):
+    """--box R: a positive number, read as strictly as a number in a layer file."""
+    return _number(text, lambda value: value > 0, "a positive number")
+
+
+def _tolerance(text):
+    """--tolerance T: a number of 0 or more, read as strictly as --box."""
+    return _number(text, lambda value: value >= 0, "a number of 0 or more")
+
+
+def _number(text, allowed, expected):
+    value = decimal_from_text(text)
+    if isinstance(value, str) or not allowed(value):
+        raise argparse.ArgumentTypeError("expected %s, got %r" % (expected, text[:60]))
+    return value
+
+
+def _shown(path):
+    """A file name as the reader's messages show it: - is standard input."""
+    return STDIN if path == "-" else path
+
+
+def _example_path(name):
+    """The shipped example layer ``name`` (package data, so installed too)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.join(package, "data", EXAMPLES[name])
+
+
+def check_layer_command(argv, out, err):
+    arguments = _layer_parser(out).parse_args(argv)
+    if (arguments.file is None) == (arguments.example is None):
+        raise UsageError("check-layer needs FILE or --example NAME (one of them)")
+    if arguments.example is not None:
+        arguments.file = _example_path(arguments.example)
+    if arguments.output is not None:
+        refuse_inputs(arguments.output, (arguments.file, arguments.bias))
+    # The reader's messages and notes already start with the file they are about.
+    # Notes are held until the layer is checked: a layer that the reader or
+    # the checker refuses gets its one error line only.
+    notes = []
+    name, bias_name = _shown(arguments.file), _shown(arguments.bias)
+    if arguments.example is not None:
+        name = "example:%s" % arguments.example   # the same wherever the suite is installed
+    shown, bias_shown = shown_name(name), bias_name and shown_name(bias_name)
+    progress = None
+    if err.isatty():
+        progress = Progress(err, failure=WriteFailed, columns=columns(err.stream))
+    elif arguments.progress:
+        progress = Progress(err, failure=WriteFailed, plain=True)
+    try:
+        if progress is not None:
+            progress.status("reading %s" % shown)
+        layer = read_model(arguments.file, arguments.bias, tensor=arguments.tensor,
+                           bias_tensor=arguments.bias_tensor, transpose=arguments.transpose,
+                           vocab=arguments.vocab, note=notes.append)
+        if arguments.output is not None:
+            # A model folder names its files only as it is read; the report is not written yet.
+            refuse_inputs(arguments.output, layer.files)
+        weights, bias = layer.weights, layer.bias
+        jobs = jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method())
+        if arguments.jobs is not None and jobs < arguments.jobs:
+            # "At most": a one-dimensional layer, or one class left to decide
+            # after its twins, is checked in this process whatever is asked.
+            notes.append("--jobs %d: %d CPU%s usable here, so at most %d worker process%s"
+                         " (more only take turns)" % (arguments.jobs, jobs,
+                                                      "" if jobs == 1 else "s", jobs,
+                                                      "" if jobs == 1 else "es"))
+        if progress is not None:
+            progress.status("preparing %d classes of dimension %d"
+                            % (len(weights), len(weights[0])))
+        try:
+            results = check_layer(weights, bias, progress=progress, box=arguments.box,
+                                  jobs=jobs, tolerance=arguments.tolerance)
+            found = None
+            if len(weights) ** 2 * len(weights[0]) <= _RADIUS_WORK:
+                found = radii(weights, bias, results)
+            else:
+                notes.append("no radius reported: a layer past C * C * d = 2**26 would take"
+                             " minutes more (pass --tolerance T to ask about a ball of radius"
+                             " above T)")
+        except InputError as error:
+            # check_layer's messages about the bias start with "bias", those
+            # about the whole layer (its spread) with "the layer's".
+            message = str(error)
+            if arguments.bias is not None and message.startswith("the layer's"):
+                shown = "%s with bias %s" % (shown, bias_shown)
+            elif arguments.bias is not None and message.startswith("bias"):
+                shown = bias_shown
+            raise InputError("%s: %s" % (shown, message)) from None
+    finally:
+        if progress is not None:
+            progress.wipe()
+    write_notes(notes, err)
+    render = LAYER_FORMATS[arguments.format]
+    provenance = Provenance(
+        version_line(Suite(SUITE_NAME, __version__, platform.python_version())),
+        [(name if arguments.example is not None and path == arguments.file else path,)
+         + file_digest(path) for path in layer.files], layer.weights_tensor,
+        layer.bias_tensor, arguments.transpose)
+    shown = {"certificates": arguments.certificates} if arguments.format == "json" else {}
+    deliver(render(name, results, len(weights[0]), bias is not None, found, tokens=layer.tokens,
+                    provenance=provenance, **shown), arguments.output, out)
+    if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in results):
+        return 1
+    return 0
