@@ -11,6 +11,7 @@ number text such as 0.9) is the decimal fraction it spells.
     to_float            a rational rounded to the nearest float, +-inf beyond
     to_decimal          a rational rounded in a given decimal context
     rational_text       "p" or "p/q" for any rational, however many digits
+    exact_text          a rational as its finite decimal digits, else "p/q"
     shown               a value as a message may echo it (at most 60 characters)
 
 The size limit: an exact value's numerator and denominator (in lowest
@@ -30,7 +31,8 @@ from fractions import Fraction
 from reviews.errors import InputError
 
 __all__ = ["MAX_BITS", "real_number", "check_size", "decimal_size_error",
-           "common_denominator", "to_float", "to_decimal", "rational_text", "shown"]
+           "common_denominator", "to_float", "to_decimal", "rational_text", "exact_text",
+           "shown"]
 
 MAX_BITS = 65536
 # A decimal coefficient of this many digits may still be below 2**MAX_BITS.
@@ -153,6 +155,31 @@ def rational_text(value):
     if value.denominator == 1:
         return numerator
     return "%s/%s" % (numerator, _integer_text(value.denominator))
+
+
+def exact_text(value):
+    """An exact rational as a person writes it: its decimal digits when it
+    has finitely many ("0.9999999", "1e+19700"), else "p/q"; never rounded.
+
+    >>> exact_text(Fraction(9999999, 10 ** 7)), exact_text(Fraction(1, 3))
+    ('0.9999999', '1/3')
+    >>> exact_text(100000001), exact_text(Fraction(1, 10 ** 8)), exact_text(2.5)
+    ('100000001', '1e-8', '2.5')
+    """
+    value = Fraction(value)
+    denominator, twos, fives = value.denominator, 0, 0
+    while denominator % 2 == 0:
+        denominator, twos = denominator // 2, twos + 1
+    while denominator % 5 == 0:
+        denominator, fives = denominator // 5, fives + 1
+    if denominator != 1:
+        return rational_text(value)
+    places = max(twos, fives)
+    digits = abs(value.numerator) * 10 ** places // value.denominator
+    while places and digits % 10 == 0:
+        digits, places = digits // 10, places - 1
+    sign = 1 if value < 0 else 0
+    return str(decimal.Decimal((sign, tuple(map(int, _integer_text(digits))), -places))).lower()
 
 
 def _integer_text(n):

@@ -25,7 +25,7 @@ import json
 import textwrap
 from collections import namedtuple
 
-from reviews.exact import rational_text, to_decimal
+from reviews.exact import exact_text, rational_text, to_decimal
 from reviews.formats.source import shown_name
 from reviews.report.text import code_span, markdown_name, table_cell
 
@@ -72,10 +72,10 @@ def _tolerance(results):
 
 def _header(results, dim, has_bias):
     box = _box(results)
-    inputs = "" if box is None else "; inputs boxed to |x_k| <= %s" % _approximation(box)
+    inputs = "" if box is None else "; inputs boxed to |x_k| <= %s" % exact_text(box)
     tolerance = _tolerance(results)
     if tolerance:
-        inputs += "; tolerance %s (a ball of radius above it)" % _approximation(tolerance)
+        inputs += "; tolerance %s (a ball of radius above it)" % exact_text(tolerance)
     return "%s, d = %d, %s%s; %s" % (_classes(len(results)), dim,
                                      "with bias" if has_bias else "no bias", inputs, _NUMBERING)
 
@@ -226,8 +226,8 @@ def _provenance_items(provenance, results):
                                                tuple(tensor.shape))))
     box = _box(results)
     tolerance = _tolerance(results)
-    options = (["box R = %s" % _approximation(box)] if box is not None else []) + (
-        ["tolerance T = %s" % _approximation(tolerance)] if tolerance else []) + (
+    options = (["box R = %s" % exact_text(box)] if box is not None else []) + (
+        ["tolerance T = %s" % exact_text(tolerance)] if tolerance else []) + (
         ["transpose"] if provenance.transpose else [])
     items.append(("options", ", ".join(options) or "none"))
     return items
