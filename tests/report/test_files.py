@@ -78,6 +78,28 @@ class TestStandardInputIsAnInputToo(FileTestCase):
         with open(layer) as handle:
             self.assertEqual(handle.read(), "1,2\n3,4\n")
 
+    def test_an_output_naming_standard_input_itself_is_refused(self):
+        # /dev/stdin and its kin are links to whatever file stdin was
+        # redirected from: writing there would replace the layer or bias.
+        layer = self.write("layer.csv", "1,2\n3,4\n")
+        bias = self.write("bias.csv", "0,1\n")
+        for name in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
+            if not os.path.exists(name):
+                continue
+            for arguments, redirected in ((("-",), layer), ((layer, "--bias", "-"), bias)):
+                with self.subTest(output=name, arguments=arguments), \
+                        open(redirected) as stdin:
+                    done = subprocess.run([sys.executable, SCRIPT, "check-layer", *arguments,
+                                           "--output", name], stdin=stdin,
+                                          capture_output=True, text=True)
+                    self.assertEqual((done.returncode, done.stdout, done.stderr),
+                                     (2, "", "counterexamples: error: --output %s is the input"
+                                             " file <stdin>; refusing to overwrite it\n" % name))
+        with open(layer) as handle:
+            self.assertEqual(handle.read(), "1,2\n3,4\n")
+        with open(bias) as handle:
+            self.assertEqual(handle.read(), "0,1\n")
+
 
 class TestWriteFile(FileTestCase):
 
