@@ -9,7 +9,7 @@ from unittest import mock
 
 from reviews.errors import InputError
 from reviews.report import files
-from reviews.report.files import refuse_inputs, write_file
+from reviews.report.files import refuse_figures, refuse_inputs, write_file
 from tests.support import FileTestCase
 from tests.test_command import FIGURE_1_JSON, SCRIPT, in_process
 
@@ -46,6 +46,40 @@ class TestRefuseInputs(FileTestCase):
                 read.assert_not_called()
         with open(layer) as handle:
             self.assertEqual(handle.read(), FIGURE_1_JSON)
+
+
+class TestRefuseFigures(FileTestCase):
+
+    def test_a_figure_by_name_dot_path_or_link_is_refused_before_it_exists(self):
+        folder = os.path.join(self.folder.name, "figures")
+        figures = [os.path.join(folder, "figure1.svg"), os.path.join(folder, "regions.svg")]
+        link = os.path.join(self.folder.name, "link.svg")
+        os.symlink(figures[1], link)   # dangling: the figure is not written yet
+        for output in (figures[0], os.path.join(folder, ".", "regions.svg"),
+                       os.path.join(folder, "..", "figures", "figure1.svg"), link):
+            with self.subTest(output=output):
+                with self.assertRaisesRegex(InputError, "^--output .* is the figure .*"
+                                            "(figure1|regions).svg that this run writes;"
+                                            " refusing to overwrite it$"):
+                    refuse_figures(output, figures)
+
+    def test_another_name_in_the_figure_folder_passes(self):
+        folder = os.path.join(self.folder.name, "figures")
+        for output in (os.path.join(folder, "report.html"), folder + ".svg"):
+            self.assertIsNone(refuse_figures(output, [os.path.join(folder, "figure1.svg")]))
+
+    # Passes once the command calls refuse_figures before its figures are written.
+    @unittest.expectedFailure
+    def test_the_command_refuses_a_report_over_a_figure_and_writes_nothing(self):
+        folder = os.path.join(self.folder.name, "figures")
+        output = os.path.join(folder, "positivity.svg")
+        status, out, err = in_process("--figures", folder, "--output", output,
+                                      "--claim", "memorization.every-distribution")
+        self.assertEqual((status, out, err),
+                         (2, "", "counterexamples: error: --output %s is the figure %s that"
+                                 " this run writes; refusing to overwrite it\n"
+                                 % (output, output)))
+        self.assertFalse(os.path.exists(output))
 
 
 class TestFiguresWrittenWhole(FileTestCase):
