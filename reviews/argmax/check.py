@@ -560,7 +560,7 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     # Repeated rows are settled by a twin; the rest on one representative per row.
     twins = Twins(rows, biases)
     reduced = (twins.select(rows), twins.select(biases), denominator)
-    check_spread(*reduced, bound)
+    check_spread(*reduced, bound, tolerance)
     # Only representatives that stand for a class without a twin need deciding.
     needed = sorted({twins.position[i] for i in range(twins.classes) if i not in twins.twin})
     if not needed:
