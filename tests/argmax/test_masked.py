@@ -27,6 +27,19 @@ class TestChecking(unittest.TestCase):
                          [(True, False), (True, False), (False, True)])
         self.assertTrue(all(verify(LINE, [0, 0, -INF], r) for r in results))
 
+    def test_a_tolerance_is_asked_of_the_classes_left(self):
+        # Class 1 wins on a sliver 1e-9 / sqrt(2) wide: argmaxable at T = 0 only.
+        weights, bias = [[0, 0], [1, 1], [2, 2], [5, 5]], [0, Fraction(1, 10 ** 9), 0, -INF]
+        tolerance = Fraction(1, 10 ** 8)
+        results = check_layer(weights, bias, tolerance=tolerance)
+        self.assertEqual([(r.argmaxable, r.masked, r.tolerance) for r in results],
+                         [(True, False, tolerance), (False, False, tolerance),
+                          (True, False, tolerance), (False, True, 0)])
+        self.assertTrue(all(verify(weights, bias, r, tolerance=tolerance) for r in results))
+        # The witness of T = 0 proves nothing at T.
+        self.assertFalse(verify(weights, bias, check_layer(weights, bias)[1],
+                                tolerance=tolerance))
+
     def test_combinations_keep_the_layers_own_class_numbers(self):
         weights = [[0, 0], [9, 9], [2, 0], [1, 0]]
         bias = [0, Decimal("-Infinity"), 0, 0]
