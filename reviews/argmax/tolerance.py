@@ -76,6 +76,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.argmax.feasibility import decide
 from reviews.argmax.layer_input import finite, integer_layer
+from reviews.argmax.masked import masked_classes, radii_unmasked
 from reviews.argmax.packed import Packed, dot
 from reviews.argmax.workers import run_chunks
 
@@ -488,6 +489,10 @@ def radii(weights, bias, results, threshold=THRESHOLD):
     >>> radii(W, b, check_layer(W, b, box=100))[1]
     Radius(value=Fraction(1, 1000000000), exact=True)
     """
+    masked = masked_classes(bias)
+    if masked:
+        return radii_unmasked(weights, bias, results, masked,
+                              lambda w, b, r: radii(w, b, r, threshold))
     box = results[0].box if results else None
     rows, biases, _ = integer_layer(weights, bias)
     geometry = _Geometry(rows, biases, box)
