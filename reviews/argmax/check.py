@@ -552,7 +552,7 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     masked = masked_classes(bias)
     if masked:
         return check_unmasked(weights, bias, masked, lambda w, b: check_layer(
-            w, b, progress, box=box, jobs=jobs), ClassResult)
+            w, b, progress, box=box, jobs=jobs, tolerance=tolerance), ClassResult)
     jobs = job_count(jobs)
     bound = None if box is None else box_bound(box)
     tolerance = tolerance_bound(tolerance)
@@ -560,7 +560,7 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     # Repeated rows are settled by a twin; the rest on one representative per row.
     twins = Twins(rows, biases)
     reduced = (twins.select(rows), twins.select(biases), denominator)
-    check_spread(*reduced, bound)
+    check_spread(*reduced, bound, tolerance)
     # Only representatives that stand for a class without a twin need deciding.
     needed = sorted({twins.position[i] for i in range(twins.classes) if i not in twins.twin})
     if not needed:
@@ -712,7 +712,7 @@ def verify(weights, bias, result, box=None, tolerance=0):
     masked = masked_classes(bias)
     if masked and isinstance(result, ClassResult):
         return verify_unmasked(weights, bias, result, masked,
-                               lambda w, b, r: verify(w, b, r, box))
+                               lambda w, b, r: verify(w, b, r, box, tolerance))
     rows, biases = exact_layer(weights, bias)
     biases = biases or [Fraction(0)] * len(rows)
     bound = None if box is None else box_bound(box)

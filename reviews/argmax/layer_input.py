@@ -109,14 +109,18 @@ _ratio = operator.methodcaller("as_integer_ratio")
 _second = operator.itemgetter(1)
 
 
-def check_spread(rows, biases, denominator, box=None):
+def check_spread(rows, biases, denominator, box=None, tolerance=0):
     """InputError if an integer layer (from integer_layer) is past the spread limit.
 
     The limit counts the rows given (a caller passes one row per distinct
     class: repeated rows cost no work).  A layer spanning at most
     FLOAT_SPREAD_BITS has no limit, whatever its box: floats decide it.  A
     wider one with a box R (a Fraction) and a bias compares w . x, with
-    |x_k| <= R, to b: there the weights count times R.
+    |x_k| <= R, to b: there the weights count times R.  A tolerance T > 0
+    (a Fraction) above the layer's largest magnitude counts beside them,
+    float layer or not: classes whose region holds no ball of radius T are
+    decided by a linear program with T |w_i - w_j| in it, numbers as long
+    as T is.
 
     >>> check_spread([[10 ** 1000, 0]] * 300 + [[0, 1]], None, 10 ** 1000)
     Traceback (most recent call last):
@@ -124,29 +128,56 @@ def check_spread(rows, biases, denominator, box=None):
     reviews.errors.InputError: the layer's 602 numbers span 3,321 bits (magnitudes about 1e-1000 to 1); a layer spanning more than 2,100 bits may have at most 1,048,576 in all (numbers times span): this one has 1,999,242, and its exact check would take minutes
     >>> check_spread([[10 ** 600, 0]] * 300 + [[0, 1]], None, 10 ** 600) is None
     True
+    >>> check_spread([[1, 2]] * 300, [3] * 300, 1, tolerance=Fraction(10 ** 1000))
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: the layer's 900 numbers span 3,321 bits with the tolerance (magnitudes about 1 to 1e1000); a layer spanning more than 2,100 bits may have at most 1,048,576 in all (numbers times span): this one has 2,988,900, and its exact check would take minutes
     """
-    values = rows + ([] if biases is None else [biases])
+    layer = rows + ([] if biases is None else [biases])
+    count = sum(map(len, layer))
+    values, scale = _beside(layer, denominator, tolerance)
     smallest, largest = extremes(values)
     if largest.bit_length() - smallest.bit_length() <= FLOAT_SPREAD_BITS:
         return
     boxed = box is not None and biases is not None
     if boxed:
-        values = [[v * box.numerator for v in row] for row in rows]
-        values.append([v * box.denominator for v in biases])
-        denominator *= box.denominator
+        layer = [[v * box.numerator for v in row] for row in rows]
+        layer.append([v * box.denominator for v in biases])
+        values, scale = _beside(layer, denominator * box.denominator, tolerance)
         smallest, largest = extremes(values)
     spread = largest.bit_length() - smallest.bit_length()
-    count = sum(map(len, values))
     if count * spread > MAX_SPREAD_LAYER_BITS:
         raise InputError(
             "the layer's %s numbers span %s bits%s (magnitudes about %s to %s); a layer spanning"
             " more than %s bits may have at most %s in all (numbers times span): this one has %s,"
             " and its exact check would take minutes"
             % (format(count, ","), format(spread, ","),
-               " with its weights times the box bound" if boxed else "",
-               _order(smallest, denominator),
-               _order(largest, denominator), format(FLOAT_SPREAD_BITS, ","),
-               format(MAX_SPREAD_LAYER_BITS, ","), format(count * spread, ",")))
+               _counted(boxed, tolerance), _order(smallest, scale), _order(largest, scale),
+               format(FLOAT_SPREAD_BITS, ","), format(MAX_SPREAD_LAYER_BITS, ","),
+               format(count * spread, ",")))
+
+
+def _beside(values, denominator, tolerance):
+    """(rows, denominator): integer ``values`` over ``denominator``, with
+    the tolerance T beside them as one more row, all over one denominator,
+    if T is above every magnitude of ``values`` (a smaller T is cleared by
+    the witnesses of T = 0, or decided at the layer's own scale)."""
+    if not tolerance:
+        return values, denominator
+    q = tolerance.denominator
+    if tolerance.numerator * denominator <= extremes(values)[1] * q:
+        return values, denominator
+    return ([[v * q for v in row] for row in values] + [[tolerance.numerator * denominator]],
+            denominator * q)
+
+
+def _counted(boxed, tolerance):
+    """What the spread counts beside the layer's own numbers, as the message says it."""
+    if boxed and tolerance:
+        return " with its weights times the box bound, and the tolerance"
+    if boxed:
+        return " with its weights times the box bound"
+    return " with the tolerance" if tolerance else ""
 
 
 def extremes(rows):

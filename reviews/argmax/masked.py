@@ -10,13 +10,14 @@ certificate is its bias.
     masked_classes   the classes whose bias is -inf
     check_unmasked   the results of a layer with masked classes
     verify_unmasked  verify for a layer with masked classes
+    radii_unmasked   the largest radii of a layer with masked classes
 """
 
 from decimal import Decimal
 
 from reviews.argmax.layer_input import validated
 
-__all__ = ["masked_classes", "check_unmasked", "verify_unmasked"]
+__all__ = ["masked_classes", "check_unmasked", "verify_unmasked", "radii_unmasked"]
 
 _MINUS_INFINITY = float("-inf")
 
@@ -73,3 +74,18 @@ def verify_unmasked(weights, bias, result, masked, verify):
     renumbered = result._replace(index=position[result.index], terms=terms,
                                  classes=None if result.classes is None else len(kept))
     return verify([weights[j] for j in kept], [bias[j] for j in kept], renumbered)
+
+
+def radii_unmasked(weights, bias, results, masked, radii):
+    """One radius per result of a layer with masked classes: None for a
+    masked class (never argmaxable), the others ``radii(weights, bias,
+    results)`` on the layer without the masked classes, renumbered."""
+    kept = _kept(len(weights), masked)
+    position = {j: n for n, j in enumerate(kept)}
+    shown = [result for result in results if result.index in position]
+    if not shown:
+        return [None] * len(results)
+    found = radii([weights[j] for j in kept], [bias[j] for j in kept],
+                  [result._replace(index=position[result.index]) for result in shown])
+    found = dict(zip((result.index for result in shown), found))
+    return [found.get(result.index) for result in results]

@@ -76,6 +76,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.argmax.feasibility import decide
 from reviews.argmax.layer_input import finite, integer_layer
+from reviews.argmax.masked import masked_classes, radii_unmasked
 from reviews.argmax.packed import Packed, dot
 from reviews.argmax.workers import run_chunks
 
@@ -488,6 +489,10 @@ def radii(weights, bias, results, threshold=THRESHOLD):
     >>> radii(W, b, check_layer(W, b, box=100))[1]
     Radius(value=Fraction(1, 1000000000), exact=True)
     """
+    masked = masked_classes(bias)
+    if masked:
+        return radii_unmasked(weights, bias, results, masked,
+                              lambda w, b, r: radii(w, b, r, threshold))
     box = results[0].box if results else None
     rows, biases, _ = integer_layer(weights, bias)
     geometry = _Geometry(rows, biases, box)
@@ -520,14 +525,18 @@ def _largest(geometry, i, witness, low, threshold):
     # low >= 1 / its denominator, so low * 10**shift >= 10**(_DIGITS + 1).
     shift = _DIGITS + 2 + int(low.denominator.bit_length() * math.log10(2))
     below, above = _grid_index(low, shift), _grid_index(threshold, shift)
+    # A witness in a thin region often has nearly its largest ball: the
+    # grid value just above ``low`` is tried first, where one decision can
+    # end a bisection of some 24 (a region 1e-12000 wide: 12,000 decades).
+    middle = below + 1
     while above - below > 1:
-        middle = (below + above) // 2
         found, _ = geometry.decide_at(i, _grid_value(middle, shift), working)
         if found is None:
             above = middle
         else:
             bound = geometry.bound(i, found).value
             below = max(middle, min(_grid_index(bound, shift), above - 1))
+        middle = (below + above) // 2
     return Radius(_grid_value(below, shift), True)
 
 

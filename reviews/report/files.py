@@ -9,6 +9,7 @@ symbolic link is followed: the file it names is replaced, the link kept.
 
     write_file      write text to a file, atomically where it is a regular file
     refuse_inputs   InputError if the output is the same file as an input
+    refuse_figures  InputError if the output is a figure file the run writes
 """
 
 import os
@@ -17,7 +18,7 @@ import stat
 from reviews.errors import InputError
 from reviews.formats.source import shown_name
 
-__all__ = ["write_file", "refuse_inputs"]
+__all__ = ["write_file", "refuse_inputs", "refuse_figures"]
 
 _ATTEMPTS = 100
 
@@ -43,6 +44,38 @@ def refuse_inputs(output, inputs):
             raise InputError("--output %s is the input file %s; refusing to overwrite it"
                              % (shown_name(output), "<stdin>" if path == "-"
                                 else shown_name(path)))
+
+
+def refuse_figures(output, figures):
+    """InputError if the file ``output`` is one of the files ``figures``
+    (paths the run writes figures to, which need not exist yet); None
+    (standard output) is none of them.  Checked before any figure is
+    written: the report would replace the figure, and a page show itself.
+    Names are compared after following links, so that DIR/./figure1.svg,
+    a link to it, and DIR/figure1.svg are one file.
+
+    >>> refuse_figures("report.html", ["figures/figure1.svg"])
+    >>> refuse_figures(None, ["figures/figure1.svg"])
+    >>> refuse_figures("figures/../figures/figure1.svg", ["figures/figure1.svg"])
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: --output figures/../figures/figure1.svg is the figure \
+figures/figure1.svg that this run writes; refusing to overwrite it
+    """
+    if output is None:
+        return
+    target = _resolved(output)
+    for figure in figures:
+        if _resolved(figure) == target:
+            raise InputError("--output %s is the figure %s that this run writes;"
+                             " refusing to overwrite it" % (shown_name(output),
+                                                            shown_name(figure)))
+
+
+def _resolved(path):
+    """``path`` absolute, links followed as far as they exist, case folded
+    where the system folds it (Windows)."""
+    return os.path.normcase(os.path.realpath(path))
 
 
 def _temporary(folder, name):

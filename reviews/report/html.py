@@ -55,6 +55,7 @@ blockquote{margin:.6em 0;padding:.1em 0 .1em 1em;border-left:4px solid #0072B2}
 figure{margin:1.2em 0}
 figure svg{display:block;width:100%;max-width:600px;height:auto;border:1px solid #ddd}
 figcaption{font-size:.92em;color:#333;margin-top:.3em}
+figcaption code{overflow-wrap:anywhere}
 """
 
 

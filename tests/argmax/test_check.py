@@ -296,6 +296,29 @@ class TestSpreadLimit(unittest.TestCase):
                 results = check_layer(weights, list(range(30)), box=box)
                 self.assertTrue(all(verify(weights, list(range(30)), r, box=box) for r in results))
 
+    def test_a_tolerance_above_the_layer_counts_beside_it_even_for_floats(self):
+        # T = 1e19700 made a 200 x 4 float layer take 200 s instead of 1.25;
+        # here 12 classes of d = 3 with a bias: 48 numbers from 1 to 1e19000.
+        weights = [[k, k * k % 7, 1.5] for k in range(1, 13)]
+        with mock.patch("reviews.argmax.check._Layer") as layer, \
+                self.assertRaisesRegex(InputError, "^the layer's 48 numbers span 63,11. bits with"
+                                       r" the tolerance \(magnitudes about 1 to 1e19000\); "):
+            check_layer(weights, list(range(12)), tolerance=Decimal("1e19000"))
+        layer.assert_not_called()
+        with self.assertRaisesRegex(InputError, "span 63,1.. bits with its weights times the"
+                                    " box bound, and the tolerance"):
+            check_layer(weights, list(range(12)), box=100, tolerance=Decimal("1e19000"))
+
+    def test_a_tolerance_below_the_layer_is_not_counted(self):
+        # Every witness of T = 0 clears a T that small: no more work.
+        weights = [[k, k * k % 7] for k in range(1, 31)]
+        tolerance = Decimal("1e-19000")
+        results = check_layer(weights, list(range(30)), tolerance=tolerance)
+        self.assertEqual(sum(r.argmaxable for r in results),
+                         sum(r.argmaxable for r in check_layer(weights, list(range(30)))))
+        self.assertTrue(all(verify(weights, list(range(30)), r, tolerance=tolerance)
+                            for r in results))
+
 
 def exact_rank(vectors):
     """The rank of integer or Fraction vectors, by Gaussian elimination in Fractions."""

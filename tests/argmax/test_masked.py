@@ -7,10 +7,12 @@ from decimal import Decimal
 from fractions import Fraction
 
 from reviews.argmax.check import ClassResult, check_layer, verify
+from reviews.argmax.tolerance import Radius, radii
 from reviews.errors import InputError
 from reviews.formats.layers import read_layer
 from tests.formats.test_layers import npy_bytes
 from tests.support import FileTestCase
+from tests.test_command import in_process
 
 INF = float("inf")
 # The middle of three points on a line is unargmaxable, unless one end is masked.
@@ -26,6 +28,19 @@ class TestChecking(unittest.TestCase):
         self.assertEqual([(r.argmaxable, r.masked) for r in results],
                          [(True, False), (True, False), (False, True)])
         self.assertTrue(all(verify(LINE, [0, 0, -INF], r) for r in results))
+
+    def test_a_tolerance_is_asked_of_the_classes_left(self):
+        # Class 1 wins on a sliver 1e-9 / sqrt(2) wide: argmaxable at T = 0 only.
+        weights, bias = [[0, 0], [1, 1], [2, 2], [5, 5]], [0, Fraction(1, 10 ** 9), 0, -INF]
+        tolerance = Fraction(1, 10 ** 8)
+        results = check_layer(weights, bias, tolerance=tolerance)
+        self.assertEqual([(r.argmaxable, r.masked, r.tolerance) for r in results],
+                         [(True, False, tolerance), (False, False, tolerance),
+                          (True, False, tolerance), (False, True, 0)])
+        self.assertTrue(all(verify(weights, bias, r, tolerance=tolerance) for r in results))
+        # The witness of T = 0 proves nothing at T.
+        self.assertFalse(verify(weights, bias, check_layer(weights, bias)[1],
+                                tolerance=tolerance))
 
     def test_combinations_keep_the_layers_own_class_numbers(self):
         weights = [[0, 0], [9, 9], [2, 0], [1, 0]]
@@ -61,6 +76,27 @@ class TestChecking(unittest.TestCase):
                     check_layer(LINE, [-INF, value, 0])
         with self.assertRaisesRegex(InputError, "^weights\\[1\\]\\[0\\] is inf"):
             check_layer([[0, 0], [INF, 0], [1, 1]], [-INF, 0, 0])
+
+
+class TestRadii(FileTestCase):
+
+    def test_the_others_radii_are_those_of_the_layer_without_the_masked(self):
+        weights, bias = [[0, 0], [1, 1], [2, 2], [5, 5]], [0, Fraction(1, 10 ** 9), 0, -INF]
+        found = radii(weights, bias, check_layer(weights, bias))
+        self.assertEqual(found[:3], radii(weights[:3], bias[:3],
+                                          check_layer(weights[:3], bias[:3])))
+        self.assertEqual(found[1], Radius(Fraction(707, 10 ** 12), True))
+        self.assertIsNone(found[3])
+        self.assertEqual(radii(LINE, [-INF] * 3, check_layer(LINE, [-INF] * 3)), [None] * 3)
+
+    def test_the_command_reports_a_masked_layer_with_its_radii(self):
+        # It stopped at "bias[3] is -inf; weights and biases must be finite", exit 2.
+        weights = self.write("weights.csv", "0,0\n1,1\n2,2\n5,5\n")
+        bias = self.write("bias.csv", "0\n1e-9\n0\n-inf\n")
+        status, out, err = in_process("check-layer", weights, "--bias", bias)
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("\n  class 3: masked: b[3] = -inf\n", out)
+        self.assertIn("\n  class 1: largest radius 7.07e-10\n", out)
 
 
 class TestReading(FileTestCase):

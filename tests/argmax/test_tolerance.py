@@ -240,6 +240,26 @@ class TestRadius(unittest.TestCase):
         found = radii(weights, biases, check_layer(weights, biases, box=100))
         self.assertEqual(found[1], Radius(F(25, 10 ** 3001), True))
 
+    def test_a_witness_near_its_largest_ball_takes_one_decision_past_the_threshold(self):
+        # The tester's 60-byte layer (bias 3e-12000) took seconds: a bisection
+        # of 24 exact decisions over 12,000 decades, though its witness's
+        # bound was already within a grid step of the answer.  Here 3e-300:
+        # 19 decisions before, 2 now (the threshold's, then the grid step's).
+        weights, biases = [[0, 0], [1, 1], [2, 2], [0, 1]], [0, Decimal("3e-300"), 0, -5]
+        results = check_layer(weights, biases)
+        decided = []
+        original = _Geometry.decide_at
+
+        def counted(geometry, i, tolerance, working):
+            decided.append(tolerance)
+            return original(geometry, i, tolerance, working)
+
+        with mock.patch.object(_Geometry, "decide_at", counted):
+            found = radii(weights, biases, results)
+        # 3e-300 / sqrt(2) = 2.1213...e-300.
+        self.assertEqual(found[1], Radius(F(212, 10 ** 302), True))
+        self.assertEqual(decided, [DETECTOR, F(213, 10 ** 302)])
+
     def test_an_irrational_largest_radius_is_rounded_down(self):
         # 1e-9 / sqrt(2) = 7.0710678...e-10.
         weights, biases = diagonal(F(1, 10 ** 9))
