@@ -15,7 +15,7 @@ from reviews.command.streams import (PROGRAM, SUITE_NAME, Parser, add_output, de
 from reviews.errors import InputError
 from reviews.formats.source import shown_name
 from reviews.papers import all_claims
-from reviews.report.files import write_file
+from reviews.report.files import refuse_figures, write_file
 from reviews.report.html import html
 from reviews.report.text import FORMATS, Drawn, Suite, all_match, listing
 
@@ -55,6 +55,8 @@ def run_claims(arguments, out):
         deliver(listing(claims, arguments.format), arguments.output, out)
         return 0
     if arguments.figures:
+        refuse_figures(arguments.output, [os.path.join(arguments.figures, figure.name)
+                                          for claim in claims for figure in claim.figures])
         _make_folder(arguments.figures)
     results = run(claims)
     figures = {}

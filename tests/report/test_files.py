@@ -68,8 +68,6 @@ class TestRefuseFigures(FileTestCase):
         for output in (os.path.join(folder, "report.html"), folder + ".svg"):
             self.assertIsNone(refuse_figures(output, [os.path.join(folder, "figure1.svg")]))
 
-    # Passes once the command calls refuse_figures before its figures are written.
-    @unittest.expectedFailure
     def test_the_command_refuses_a_report_over_a_figure_and_writes_nothing(self):
         folder = os.path.join(self.folder.name, "figures")
         output = os.path.join(folder, "positivity.svg")
