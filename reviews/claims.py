@@ -18,12 +18,9 @@ Public names:
     select, run                                   choose claims (by id or paper), run them
     float_row                                     a float beside its exact value
     written                                       a number as a person writes it (1e6)
-    command_name                                  how the user runs this suite
 """
 
 import decimal
-import os
-import sys
 from collections import namedtuple
 
 from reviews.errors import InputError
@@ -33,7 +30,7 @@ from reviews.softmax import ulp_distance
 __all__ = [
     "Paper", "Claim", "Outcome", "Row", "Result", "Figure",
     "PASS", "FAIL", "NOT_CHECKED", "VERDICTS", "BY_PAPER", "BY_REVIEW", "SOURCES",
-    "select", "run", "float_row", "written", "command_name",
+    "select", "run", "float_row", "written",
 ]
 
 _SHOWN_DIGITS = 20
@@ -170,18 +167,3 @@ def written(x):
 # Written out in full between these; past them, a power of ten (1e6, 1e-5).
 _PLAIN_FROM = decimal.Decimal("1e-4")
 _PLAIN_BELOW = 100000
-
-_INSTALLED = "counterexamples"
-
-
-def command_name():
-    """The command as the user runs it: the installed ``counterexamples``
-    when that is what started this process, else the script.
-
-    >>> command_name() in ("counterexamples", "python reviews/counterexamples.py")
-    True
-    """
-    program = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    if os.path.splitext(program)[0] == _INSTALLED and not program.endswith(".py"):
-        return _INSTALLED
-    return "python reviews/counterexamples.py"

@@ -2,10 +2,9 @@
 
 import decimal
 import unittest
-from unittest import mock
 
 from reviews.claims import (
-    BY_PAPER, BY_REVIEW, FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper, Row, command_name,
+    BY_PAPER, BY_REVIEW, FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper, Row,
     float_row, run, select,
 )
 from reviews.errors import InputError
@@ -95,20 +94,6 @@ class TestFloatRow(unittest.TestCase):
         exact = decimal.Context(prec=40).divide(1, 3)
         self.assertEqual(float_row("third", 1 / 3, exact),
                          Row("third", "0.3333333333333333 (exact 0.33333333333333333333; 0.33 ulp)"))
-
-
-class TestCommandName(unittest.TestCase):
-
-    def test_the_installed_command_names_itself(self):
-        for program in ("/usr/local/bin/counterexamples", "counterexamples"):
-            with mock.patch("sys.argv", [program]):
-                self.assertEqual(command_name(), "counterexamples")
-
-    def test_the_script_or_anything_else_names_the_script(self):
-        for program in ("reviews/counterexamples.py", "/x/reviews/counterexamples.py",
-                        "-c", "python -m unittest", ""):
-            with mock.patch("sys.argv", [program]):
-                self.assertEqual(command_name(), "python reviews/counterexamples.py")
 
 
 class TestFigure(unittest.TestCase):

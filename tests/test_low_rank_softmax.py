@@ -2,6 +2,7 @@
 
 import unittest
 import random
+from unittest import mock
 from fractions import Fraction as F
 
 from reviews.claims import BY_REVIEW, NOT_CHECKED, PASS
@@ -34,6 +35,18 @@ class TestVerdicts(unittest.TestCase):
         }
         self.assertEqual({key: o.verdict for key, o in OUTCOMES.items()}, expected)
         self.assertEqual({c.id: c.expected for c in CLAIMS}, expected)
+
+    def test_the_models_hint_is_the_same_however_the_suite_started(self):
+        # The claims output is pinned byte for byte: the installed command and
+        # the script must print the same hint.
+        [claim] = [c for c in CLAIMS if c.id == "low-rank.13-of-150"]
+        hints = []
+        for program in ("/usr/local/bin/counterexamples", "reviews/counterexamples.py"):
+            with mock.patch("sys.argv", [program]):
+                hints.append(claim.check().evidence)
+        self.assertEqual(hints[0], hints[1])
+        self.assertIn("check-layer PATH, PATH a model folder", value("low-rank.13-of-150",
+                                                                      "instead"))
 
     def test_every_claim_cites_the_paper(self):
         self.assertTrue(all(c.paper == PAPER for c in CLAIMS))

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from reviews.argmax.check import braid_reflect, check_layer, verify
 from reviews.claims import (BY_REVIEW, NOT_CHECKED, PASS, FAIL, Claim, Figure, Outcome, Paper,
-                            Row, command_name)
+                            Row)
 from reviews.exact import common_denominator
 from reviews.argmax.layer_input import integer_layer
 from reviews.argmax.packed import Packed
@@ -400,8 +400,10 @@ def _check_models():
                    " offline", (
                        Row("why", "the count is an empirical result over downloaded model"
                            " weights; this suite runs offline with the standard library"),
-                       Row("instead", "check a layer yourself: %s check-layer FILE"
-                           " (.json, .csv, .npy, .npz or .safetensors)" % command_name()),
+                       Row("instead", "check a model yourself: check-layer PATH, PATH a model"
+                           " folder (config.json and weights), .safetensors, .bin, .pt or"
+                           " .pth (read without running code), .npz, .npy, .json or .csv;"
+                           " --vocab names its tokens"),
                    ))
 
 
