@@ -10,8 +10,8 @@ import platform
 
 from reviews import __version__
 from reviews.claims import run, select
-from reviews.command.streams import (PROGRAM, SUITE_NAME, Parser, add_output, deliver,
-                                     not_empty)
+from reviews.command.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, add_output,
+                                     deliver, not_empty)
 from reviews.errors import InputError
 from reviews.formats.source import shown_name
 from reviews.papers import all_claims
@@ -52,6 +52,8 @@ def run_claims(arguments, out):
     claims = all_claims()
     claims = select(claims, arguments.claim) if arguments.claim else claims
     if arguments.list:
+        if arguments.format == "html":
+            raise UsageError("--list takes --format text, markdown or json, not html")
         deliver(listing(claims, arguments.format), arguments.output, out)
         return 0
     if arguments.figures:

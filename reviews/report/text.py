@@ -216,8 +216,9 @@ FORMATS = {"text": text, "markdown": markdown, "json": as_json}
 
 def listing(claims, form="text"):
     """The claims' ids, whose statements they are, the verdicts the review
-    states and the statements: aligned columns under a header, or for
-    ``form`` "json" a list of objects with those four keys.
+    states and the statements: aligned columns under a header; for
+    ``form`` "markdown" a table as the README shows it, for "json" a list
+    of objects with those four keys.
 
     >>> from reviews.claims import BY_REVIEW, FAIL, PASS, Claim
     >>> print(listing([Claim("a.one", None, "", "Red.", FAIL, None),
@@ -225,7 +226,16 @@ def listing(claims, form="text"):
     id     by      review states  statement
     a.one  paper   FAIL           Red.
     a.two  review  PASS           Blue.
+    >>> print(listing([Claim("a.one", None, "", "|x|.", FAIL, None)], "markdown"), end="")
+    | id | by | the review states | statement |
+    | --- | --- | --- | --- |
+    | `a.one` | paper | FAIL | \\|x\\|. |
     """
+    if form == "markdown":
+        lines = ["| id | by | the review states | statement |", "| --- | --- | --- | --- |"]
+        lines += ["| %s | %s | %s | %s |" % (code_span(claim.id), claim.source, claim.expected,
+                                           table_cell(claim.statement)) for claim in claims]
+        return "\n".join(lines) + "\n"
     if form == "json":
         return json.dumps([{"id": claim.id, "source": claim.source, "expected": claim.expected,
                             "statement": claim.statement} for claim in claims], indent=2) + "\n"
