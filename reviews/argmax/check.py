@@ -68,6 +68,7 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator, shown, to_float
+from reviews.argmax.candidates import reflected_witness, reflections
 from reviews.argmax.feasibility import Program, basis_combination, is_combination, scaled_floats
 from reviews.argmax.layer_input import (
     box_bound, certificate_number, check_spread, class_index, exact_layer, extremes, integer_layer,
@@ -473,14 +474,22 @@ def _decide(layer, i):
                 point, candidate, beaten = centred, other, others
     # Reflections pay off when few rivals beat x = w_i; otherwise go to the LP.
     for _ in range(_REFLECTIONS if len(beaten) < _ADDED_PER_ROUND else 0):
-        point = beaten and layer.reflect(point, i, beaten[0])
-        if not point:
+        reflected = beaten and layer.reflect(point, i, beaten[0])
+        if not reflected:
             break
+        point = reflected
         candidate = layer.candidate(point)
         beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
         working += [j for j in beaten if j not in working]
     if not beaten:
         return layer.witness(i, candidate)
+    # Then the paper's search with real patience, across one rival at a
+    # time: on layers whose rows share a direction, many rivals beat x = w_i,
+    # yet a few reflections find a witness.  ``working`` stays as it was,
+    # so that the program, where still needed, decides as before.
+    found = reflected_witness(layer, i, point, beaten[0], reflections(layer.dim))
+    if found is not None:
+        return layer.witness(i, found)
     reduction = layer.reduced(needed=False)
     if reduction is None:
         # The inexact rounds extend ``working``: the exact program starts

@@ -1,0 +1,63 @@
+"""Tests of reviews.argmax.candidates: float proposals, checked exactly."""
+
+import random
+import unittest
+from unittest import mock
+
+from reviews.argmax import check as argmaxable
+from reviews.argmax.candidates import reflected_witness, reflections
+from reviews.argmax.check import _Layer, check_layer, verify
+
+
+def shared_direction_layer(classes, dim, seed):
+    """Integer rows s * (a * mu + noise), mean cosine about 0.86, log-normal s."""
+    rng = random.Random(seed)
+    mu = [rng.gauss(0, 1) for _ in range(dim)]
+    a = 6 ** 0.5 / sum(v * v for v in mu) ** 0.5
+    rows = []
+    for _ in range(classes):
+        size = rng.lognormvariate(0, 0.5)
+        rows.append([round(1000 * size * (a * m + rng.gauss(0, dim ** -0.5))) for m in mu])
+    return rows
+
+
+class TestReflectedWitness(unittest.TestCase):
+
+    def test_rows_sharing_a_direction_need_no_program(self):
+        # Many rivals beat x = w_i and x = w_i - mean here (30 of these 100
+        # classes reached the program before the reflections with patience).
+        weights = shared_direction_layer(100, 32, 1)
+        with mock.patch.object(argmaxable, "_clarkson", side_effect=AssertionError("program")):
+            results = check_layer(weights)
+        self.assertTrue(all(r.argmaxable for r in results))
+        self.assertTrue(all(verify(weights, None, r) for r in results))
+
+    def test_the_candidate_found_is_a_witness(self):
+        weights = shared_direction_layer(100, 16, 1)
+        layer = _Layer(weights, None, 1)
+        found = 0
+        for i in range(100):
+            start = [v - m for v, m in zip(layer.float_weights[i], layer.centre())]
+            beaten = layer.packed.beaten_by(i, layer.candidate(start)[0], 1)
+            if beaten:
+                candidate = reflected_witness(layer, i, start, beaten[0])
+                self.assertIsNotNone(candidate)
+                self.assertEqual(layer.packed.beaten_by(i, candidate[0], 1), [])
+                found += 1
+        self.assertGreater(found, 50)
+
+    def test_no_witness_for_a_class_inside_the_others(self):
+        layer = _Layer([[0, 0], [2, 0], [-2, 0], [0, 2], [0, -2]], None, 1)
+        self.assertIsNone(reflected_witness(layer, 0, [1.0, 0.0], 1, patience=100))
+
+    def test_reflections_grow_with_the_dimension(self):
+        self.assertEqual([reflections(d) for d in (1, 3, 4, 8, 64, 65, 768)], [0, 0, 1, 2, 16, 16, 16])
+
+    def test_patience_bounds_the_reflections(self):
+        layer = _Layer([[0, 0], [2, 0], [-2, 0], [0, 2], [0, -2]], None, 1)
+        with mock.patch.object(layer.packed, "beaten_by", wraps=layer.packed.beaten_by) as check:
+            self.assertIsNone(reflected_witness(layer, 0, [1.0, 0.0], 1, patience=3))
+        self.assertEqual(check.call_count, 3)
+
+if __name__ == "__main__":
+    unittest.main()
