@@ -6,11 +6,16 @@ against all C classes (reviews.argmax.packed).  These searches are
 cheaper than the linear program where they work, and prove nothing where
 they do not: the caller then goes on to the program.
 
+    SharedDirection     x = w_i - mean with the rows' shared direction shrunk
     reflected_witness   the paper's Braid reflection, with patience
     reflections         how many reflections are worth trying in d dimensions
 """
 
-__all__ = ["reflected_witness", "reflections"]
+import math
+
+from reviews.argmax.packed import dot
+
+__all__ = ["SharedDirection", "reflected_witness", "reflections"]
 
 # Reflections tried, each one exact check of all C logits, at most this
 # many and one per _DIMENSIONS_PER_REFLECTION dimensions.  On layers shaped
@@ -65,3 +70,69 @@ def reflected_witness(layer, i, point, rival, patience=PATIENCE):
             return candidate
         rival = beaten[0]
     return None
+
+
+# Rows whose spread along the mean's direction is at least this share above
+# the spread across it share a direction (g, SharedDirection).
+_SHARED = 0.5
+# The spreads are averages: a sample of this many rows, evenly spaced, does.
+_SAMPLE = 2048
+
+
+class SharedDirection:
+    """Candidates for layers whose rows share a direction, as real output layers' do.
+
+    Rows s_j (a mu + n_j) with a common unit direction mu, noise n_j and
+    spread norms s_j make x = w_i and x = w_i - mean poor candidates: along
+    mu, the rows spread far more than across it, and many rivals beat the
+    class there.  Whitening the rows (x = Sigma^-1 (w_i - mean), Sigma their
+    covariance) would make the cloud round, where x = w_i - mean is a good
+    candidate again; as the spread is mostly along one direction, that is
+    nearly x = (c - g (c . u) u) / v, with c = w_i - mean, u the mean's unit
+    direction, v the mean squared spread across it per coordinate and
+    1 - g = v / (the spread along u).  The division by v makes x large next
+    to the biases, as a whitened x is.  It costs O(d) per class, and O(C d)
+    once (on a sample of rows), where Sigma^-1 would cost O(C d**2).
+
+    ``point(i)`` is None where the rows do not share a direction (g < 1/2:
+    there it is x = w_i - mean again) or floats fail.
+
+    >>> from reviews.argmax.check import _Layer
+    >>> rows = [[10, 1], [10, -1], [20, 3], [20, -3], [5, 0]]
+    >>> shared = SharedDirection(_Layer(rows, None, 1))
+    >>> [round(v, 3) for v in shared.point(4)]
+    [-0.222, 0.0]
+    >>> SharedDirection(_Layer([[1, 0], [-1, 0], [0, 1], [0, -1]], None, 1)).point(0) is None
+    True
+    """
+
+    def __init__(self, layer):
+        self.layer = layer
+        self.centre = layer.centre()
+        self.direction = None
+        size = math.sqrt(dot(self.centre, self.centre))
+        if layer.dim < 2 or not 0 < size < math.inf:
+            return
+        direction = [v / size for v in self.centre]
+        along = across = 0.0
+        rows = range(0, layer.classes, max(1, layer.classes // _SAMPLE))
+        for j in rows:
+            apart = [v - m for v, m in zip(layer.float_weights[j], self.centre)]
+            projection = dot(apart, direction)
+            along += projection * projection
+            across += dot(apart, apart) - projection * projection
+        spread = across / (layer.dim - 1)
+        if not (0 < spread < math.inf and 0 < along < math.inf):
+            return
+        shrink = 1 - spread / along
+        if shrink >= _SHARED:
+            self.direction, self.shrink, self.spread = direction, shrink, spread / len(rows)
+
+    def point(self, i):
+        """The candidate for class i (floats), or None."""
+        if self.direction is None:
+            return None
+        apart = [v - m for v, m in zip(self.layer.float_weights[i], self.centre)]
+        along = self.shrink * dot(apart, self.direction)
+        point = [(v - along * u) / self.spread for v, u in zip(apart, self.direction)]
+        return point if all(map(math.isfinite, point)) else None
