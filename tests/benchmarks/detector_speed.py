@@ -15,7 +15,9 @@ picks rows by number, from 0) is timed REPEATS times (default 3) on each
 side, A B A B ..., each run in a fresh process with one BLAS thread
 (OMP_NUM_THREADS=1 and the like), the time of the check alone (the layer
 is built first, untimed); the median of each side and the median of the
-runs' ratios ours / detector are printed.  ``gpt2``: GPT-2's head shape
+runs' ratios ours / detector are printed: CPU seconds of the one process
+(the machine may be shared; its wall time follows the load), then the
+median wall times.  ``gpt2``: GPT-2's head shape
 (C = 50,257, d = 768, no bias, seeded Gaussian) as a sample of N classes
 (default 100) decided against all 50,257 on each side, the seconds per
 class projected to the full check, with each side's peak resident size.
@@ -140,20 +142,22 @@ def child(side, row, sample):
         from reviews.argmax.check import check_layer
     else:
         import scipy.optimize  # noqa: F401
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     if side == "ours" and weights is not None:
         argmaxable = sum(r.argmaxable for r in check_layer(weights, biases, jobs=1))
-        built = start
+        built, built_cpu = start, cpu
     else:
         if side == "ours":
             layer = ours_layer(weights, biases)
         else:
             layer = gpt2_detector_layer() if weights is None else detector_layer(weights, biases)
-        built = time.perf_counter()
+        built, built_cpu = time.perf_counter(), time.process_time()
         argmaxable = (ours if side == "ours" else detector)(layer, classes)
-    end = time.perf_counter()
-    print(json.dumps({"seconds": end - (start if weights is not None else built),
-                      "build_seconds": built - start, "argmaxable": argmaxable,
+    end, end_cpu = time.perf_counter(), time.process_time()
+    whole = weights is not None
+    print(json.dumps({"seconds": end_cpu - (cpu if whole else built_cpu),
+                      "wall_seconds": end - (start if whole else built),
+                      "build_seconds": built_cpu - cpu, "argmaxable": argmaxable,
                       "classes": len(classes),
                       "peak_mb": speed.peak_megabytes(resource.RUSAGE_SELF)}))
 
@@ -192,21 +196,24 @@ def main(argv):
     print("Python %s, numpy %s, scipy %s, %d CPUs, load average %.2f, %d runs a side, interleaved"
           % (platform.python_version(), numpy.__version__, scipy.__version__,
              os.cpu_count() or 1, os.getloadavg()[0], repeats))
-    print("| layer | ours (median) | detector (median) | ours / detector | argmaxable (ours, detector) |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| layer | ours (CPU) | detector (CPU) | ours / detector | wall: ours, detector"
+          " | argmaxable (ours, detector) |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for row in rows:
         figures, seconds, ratios = compare(row, repeats, sample)
-        print("| %s | %.2f s | %.2f s | %.2fx | %d, %d |"
+        walls = [statistics.median(f["wall_seconds"] for f in figures[side])
+                 for side in ("ours", "detector")]
+        print("| %s | %.2f s | %.2f s | %.2fx | %.2f s, %.2f s | %d, %d |"
               % (speed.layer_name(*speed.REALISTIC_LAYERS[row]),
                  statistics.median(seconds["ours"]), statistics.median(seconds["detector"]),
-                 statistics.median(ratios), figures["ours"][0]["argmaxable"],
+                 statistics.median(ratios), walls[0], walls[1], figures["ours"][0]["argmaxable"],
                  figures["detector"][0]["argmaxable"]), flush=True)
     if "gpt2" in argv:
         figures, seconds, ratios = compare("gpt2", repeats, sample)
         for side in ("ours", "detector"):
             per_class = statistics.median(seconds[side]) / sample
             build = statistics.median(f["build_seconds"] for f in figures[side])
-            print("GPT-2 shape, %s: %.4f s per class over %d classes, layer built in %.0f s,"
+            print("GPT-2 shape, %s: %.4f CPU s per class over %d classes, layer built in %.0f s,"
                   " full check projected at %.2f h, peak resident size %.0f MB"
                   % (side, per_class, sample, build,
                      (build + per_class * speed.GPT2_CLASSES) / 3600,
