@@ -76,7 +76,7 @@ def reflected_witness(layer, i, point, rival, patience=PATIENCE):
 # the spread across it share a direction (g, SharedDirection).
 _SHARED = 0.5
 # The spreads are averages: a sample of this many rows, evenly spaced, does.
-_SAMPLE = 2048
+_SAMPLE = 256
 
 
 class SharedDirection:
