@@ -108,16 +108,19 @@ class SharedDirection:
 
     def __init__(self, layer):
         self.layer = layer
-        self.centre = layer.centre()
-        self.direction = None
-        size = math.sqrt(dot(self.centre, self.centre))
+        self.direction = self.centre = None
+        # Statistics of a sample, about its own mean: the layer's mean (a
+        # pass over all C rows) is made only for a layer that needs it.
+        sample = [layer.float_weights[j]
+                  for j in range(0, layer.classes, max(1, layer.classes // _SAMPLE))]
+        mean = [sum(column) / len(sample) for column in zip(*sample)]
+        size = math.sqrt(dot(mean, mean))
         if layer.dim < 2 or not 0 < size < math.inf:
             return
-        direction = [v / size for v in self.centre]
+        direction = [v / size for v in mean]
         along = across = 0.0
-        rows = range(0, layer.classes, max(1, layer.classes // _SAMPLE))
-        for j in rows:
-            apart = [v - m for v, m in zip(layer.float_weights[j], self.centre)]
+        for row in sample:
+            apart = [v - m for v, m in zip(row, mean)]
             projection = dot(apart, direction)
             along += projection * projection
             across += dot(apart, apart) - projection * projection
@@ -126,7 +129,8 @@ class SharedDirection:
             return
         shrink = 1 - spread / along
         if shrink >= _SHARED:
-            self.direction, self.shrink, self.spread = direction, shrink, spread / len(rows)
+            self.direction, self.shrink, self.spread = direction, shrink, spread / len(sample)
+            self.centre = layer.centre()
 
     def point(self, i):
         """The candidate for class i (floats), or None."""
