@@ -196,9 +196,10 @@ def main(argv):
     print("Python %s, numpy %s, scipy %s, %d CPUs, load average %.2f, %d runs a side, interleaved"
           % (platform.python_version(), numpy.__version__, scipy.__version__,
              os.cpu_count() or 1, os.getloadavg()[0], repeats))
-    print("| layer | ours (CPU) | detector (CPU) | ours / detector | wall: ours, detector"
-          " | argmaxable (ours, detector) |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    if rows:
+        print("| layer | ours (CPU) | detector (CPU) | ours / detector | wall: ours, detector"
+              " | argmaxable (ours, detector) |")
+        print("| --- | --- | --- | --- | --- | --- |")
     for row in rows:
         figures, seconds, ratios = compare(row, repeats, sample)
         walls = [statistics.median(f["wall_seconds"] for f in figures[side])
