@@ -52,7 +52,8 @@ class TestReflectedWitness(unittest.TestCase):
         self.assertIsNone(reflected_witness(layer, 0, [1.0, 0.0], 1, patience=100))
 
     def test_reflections_grow_with_the_dimension(self):
-        self.assertEqual([reflections(d) for d in (1, 3, 4, 8, 64, 65, 768)], [0, 0, 1, 2, 16, 16, 16])
+        self.assertEqual([reflections(d) for d in (1, 4, 7, 8, 64, 128, 129, 768)],
+                         [0, 0, 0, 1, 8, 16, 16, 16])
 
     def test_patience_bounds_the_reflections(self):
         layer = _Layer([[0, 0], [2, 0], [-2, 0], [0, 2], [0, -2]], None, 1)
