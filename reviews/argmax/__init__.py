@@ -16,6 +16,8 @@ the entry point down:
     planar          argmax regions and convex hulls of 2-D layers (figures)
     workers         worker processes: one job split into chunks, in order
     span            exact coordinates on the span of the rows' differences
+    candidates      float proposals of witnesses: Braid reflection with
+                    patience, a whitened candidate for rows sharing a direction
     feasibility     strict linear feasibility: floats, Decimals or exact
                     integers propose, exact checks decide
     packed          all logits at a candidate at once, exact in sign

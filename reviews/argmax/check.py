@@ -68,6 +68,7 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator, shown, to_float
+from reviews.argmax.candidates import SharedDirection, reflected_witness, reflections
 from reviews.argmax.feasibility import Program, basis_combination, is_combination, scaled_floats
 from reviews.argmax.layer_input import (
     box_bound, certificate_number, check_spread, class_index, exact_layer, extremes, integer_layer,
@@ -209,6 +210,7 @@ class _Layer:
         self.packed = Packed(rows, prune=not self.has_bias)
         self._reduced = None
         self._centre = None
+        self._shared = None
         # Floats of the layer in its own units, for x = w_i and the
         # reflections; past the float range, in units of the largest entry.
         smallest, largest = extremes(rows)
@@ -248,6 +250,12 @@ class _Layer:
             total = self.classes * self.float_weights.unit
             self._centre = [v / total for v in sums]
         return self._centre
+
+    def shared(self):
+        """The layer's SharedDirection (reviews.argmax.candidates); made when first asked for."""
+        if self._shared is None:
+            self._shared = SharedDirection(self)
+        return self._shared
 
     def candidate(self, x):
         """(integer candidate, its denominator) for a point x.
@@ -465,6 +473,16 @@ def _rounds(layer, i, working, exact, digits):
 def _decide(layer, i):
     if layer.classes == 1:
         return ClassResult(i, True, tuple(Fraction(0) for _ in range(layer.dim)), None)
+    # Where the rows share a direction, as real output layers' do, x = w_i
+    # mostly fails: first a candidate as if the rows were whitened.  It and
+    # its reflections leave ``working`` as it was, so that the program,
+    # where still needed, decides as before.
+    start = layer.shared().point(i)
+    if start is not None:
+        shared = layer.candidate(start)
+        rivals = layer.packed.beaten_by(i, shared[0], 1)
+        if not rivals:
+            return layer.witness(i, shared)
     candidate = layer.row_candidate(i)
     beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
     working = list(beaten)
@@ -482,14 +500,23 @@ def _decide(layer, i):
                 point, candidate, beaten = centred, other, others
     # Reflections pay off when few rivals beat x = w_i; otherwise go to the LP.
     for _ in range(_REFLECTIONS if len(beaten) < _ADDED_PER_ROUND else 0):
-        point = beaten and layer.reflect(point, i, beaten[0])
-        if not point:
+        reflected = beaten and layer.reflect(point, i, beaten[0])
+        if not reflected:
             break
+        point = reflected
         candidate = layer.candidate(point)
         beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
         working += [j for j in beaten if j not in working]
     if not beaten:
         return layer.witness(i, candidate)
+    # Then the paper's search with real patience, across one rival at a
+    # time: on layers whose rows share a direction, many rivals beat x = w_i,
+    # yet a few reflections find a witness.
+    if start is not None:
+        point, beaten = start, rivals
+    found = reflected_witness(layer, i, point, beaten[0], reflections(layer.dim))
+    if found is not None:
+        return layer.witness(i, found)
     reduction = layer.reduced(needed=False)
     if reduction is None:
         # The inexact rounds extend ``working``: the exact program starts

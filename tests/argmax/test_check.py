@@ -409,9 +409,11 @@ class TestSpanCoordinates(unittest.TestCase):
             checked.append((i, original(layer, i, terms)))
             return checked[-1][1]
 
-        # No reflections and no centring: the program is reached at once.
+        # No reflections, no centring, no shared-direction candidate: the
+        # program is reached at once.
         with mock.patch("reviews.argmax.span._PRIME", 3), \
                 mock.patch.object(argmaxable, "_REFLECTIONS", 0), \
+                mock.patch.object(argmaxable.SharedDirection, "point", lambda shared, i: None), \
                 mock.patch.object(argmaxable._Layer, "centre", lambda layer: [0.0] * 6), \
                 mock.patch.object(argmaxable._Layer, "combination_holds", recording):
             results = check_layer(weights)

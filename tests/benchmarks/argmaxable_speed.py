@@ -1,7 +1,7 @@
 """Time check_layer on seeded layers, every class decided exactly with its certificate.
 
-    python tests/benchmarks/argmaxable_speed.py [REPEATS] [large] [hard] [digits] [grid] [gpt2]
-        [tolerance] [--jobs N]
+    python tests/benchmarks/argmaxable_speed.py [REPEATS] [large] [realistic] [hard] [digits] [grid]
+        [gpt2] [tolerance] [--jobs N] [--sample N]
 
 Each row decides every class of a layer REPEATS times (default 3) with
 ``jobs`` worker processes (default 1) and prints the median and best wall
@@ -15,6 +15,14 @@ random.Random(0).gauss(0, 1):
              d = 16 with bias; an embedding-like layer (C = 2000, d = 64):
              rows a shared mean plus Gaussian noise, their norms spread
              log-normally, so that short rows are the hard ones
+    realistic  issue 19's shapes, as real output layers are: rows a * mu +
+             noise sharing a unit direction mu, mean cosine 0.86 (C = 1000,
+             d = 64; C = 2000, d = 128 with bias), 0.6 (C = 3000, d = 256
+             with bias), 0.2 and 0.5 (C = 2000, d = 128; 0.5 also with
+             bias), row norms log-normal; and Gaussian layers C = 5000,
+             d = 64; C = 10000, d = 32; C = 8000, d = 256 with bias; C =
+             3000, d = 4 with bias (tests/benchmarks/detector_speed.py
+             times the paper's detector on the same layers)
     hard     issue 7's shapes: C = 5000, d = 1 (almost every class needs a
              combination) and three rows a, b, (a + b) / 2 in d = 800
     digits   numbers of thousands of digits, which the decimal programs
@@ -29,7 +37,7 @@ random.Random(0).gauss(0, 1):
              class argmaxable, none by x = w_i, so each needs the linear
              program
     gpt2     GPT-2's head shape, C = 50,257, d = 768 without bias: 300
-             seeded classes, each decided against all 50,257, with 1 job
+             (or --sample N) seeded classes, each decided against all 50,257, with 1 job
              and with N; the seconds per class (with N jobs, the wall time
              over the second half of the finished chunks, divided by their
              classes) and the full check projected from them: building the
@@ -91,6 +99,31 @@ def embedding_layer(classes, dim, bias, seed=0):
 embedding_layer.label = ", embedding-like"
 
 
+def anisotropic_layer(cosine):
+    """A build function for rows a * mu + noise sharing a unit direction mu.
+
+    The noise is Gaussian of expected norm 1 and a = sqrt(cosine / (1 -
+    cosine)), so two rows have a mean cosine of about ``cosine``; each row
+    is then rescaled to a log-normal norm (sigma 0.5), as token frequency
+    spreads the norms of real output layers.  The bias, if any, is N(0, 1).
+    """
+    def build(classes, dim, bias, seed=0):
+        rng = random.Random(seed)
+        mu = [rng.gauss(0, 1) for _ in range(dim)]
+        size = sum(v * v for v in mu) ** 0.5
+        a = (cosine / (1 - cosine)) ** 0.5
+        direction = [a * v / size for v in mu]
+        spread = dim ** -0.5
+        weights = []
+        for _ in range(classes):
+            row = [m + rng.gauss(0, spread) for m in direction]
+            scale = rng.lognormvariate(0, 0.5) / sum(v * v for v in row) ** 0.5
+            weights.append([v * scale for v in row])
+        return weights, ([rng.gauss(0, 1) for _ in range(classes)] if bias else None)
+    build.label = ", shared direction, mean cosine %s, log-normal norms" % cosine
+    return build
+
+
 def digits_layer(exponent):
     """A build function for layers of Decimals with exponents up to +-``exponent``."""
     def build(classes, dim, bias, seed=1):
@@ -120,6 +153,15 @@ LAYERS = ((gaussian_layer, 1000, 4, True, None), (gaussian_layer, 2000, 16, Fals
           (gaussian_layer, 1000, 4, True, 100))
 LARGE_LAYERS = ((gaussian_layer, 5000, 64, False, None), (gaussian_layer, 10000, 32, False, None),
                 (gaussian_layer, 4000, 16, True, None), (embedding_layer, 2000, 64, False, None))
+# The issue's table: rows sharing a direction, and Gaussian layers of its shapes.
+REALISTIC_LAYERS = ((anisotropic_layer(0.86), 1000, 64, False, None),
+                    (anisotropic_layer(0.86), 2000, 128, True, None),
+                    (anisotropic_layer(0.6), 3000, 256, True, None),
+                    (anisotropic_layer(0.2), 2000, 128, False, None),
+                    (anisotropic_layer(0.5), 2000, 128, False, None),
+                    (anisotropic_layer(0.5), 2000, 128, True, None),
+                    (gaussian_layer, 5000, 64, False, None), (gaussian_layer, 10000, 32, False, None),
+                    (gaussian_layer, 8000, 256, True, None), (gaussian_layer, 3000, 4, True, None))
 HARD_LAYERS = ((gaussian_layer, 5000, 1, False, None), (midpoint_layer, 3, 800, False, None))
 GRID_LAYERS = ((grid_layer, 16384, 4, False, None),)
 DIGITS_LAYERS = tuple((digits_layer(exponent), 12, 3, True, None)
@@ -144,6 +186,17 @@ def peak_megabytes(who):
     return size / (2 ** 20 if sys.platform == "darwin" else 2 ** 10)
 
 
+def layer_name(build, classes, dim, bias, box):
+    return "C = %d, d = %d, %s%s%s" % (classes, dim, "bias" if bias else "no bias",
+                                       ", box = %s" % box if box is not None else "",
+                                       getattr(build, "label", ""))
+
+
+def gpt2_sample(size):
+    """The seeded sample of GPT-2-shaped classes timed."""
+    return sorted(random.Random(1).sample(range(GPT2_CLASSES), size))
+
+
 def bench_layers(layers, repeats, jobs):
     print("| layer | unargmaxable | median wall | best wall | median CPU |")
     print("| --- | --- | --- | --- | --- |")
@@ -154,10 +207,7 @@ def bench_layers(layers, repeats, jobs):
             results, wall, cpu = timed(check_layer, weights, biases, box=box, jobs=jobs)
             walls.append(wall)
             cpus.append(cpu)
-        name = "C = %d, d = %d, %s%s%s" % (
-            classes, dim, "bias" if bias else "no bias",
-            ", box = %s" % box if box is not None else "",
-            getattr(build, "label", ""))
+        name = layer_name(build, classes, dim, bias, box)
         print("| %s | %d | %.2f s | %.2f s | %.2f s |"
               % (name, sum(not r.argmaxable for r in results), statistics.median(walls),
                  min(walls), statistics.median(cpus)))
@@ -186,20 +236,20 @@ def bench_tolerance(layers, repeats, jobs):
             statistics.median(found), sum(r is not None and r.exact for r in radius)))
 
 
-def bench_gpt2(jobs):
+def bench_gpt2(jobs, size):
     """Seconds per class of a GPT-2-shaped head, from a seeded sample of classes."""
     (weights, _), wall, _ = timed(gaussian_layer, GPT2_CLASSES, GPT2_DIM, False)
     print("GPT-2 shape: layer of floats built in %.0f s" % wall)
     integer, wall, _ = timed(integer_layer, weights, None)
     print("exact integer layer in %.0f s" % wall)
     del weights
-    sample = sorted(random.Random(1).sample(range(GPT2_CLASSES), GPT2_SAMPLE))
+    sample = gpt2_sample(size)
     # The packed layer is built once per process: timed apart from the classes.
     _, build, _ = timed(argmaxable._start_worker, integer, None)
     print("packed layer built in %.0f s (once per process)" % build)
     _, wall, cpu = timed(lambda: [argmaxable._decide_boxed(i) for i in sample])
     argmaxable._stop_worker()
-    rows = [(1, wall / GPT2_SAMPLE, "%.4f s" % (cpu / GPT2_SAMPLE))]
+    rows = [(1, wall / size, "%.4f s" % (cpu / size))]
     if jobs > 1:
         # The workers build their layers side by side, then share the
         # classes: the rate is timed over the second half of the chunks,
@@ -207,7 +257,7 @@ def bench_gpt2(jobs):
         stamps = []
         argmaxable._check(integer, None, sample, jobs,
                           lambda done, total: stamps.append((time.perf_counter(), done)))
-        middle, middle_done = next(s for s in stamps if 2 * s[1] >= GPT2_SAMPLE)
+        middle, middle_done = next(s for s in stamps if 2 * s[1] >= size)
         last, last_done = stamps[-1]
         rows.append((jobs, (last - middle) / (last_done - middle_done), "-"))
     print("| jobs | s per class (wall) | CPU per class | projected full check |")
@@ -220,15 +270,20 @@ def bench_gpt2(jobs):
 
 
 def main(argv):
-    jobs = 1
+    jobs, size = 1, GPT2_SAMPLE
     if "--jobs" in argv:
         at = argv.index("--jobs")
         jobs = int(argv[at + 1])
+        argv = argv[:at] + argv[at + 2:]
+    if "--sample" in argv:
+        at = argv.index("--sample")
+        size = int(argv[at + 1])
         argv = argv[:at] + argv[at + 2:]
     repeats = int(argv[0]) if argv and argv[0].isdigit() else 3
     print("Python %s, %d CPUs, jobs = %d, %d runs per layer"
           % (platform.python_version(), os.cpu_count() or 1, jobs, repeats))
     layers = (LAYERS + (LARGE_LAYERS if "large" in argv else ())
+              + (REALISTIC_LAYERS if "realistic" in argv else ())
               + (HARD_LAYERS if "hard" in argv else ())
               + (DIGITS_LAYERS if "digits" in argv else ())
               + (GRID_LAYERS if "grid" in argv else ()))
@@ -236,7 +291,7 @@ def main(argv):
     if "tolerance" in argv:
         bench_tolerance(LAYERS, repeats, jobs)
     if "gpt2" in argv:
-        bench_gpt2(jobs)
+        bench_gpt2(jobs, size)
 
 
 if __name__ == "__main__":

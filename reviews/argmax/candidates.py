@@ -1,0 +1,143 @@
+"""Float proposals of a witness for one class, each checked exactly.
+
+A witness is any input where class i has strictly the largest logit; how
+it was found does not matter, as every candidate is checked exactly
+against all C classes (reviews.argmax.packed).  These searches are
+cheaper than the linear program where they work, and prove nothing where
+they do not: the caller then goes on to the program.
+
+    SharedDirection     x = w_i - mean with the rows' shared direction shrunk
+    reflected_witness   the paper's Braid reflection, with patience
+    reflections         how many reflections are worth trying in d dimensions
+"""
+
+import math
+
+from reviews.argmax.packed import dot
+
+__all__ = ["SharedDirection", "reflected_witness", "reflections"]
+
+# Reflections tried, each one exact check of all C logits, at most this
+# many and one per _DIMENSIONS_PER_REFLECTION dimensions.  On layers shaped
+# like real output heads (rows sharing a strong direction, log-normal norms)
+# almost every class is settled within 5 from x = w_i - mean, where the
+# program in d = 64 costs a thousand checks.  In few dimensions the program
+# is cheap and many classes are not argmaxable: there reflections would
+# only waste their checks (one a class cost a third more on C = 3000,
+# d = 4 with a bias, where 2,811 classes are not argmaxable).
+PATIENCE = 16
+_DIMENSIONS_PER_REFLECTION = 8
+
+
+def reflections(dim):
+    """How many reflections to try in ``dim`` dimensions.
+
+    >>> reflections(4), reflections(16), reflections(768)
+    (0, 2, 16)
+    """
+    return min(PATIENCE, dim // _DIMENSIONS_PER_REFLECTION)
+
+
+def reflected_witness(layer, i, point, rival, patience=PATIENCE):
+    """A candidate (from ``layer.candidate``) that makes class i the strict
+    maximum, found by reflecting ``point`` across the tie of class i with
+    the class that beats it, ``rival`` first; None after ``patience``
+    reflections, or where floats fail.
+
+    ``layer`` is the checker's layer: ``reflect`` (floats), ``candidate``
+    (a float point made exact) and ``packed.beaten_by`` (the exact check).
+
+    >>> from reviews.argmax.check import _Layer
+    >>> layer = _Layer([[4, 0], [0, 4], [1, 1]], None, 1)
+    >>> layer.packed.beaten_by(2, [1, 1], 2)
+    [0, 1]
+    >>> candidate, denominator = reflected_witness(layer, 2, [1.0, 1.0], 0)
+    >>> layer.packed.beaten_by(2, candidate, 1)
+    []
+
+    The origin is inside the square of the others: no witness to find.
+
+    >>> square = _Layer([[0, 0], [2, 0], [-2, 0], [0, 2], [0, -2]], None, 1)
+    >>> reflected_witness(square, 0, [1.0, 0.0], 1) is None
+    True
+    """
+    for _ in range(patience):
+        point = layer.reflect(point, i, rival)
+        if point is None:
+            return None
+        candidate = layer.candidate(point)
+        beaten = layer.packed.beaten_by(i, candidate[0], 1)
+        if not beaten:
+            return candidate
+        rival = beaten[0]
+    return None
+
+
+# Rows whose spread along the mean's direction is at least this share above
+# the spread across it share a direction (g, SharedDirection).
+_SHARED = 0.5
+# The spreads are averages: a sample of this many rows, evenly spaced, does.
+_SAMPLE = 256
+
+
+class SharedDirection:
+    """Candidates for layers whose rows share a direction, as real output layers' do.
+
+    Rows s_j (a mu + n_j) with a common unit direction mu, noise n_j and
+    spread norms s_j make x = w_i and x = w_i - mean poor candidates: along
+    mu, the rows spread far more than across it, and many rivals beat the
+    class there.  Whitening the rows (x = Sigma^-1 (w_i - mean), Sigma their
+    covariance) would make the cloud round, where x = w_i - mean is a good
+    candidate again; as the spread is mostly along one direction, that is
+    nearly x = (c - g (c . u) u) / v, with c = w_i - mean, u the mean's unit
+    direction, v the mean squared spread across it per coordinate and
+    1 - g = v / (the spread along u).  The division by v makes x large next
+    to the biases, as a whitened x is.  It costs O(d) per class, and O(C d)
+    once (on a sample of rows), where Sigma^-1 would cost O(C d**2).
+
+    ``point(i)`` is None where the rows do not share a direction (g < 1/2:
+    there it is x = w_i - mean again) or floats fail.
+
+    >>> from reviews.argmax.check import _Layer
+    >>> rows = [[10, 1], [10, -1], [20, 3], [20, -3], [5, 0]]
+    >>> shared = SharedDirection(_Layer(rows, None, 1))
+    >>> [round(v, 3) for v in shared.point(4)]
+    [-0.222, 0.0]
+    >>> SharedDirection(_Layer([[1, 0], [-1, 0], [0, 1], [0, -1]], None, 1)).point(0) is None
+    True
+    """
+
+    def __init__(self, layer):
+        self.layer = layer
+        self.direction = self.centre = None
+        # Statistics of a sample, about its own mean: the layer's mean (a
+        # pass over all C rows) is made only for a layer that needs it.
+        sample = [layer.float_weights[j]
+                  for j in range(0, layer.classes, max(1, layer.classes // _SAMPLE))]
+        mean = [sum(column) / len(sample) for column in zip(*sample)]
+        size = math.sqrt(dot(mean, mean))
+        if layer.dim < 2 or not 0 < size < math.inf:
+            return
+        direction = [v / size for v in mean]
+        along = across = 0.0
+        for row in sample:
+            apart = [v - m for v, m in zip(row, mean)]
+            projection = dot(apart, direction)
+            along += projection * projection
+            across += dot(apart, apart) - projection * projection
+        spread = across / (layer.dim - 1)
+        if not (0 < spread < math.inf and 0 < along < math.inf):
+            return
+        shrink = 1 - spread / along
+        if shrink >= _SHARED:
+            self.direction, self.shrink, self.spread = direction, shrink, spread / len(sample)
+            self.centre = layer.centre()
+
+    def point(self, i):
+        """The candidate for class i (floats), or None."""
+        if self.direction is None:
+            return None
+        apart = [v - m for v, m in zip(self.layer.float_weights[i], self.centre)]
+        along = self.shrink * dot(apart, self.direction)
+        point = [(v - along * u) / self.spread for v, u in zip(apart, self.direction)]
+        return point if all(map(math.isfinite, point)) else None
