@@ -18,6 +18,7 @@ for the tensors used.
     bias_like       the arrays of one value per class beside the weights
 """
 
+import math
 import os
 
 from reviews.errors import InputError
@@ -90,8 +91,12 @@ def choose_array(arrays, name, path, dimensions, what, option, other=None):
         for array in arrays:
             if array.name == name:
                 return array
+        # The arrays that could be meant first, largest first: a model's head
+        # is not cut off behind a dozen layer norms.
+        likely = sorted(arrays, key=lambda array: (len(array.shape) != dimensions,
+                                                   -math.prod(array.shape)))
         raise InputError("%s has no array %s; it has: %s"
-                         % (path, excerpt(name), listing(arrays)))
+                         % (path, excerpt(name), listing(likely)))
     candidates = _candidates(arrays, dimensions, other)
     if len(candidates) == 1:
         return candidates[0]
@@ -153,7 +158,10 @@ def _json_object(path, files):
     files.append(path)
     document = parse_json(read_text(path), path)
     if not isinstance(document, dict):
-        raise InputError("%s is %s; expected a JSON object" % (path, describe_json(document)))
+        described = describe_json(document)
+        raise InputError("%s: the document is %s%s" % (
+            path, described, "" if described.startswith("an object") else
+            "; expected a JSON object"))
     return document
 
 

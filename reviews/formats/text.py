@@ -22,6 +22,7 @@ refused as it is read, JSON nesting past 32 levels before it is parsed.
 
 import decimal
 import json
+import os
 import re
 
 from reviews.errors import InputError
@@ -280,7 +281,10 @@ def json_layer(text, path):
     if isinstance(document, _Refused):
         raise InputError("%s: the document is %s" % (path, describe_json(document)))
     if not isinstance(document, dict) or "weights" not in document:
-        raise InputError('%s: expected an object {"weights": [[...], ...], "bias": [...]}' % path)
+        hint = ("; a model's config.json describes it: pass the model's folder"
+                if os.path.basename(path) == "config.json" else "")
+        raise InputError('%s: expected an object {"weights": [[...], ...], "bias": [...]}%s'
+                         % (path, hint))
     unknown = sorted(set(document) - {"weights", "bias"})
     if unknown:
         raise InputError("%s: unknown key %s (expected weights, bias)"

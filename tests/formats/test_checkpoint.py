@@ -193,3 +193,29 @@ class TestChoosingByName(FileTestCase):
         with self.assertRaisesRegex(InputError, "directory without a weights file .*; several"
                                                 " weights files: 'a.safetensors', 'b.safetensors'"):
             read_model(folder)
+
+
+class TestMessagesForANewcomer(FileTestCase):
+
+    def test_a_wrong_tensor_name_lists_the_largest_matrices_first(self):
+        # GPT-2's 16 arrays are listed 12 at most: its embedding came after
+        # the layer norms in name order and was cut off.
+        with self.assertRaises(InputError) as caught:
+            read_model(model("gpt2-tied"), tensor="lm_head.weight")
+        self.assertIn("; it has: 'transformer.wte.weight' (300, 16) F32; ", str(caught.exception))
+
+    def test_a_repeated_key_in_config_json_is_named_without_a_contradiction(self):
+        folder = os.path.join(self.folder.name, "gpt2")
+        shutil.copytree(model("gpt2-tied"), folder)
+        with open(os.path.join(folder, "config.json"), "w") as handle:
+            handle.write('{"tie_word_embeddings": true, "tie_word_embeddings": true}')
+        with self.assertRaises(InputError) as caught:
+            read_model(folder)
+        self.assertEqual(str(caught.exception), "%s: the document is an object, with the key"
+                         " 'tie_word_embeddings' twice" % os.path.join(folder, "config.json"))
+
+    def test_a_config_json_given_as_the_layer_points_to_its_folder(self):
+        with self.assertRaises(InputError) as caught:
+            read_model(model("gpt2-tied", "config.json"))
+        self.assertTrue(str(caught.exception).endswith(
+            "; a model's config.json describes it: pass the model's folder"))
