@@ -17,6 +17,7 @@ from reviews.argmax.workers import job_count, start_method
 from reviews.command.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
                                      add_output, columns, deliver, not_empty, write_notes)
 from reviews.errors import InputError
+from reviews.formats.checkpoint import model_files
 from reviews.formats.layers import read_model
 from reviews.formats.source import STDIN, file_digest, shown_name
 from reviews.formats.text import decimal_from_text
@@ -162,7 +163,8 @@ def check_layer_command(argv, out, err):
     if arguments.example is not None:
         arguments.file = _example_path(arguments.example)
     if arguments.output is not None:
-        refuse_inputs(arguments.output, (arguments.file, arguments.bias))
+        refuse_inputs(arguments.output,
+                      (arguments.file, arguments.bias) + model_files(arguments.file))
     # The reader's messages and notes already start with the file they are about.
     # Notes are held until the layer is checked: a layer that the reader or
     # the checker refuses gets its one error line only.

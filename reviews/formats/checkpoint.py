@@ -16,6 +16,7 @@ for the tensors used.
     choose_layer    (weights Array, bias Array or None) of a Checkpoint
     choose_array    one Array by name, or the only one of some dimensions
     bias_like       the arrays of one value per class beside the weights
+    model_files     every file of a model's folder (none may be replaced by a report)
 """
 
 import math
@@ -28,7 +29,8 @@ from reviews.formats.source import excerpt, open_regular, read_text, shown_shape
 from reviews.formats.text import describe_json, parse_json
 from reviews.formats.torch import torch_arrays
 
-__all__ = ["ARRAY_READERS", "Checkpoint", "choose_layer", "choose_array", "bias_like"]
+__all__ = ["ARRAY_READERS", "Checkpoint", "choose_layer", "choose_array", "bias_like",
+           "model_files"]
 
 # A .npy file's one array has no name: messages call it this.
 UNNAMED = "the array"
@@ -163,6 +165,26 @@ def _json_object(path, files):
             path, described, "" if described.startswith("an object") else
             "; expected a JSON object"))
     return document
+
+
+def model_files(path):
+    """The files of the model folder ``path``, or of the folder of the index
+    ``path``: the shards a check never opens, config.json and the tokenizer
+    too, none of which a report may replace; () for any other path.
+
+    >>> model_files("layer.csv")
+    ()
+    """
+    if os.path.isdir(path):
+        folder = path
+    elif path.endswith(_INDEX):
+        folder = os.path.dirname(path) or "."
+    else:
+        return ()
+    try:
+        return tuple(os.path.join(folder, name) for name in sorted(os.listdir(folder)))
+    except OSError:
+        return ()   # the reader names what is wrong with the folder
 
 
 class Checkpoint:

@@ -275,6 +275,11 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
     shape), None for text), the files read, in order, and the tokens of
     the vocabulary file ``vocab`` (reviews.formats.vocab), or of a model
     folder's own tokenizer file if it has one."""
+    for what, value in (("path", path), ("bias_path", bias_path), ("tensor", tensor),
+                        ("bias_tensor", bias_tensor), ("vocab", vocab)):
+        if not (isinstance(value, str) or value is None and what != "path"):
+            raise TypeError("%s must be a str%s, not %s" % (
+                what, "" if what == "path" else " or None", type(value).__name__))
     if path == "-" and bias_path == "-":
         raise InputError("the layer and the bias cannot both come from standard input (-)")
     note = note or (lambda line: None)

@@ -11,10 +11,12 @@ import shutil
 
 from reviews.argmax.check import check_layer
 from reviews.errors import InputError
+from reviews.formats.checkpoint import model_files
 from reviews.formats.layers import Tensor, read_model
 from tests.formats.model_data import ExactLayer, model, rows, safetensors_tensor
 from tests.formats.test_arrays import raw, safetensors_bytes
 from tests.support import FileTestCase
+from tests.test_command import in_process
 
 # (folder, weights file, weights tensor, bias tensor or None) of each fixture.
 FIXTURES = [
@@ -219,3 +221,33 @@ class TestMessagesForANewcomer(FileTestCase):
             read_model(model("gpt2-tied", "config.json"))
         self.assertTrue(str(caught.exception).endswith(
             "; a model's config.json describes it: pass the model's folder"))
+
+
+class TestModelFiles(FileTestCase):
+
+    def test_a_folder_or_its_index_names_every_file_of_the_folder(self):
+        folder = os.path.join(self.folder.name, "gpt2")
+        shutil.copytree(model("gpt2-sharded"), folder)
+        every = tuple(os.path.join(folder, name) for name in sorted(os.listdir(folder)))
+        self.assertEqual(model_files(folder), every)
+        self.assertEqual(model_files(os.path.join(folder, "model.safetensors.index.json")), every)
+        self.assertEqual(model_files(os.path.join(folder, "config.json")), ())
+
+    def test_the_command_keeps_a_shard_it_never_opens(self):
+        # The head is in shard 1; --output naming shard 2 replaced it, exit 0.
+        folder = os.path.join(self.folder.name, "gpt2")
+        shutil.copytree(model("gpt2-sharded"), folder)
+        shard = os.path.join(folder, "model-00002-of-00002.safetensors")
+        with open(shard, "rb") as handle:
+            before = handle.read()
+        status, out, err = in_process("check-layer", folder, "--output", shard)
+        self.assertEqual((status, out), (2, ""))
+        self.assertIn("refusing to overwrite it", err)
+        with open(shard, "rb") as handle:
+            self.assertEqual(handle.read(), before)
+
+    def test_the_readers_refuse_a_path_that_is_not_text(self):
+        for keywords in ({"path": 123}, {"path": "x.csv", "vocab": 5},
+                         {"path": "x.csv", "tensor": b"w"}):
+            with self.subTest(keywords=keywords), self.assertRaises(TypeError):
+                read_model(**keywords)
