@@ -77,6 +77,18 @@ class TestSamples(unittest.TestCase):
             self.assertEqual(printed, shown, arguments)
 
 
+class TestLayout(unittest.TestCase):
+
+    def test_the_sections_sentence_lists_the_headings_in_order(self):
+        sentence = re.search(r"Sections: ([^.]*)\.", readme()).group(1)
+        listed = re.split(r",\s+", " ".join(sentence.split()))
+        self.assertEqual(listed, re.findall(r"^## (.+)$", readme(), re.M))
+
+    def test_no_internal_commit_is_cited(self):
+        # A reader outside the repository cannot look a commit up.
+        self.assertEqual(re.findall(r"\bcommits? [0-9a-f]{7,40}\b", readme()), [])
+
+
 class TestClaimTables(unittest.TestCase):
 
     def test_the_tables_say_what_list_says(self):
