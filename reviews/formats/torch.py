@@ -23,8 +23,9 @@ and _rebuild_parameter, and the typed storages (torch.FloatStorage, ...).
 A tensor's values are read only when asked for, from its storage member
 (stored or deflated, checked against its CRC) or its place in a legacy
 file, little-endian unless the archive's ``byteorder`` (or the legacy
-system description) says big, at its offset, shape and strides; a storage
-shared by tied weights is read once.  Each pickle is at most 16 MiB and
+system description) says big, at its offset, shape and strides (a view of
+more values than its storage holds is refused); a storage shared by tied
+weights is read once.  Each pickle is at most 16 MiB and
 2**20 opcodes.
 
     torch_arrays    the Arrays of an open torch checkpoint
@@ -265,6 +266,14 @@ def torch_arrays(handle, size, path):
     def tensor_array(name, tensor):
         where = "%s, tensor %s" % (path, excerpt(name))
         count = value_count(tensor.shape, where)
+        if count > tensor.storage.numel:
+            # Only repeated strides (0 or overlapping) see more values than
+            # the storage holds: no weight matrix is stored so, and a few
+            # bytes would become gigabytes.
+            raise InputError("%s: shape %s has %d values, more than its storage's %d"
+                             " (strides %s repeat them)"
+                             % (where, shown_shape(tensor.shape), count, tensor.storage.numel,
+                                shown_shape(tensor.stride)))
         last = tensor.offset + sum((n - 1) * s for n, s in zip(tensor.shape, tensor.stride))
         if count and last >= tensor.storage.numel:
             raise InputError("%s: shape %s with strides %s at offset %d reaches past its"

@@ -256,6 +256,19 @@ class TestDamaged(FileTestCase):
                 with self.assertRaisesRegex(InputError, message):
                     read_model(path)
 
+    def test_a_view_of_more_values_than_its_storage_is_refused(self):
+        # Zero or overlapping strides repeat values: from one stored float a
+        # view of 8192 x 8192 would be 64 Mi values read from 607 bytes.
+        for numel, shape, stride, message in (
+                (1, (8192, 8192), (0, 0), r"shape \(8192, 8192\) has 67108864 values, more than"
+                                          r" its storage's 1 \(strides \(0, 0\) repeat them\)"),
+                (5, (3, 3), (1, 1), r"shape \(3, 3\) has 9 values, more than its storage's 5")):
+            with self.subTest(shape=shape):
+                pickle = state_dict([("w", "0", numel, 0, shape, stride)])
+                path = self.write("m.bin", archive(pickle, [("0", floats(range(numel)))]))
+                with self.assertRaisesRegex(InputError, "tensor 'w': " + message):
+                    read_model(path)
+
     def test_a_foreign_file_is_named(self):
         path = self.write("m.bin", b"\x80\x03" + bytes(20))
         with self.assertRaisesRegex(InputError, "m.bin is not a torch checkpoint"):
