@@ -12,7 +12,7 @@ pickle.load may call any function it names.  Here it is never run as is:
   those a state dict needs are allowed; a global other than the few below
   is refused then, by name, before anything runs; memo indices are bounded
   by the pickle's length (a huge index would make the C unpickler allocate
-  memory in proportion);
+  memory in proportion), and containers nest at most _MAX_DEPTH deep;
 - then a pickle.Unpickler whose find_class maps the allowed names to this
   module's own stand-ins and refuses any other, and whose persistent_load
   turns each storage into a record, builds the state dict of tensor
@@ -57,6 +57,16 @@ _OPCODES = frozenset([
     "EMPTY_DICT", "SETITEM", "SETITEMS", "BINUNICODE", "SHORT_BINUNICODE",
     "BININT", "BININT1", "BININT2", "LONG1", "NEWTRUE", "NEWFALSE", "NONE", "BINFLOAT"])
 _PUTS = frozenset(["BINPUT", "LONG_BINPUT"])
+_GETS = frozenset(["BINGET", "LONG_BINGET"])
+# How many objects an opcode takes from the stack (None: all since MARK).
+_TAKES = {"TUPLE1": 1, "TUPLE2": 2, "TUPLE3": 3, "APPEND": 1, "SETITEM": 2, "BUILD": 1,
+          "REDUCE": 2, "BINPERSID": 1, "TUPLE": None, "APPENDS": None, "SETITEMS": None}
+# Those that put what they took into the object below (the rest make one).
+_ADDS = frozenset(["APPEND", "SETITEM", "BUILD", "APPENDS", "SETITEMS"])
+# Containers in a state dict nest a few levels (a checkpoint's dict, the
+# state dict, a tensor's arguments, its shape); hashing a tuple nested
+# 200,000 deep (a few hundred bytes deflated) overflows the C stack.
+_MAX_DEPTH = 100
 # A state dict's pickle is some 100 bytes and 30 opcodes per tensor; each
 # opcode makes at most one object, so this many cost at most some 100 MB.
 _MAX_PICKLE = 2 ** 24
@@ -170,10 +180,46 @@ def _refusal(where, module, name):
     return InputError("%s: refusing to run code named by the file: %s" % (where, shown))
 
 
+def _nesting(name, argument, stack, marks, memo):
+    """Follow opcode ``name`` on ``stack``, the depths of the objects the
+    unpickler would hold (0 for one that holds none, else 1 + the deepest
+    it holds), ``marks`` (the stack's lengths at each MARK) and ``memo``
+    (index: depth); the depth of the object it makes or adds to.
+
+    A list or dict changed after it is memoized keeps its depth in the
+    memo: neither can be hashed, and hashing (or comparing) is what
+    recurses.  A malformed pickle is followed leniently (taking from an
+    empty stack gives 0): the unpickler refuses it later.
+    """
+    if name == "MARK":
+        marks.append(len(stack))
+        return 0
+    if name in _TAKES:
+        start = (marks.pop() if marks else 0) if _TAKES[name] is None else max(
+            len(stack) - _TAKES[name], marks[-1] if marks else 0)
+        taken = max(stack[start:], default=0)
+        del stack[start:]
+        if name in _ADDS:
+            if not stack:
+                return 0
+            stack[-1] = max(stack[-1], taken + 1)
+        else:   # a call's result holds at most what its arguments held
+            stack.append(taken + (name.startswith("TUPLE")))
+    elif name in _PUTS or name == "MEMOIZE":
+        memo[argument if name in _PUTS else len(memo)] = stack[-1] if stack else 0
+    elif name in _GETS:
+        stack.append(memo.get(argument, 0))
+    elif name not in ("PROTO", "FRAME", "STOP"):
+        stack.append(0)   # a number, a string, a global or an empty container
+    return stack[-1] if stack else 0
+
+
 def _screen(data, where):
     """Read every opcode without running any: InputError for an opcode a
-    state dict does not need, a global not allowed, or a memo index past
-    the pickle's length, or more than _MAX_OPCODES of them."""
+    state dict does not need, a global not allowed, a memo index past the
+    pickle's length, containers nested past _MAX_DEPTH, or more than
+    _MAX_OPCODES opcodes."""
+    stack, marks, memo = [], [], {}
     try:
         for count, (opcode, argument, position) in enumerate(
                 pickletools.genops(io.BytesIO(data))):
@@ -190,6 +236,9 @@ def _screen(data, where):
             elif opcode.name in _PUTS and not 0 <= argument < len(data):
                 raise InputError("%s: byte %d: memo index %d past the pickle's %d bytes"
                                  % (where, position, argument, len(data)))
+            if _nesting(opcode.name, argument, stack, marks, memo) > _MAX_DEPTH:
+                raise InputError("%s: byte %d: containers nested more than %d deep, past the"
+                                 " limit for a state dict" % (where, position, _MAX_DEPTH))
     except (ValueError, UnicodeDecodeError) as error:
         if isinstance(error, InputError):
             raise

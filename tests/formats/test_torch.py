@@ -15,7 +15,7 @@ from reviews.formats import torch as torch_format
 from reviews.formats.layers import Tensor, read_model
 from reviews.counterexamples import main
 from tests.formats.model_data import ExactLayer, model, rows
-from tests.support import FileTestCase
+from tests.support import FileTestCase, fresh_python
 
 PROTO, STOP, MARK, TUPLE, REDUCE, BUILD = b"\x80\x02", b".", b"(", b"t", b"R", b"b"
 EMPTY_TUPLE, EMPTY_DICT, EMPTY_LIST = b")", b"}", b"]"
@@ -202,7 +202,26 @@ class TestHostile(FileTestCase):
         cycle = PROTO + EMPTY_LIST + put(0) + b"h\x00" + APPEND + STOP
         self.assertRefusedUnrun(cycle, "holds list, not a state dict")
         deep = PROTO + EMPTY_LIST * 100000 + APPEND * 99999 + STOP
-        self.assertRefusedUnrun(deep, "holds list, not a state dict")
+        self.assertRefusedUnrun(deep, "byte 100102: containers nested more than 100 deep")
+
+    def test_a_deeply_nested_dict_key_is_refused_before_it_is_hashed(self):
+        # Hashing a tuple 200,000 deep overflows the C stack: the process
+        # would die of SIGSEGV, so it runs in its own interpreter.  The
+        # zip deflates the pickle's 200,000 TUPLE1 opcodes to 300 bytes.
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as handle:
+            handle.writestr("archive/data.pkl", PROTO + EMPTY_DICT + NONE + b"\x85" * 200000
+                            + NONE + SETITEM + STOP)
+        path = self.write("m.bin", buffer.getvalue())
+        self.assertLess(os.path.getsize(path), 1000)
+        done = fresh_python("from reviews.formats.layers import read_model\n"
+                            "from reviews.errors import InputError\n"
+                            "try:\n    read_model(%r)\nexcept InputError as error:\n"
+                            "    print(error)" % path)
+        self.assertEqual((done.returncode, done.stderr), (0, ""))
+        self.assertEqual(done.stdout, "%s, member 'archive/data.pkl': byte 104: containers nested"
+                                      " more than 100 deep, past the limit for a state dict\n"
+                         % path)
 
     def test_a_pickle_of_millions_of_objects_is_refused_before_it_runs(self):
         # 2**21 empty lists deflate to a few KB; unpickled they would take
