@@ -10,7 +10,8 @@ pickle.load may call any function it names.  Here it is never run as is:
 
 - every opcode is read first (pickletools.genops, no code runs) and only
   those a state dict needs are allowed; a global other than the few below
-  is refused then, by name, before anything runs; memo indices are bounded
+  is refused then, by name (GLOBAL's, INST's, or the two strings written
+  just before STACK_GLOBAL), before anything runs; memo indices are bounded
   by the pickle's length (a huge index would make the C unpickler allocate
   memory in proportion), and containers nest at most _MAX_DEPTH deep;
 - then a pickle.Unpickler whose find_class maps the allowed names to this
@@ -58,6 +59,11 @@ _OPCODES = frozenset([
     "BININT", "BININT1", "BININT2", "LONG1", "NEWTRUE", "NEWFALSE", "NONE", "BINFLOAT"])
 _PUTS = frozenset(["BINPUT", "LONG_BINPUT"])
 _GETS = frozenset(["BINGET", "LONG_BINGET"])
+# STACK_GLOBAL's module and name are the two strings before it: written by
+# these opcodes, with memo puts (which leave the stack as it is) between.
+_STRINGS = frozenset(["SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "STRING",
+                      "BINSTRING", "SHORT_BINSTRING"])
+_KEEPS = _PUTS | frozenset(["MEMOIZE", "FRAME"])
 # How many objects an opcode takes from the stack (None: all since MARK).
 _TAKES = {"TUPLE1": 1, "TUPLE2": 2, "TUPLE3": 3, "APPEND": 1, "SETITEM": 2, "BUILD": 1,
           "REDUCE": 2, "BINPERSID": 1, "TUPLE": None, "APPENDS": None, "SETITEMS": None}
@@ -214,26 +220,45 @@ def _nesting(name, argument, stack, marks, memo):
     return stack[-1] if stack else 0
 
 
+def _named(name, argument, before):
+    """(module, name) of the global opcode ``name`` runs, () if it runs
+    none, None if it cannot be told (STACK_GLOBAL after other than two
+    strings); ``before``: the two opcodes before, as (name, argument)."""
+    if name in ("GLOBAL", "INST"):
+        module, _, function = argument.partition(" ")
+        return module, function
+    if name != "STACK_GLOBAL":
+        return ()
+    if len(before) == 2 and all(opcode in _STRINGS and isinstance(text, str)
+                                for opcode, text in before):
+        return before[0][1], before[1][1]
+    return None
+
+
 def _screen(data, where):
     """Read every opcode without running any: InputError for an opcode a
     state dict does not need, a global not allowed, a memo index past the
     pickle's length, containers nested past _MAX_DEPTH, or more than
     _MAX_OPCODES opcodes."""
-    stack, marks, memo = [], [], {}
+    stack, marks, memo, before = [], [], {}, []
     try:
         for count, (opcode, argument, position) in enumerate(
                 pickletools.genops(io.BytesIO(data))):
             if count == _MAX_OPCODES:
                 raise InputError("%s: more than %d opcodes, past the limit for a state dict"
                                  % (where, _MAX_OPCODES))
+            named = _named(opcode.name, argument, before)
+            if named is None:
+                raise InputError("%s: byte %d: opcode %s runs a global not named by two strings"
+                                 " just before it: refused" % (where, position, opcode.name))
+            if named and named not in _GLOBALS:
+                raise _refusal(where, *named)
             if opcode.name not in _OPCODES:
                 raise InputError("%s: byte %d: opcode %s is not read (a state dict does not"
                                  " need it)" % (where, position, opcode.name))
-            if opcode.name == "GLOBAL":
-                module, _, name = argument.partition(" ")
-                if (module, name) not in _GLOBALS:
-                    raise _refusal(where, module, name)
-            elif opcode.name in _PUTS and not 0 <= argument < len(data):
+            if opcode.name not in _KEEPS:
+                before = (before + [(opcode.name, argument)])[-2:]
+            if opcode.name in _PUTS and not 0 <= argument < len(data):
                 raise InputError("%s: byte %d: memo index %d past the pickle's %d bytes"
                                  % (where, position, argument, len(data)))
             if _nesting(opcode.name, argument, stack, marks, memo) > _MAX_DEPTH:
@@ -413,15 +438,16 @@ def _next_pickle(handle, size, path, what):
     data = handle.read(min(_MAX_PICKLE, size - start))
     where = "%s (%s, at byte %d)" % (path, what, start)
     try:
-        for opcode, _, position in pickletools.genops(io.BytesIO(data)):
-            if opcode.name == "STOP":
-                handle.seek(start + position + 1)
-                data = data[:position + 1]
-                _screen(data, where)
-                return data, where
+        end = next((position for opcode, _, position in pickletools.genops(io.BytesIO(data))
+                    if opcode.name == "STOP"), None)
     except ValueError as error:
         raise InputError("%s: not a readable pickle: %s" % (where, error)) from None
-    raise InputError("%s: no pickle ends within %d bytes" % (where, _MAX_PICKLE))
+    if end is None:
+        raise InputError("%s: no pickle ends within %d bytes" % (where, _MAX_PICKLE))
+    handle.seek(start + end + 1)
+    data = data[:end + 1]
+    _screen(data, where)   # outside the try: its InputError names the place already
+    return data, where
 
 
 def _load(pickle_and_where):

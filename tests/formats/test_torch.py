@@ -243,9 +243,25 @@ class TestHostile(FileTestCase):
         pickle = state_dict([("w", "0", 4, 0, (2, 2), (2, 1))], "BoolStorage")
         self.assertRefusedUnrun(pickle, "torch.BoolStorage is not read \\(BFloat16Storage,")
 
+    def test_every_opcode_that_names_a_global_is_refused_by_the_name(self):
+        payload = text("touch " + self.target)
+        short = b"\x8c\x05posix\x8c\x06system"   # SHORT_BINUNICODE twice
+        for pickle in (PROTO + short + b"\x93" + payload + b"\x85" + REDUCE + STOP,
+                       PROTO + b"\x8c\x05posix\x94\x8c\x06system\x94\x93" + payload + b"\x85"
+                       + REDUCE + STOP,   # as protocol 4 writes it: MEMOIZE after each
+                       PROTO + MARK + payload + b"iposix\nsystem\n" + STOP):   # INST
+            with self.subTest(pickle=pickle):
+                self.assertRefusedUnrun(pickle, "member 'archive/data.pkl': refusing to run"
+                                                " code named by the file: posix.system$")
+
     def test_other_opcodes_are_refused(self):
-        self.assertRefusedUnrun(PROTO + b"\x8c\x05posix\x8c\x06system\x93" + STOP,
-                                "byte 17: opcode STACK_GLOBAL is not read")
+        # STACK_GLOBAL after a recalled string: the name is not told.
+        pickle = (PROTO + text("posix") + put(0) + text("system") + b"h\x00" + b"\x93"
+                  + text("touch " + self.target) + b"\x85" + REDUCE + STOP)
+        self.assertRefusedUnrun(pickle, "byte 30: opcode STACK_GLOBAL runs a global not named by"
+                                        " two strings just before it: refused")
+        pickle = PROTO + b"\x8c\x0bcollections\x8c\x0bOrderedDict\x93" + EMPTY_TUPLE + REDUCE
+        self.assertRefusedUnrun(pickle + STOP, "byte 28: opcode STACK_GLOBAL is not read")
 
 
 class TestDamaged(FileTestCase):
@@ -337,7 +353,8 @@ class TestLegacy(FileTestCase):
         pickle = (PROTO + glob("posix", "system") + MARK + text("touch " + target) + TUPLE
                   + REDUCE + STOP)
         path = self.write("m.bin", legacy(pickle, []))
-        with self.assertRaisesRegex(InputError, r"m.bin \(the state dict, at byte \d+\): refusing"
-                                                " to run code named by the file: posix.system"):
+        with self.assertRaisesRegex(InputError, r"^[^()]*m.bin \(the state dict, at byte \d+\):"
+                                                " refusing to run code named by the file:"
+                                                " posix.system$"):
             read_model(path)
         self.assertFalse(os.path.exists(target))
