@@ -28,10 +28,19 @@ def _is_number(field):
     return isinstance(decimal_from_text(field), decimal.Decimal)
 
 
-def _header(lines):
+# A count's digits: int() of thousands of digits raises (Python >= 3.11)
+# or takes long; no file holds 10**18 vectors or dimensions.
+_MAX_DIGITS = 18
+
+
+def _header(lines, path):
     """(C, d) of a word2vec first line "C d", or None."""
     fields = lines[0].split() if lines else []
     if len(fields) == 2 and all(field.isdigit() and field.isascii() for field in fields):
+        for field in fields:
+            if len(field.lstrip("0")) > _MAX_DIGITS:
+                raise InputError("%s: line 1: the count %s has more than %d digits"
+                                 % (path, excerpt(field), _MAX_DIGITS))
         return int(fields[0]), int(fields[1])
     return None
 
@@ -47,7 +56,7 @@ def embedding_rows(text, path):
     lines = [line.rstrip("\r") for line in text.split("\n")]
     while lines and not lines[-1].strip(" "):
         lines.pop()
-    header = _header(lines)
+    header = _header(lines, path)
     body = lines[1:] if header else lines
     first = body[0].split() if body else []
     if (len(first) < 2 or _is_number(first[0]) or not all(map(_is_number, first[1:]))

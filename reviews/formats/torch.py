@@ -10,9 +10,10 @@ pickle.load may call any function it names.  Here it is never run as is:
 
 - every opcode is read first (pickletools.genops, no code runs) and only
   those a state dict needs are allowed; a global other than the few below
-  is refused then, by name, before anything runs; memo indices are bounded
+  is refused then, by name (GLOBAL's, INST's, or the two strings written
+  just before STACK_GLOBAL), before anything runs; memo indices are bounded
   by the pickle's length (a huge index would make the C unpickler allocate
-  memory in proportion);
+  memory in proportion), and containers nest at most _MAX_DEPTH deep;
 - then a pickle.Unpickler whose find_class maps the allowed names to this
   module's own stand-ins and refuses any other, and whose persistent_load
   turns each storage into a record, builds the state dict of tensor
@@ -23,8 +24,9 @@ and _rebuild_parameter, and the typed storages (torch.FloatStorage, ...).
 A tensor's values are read only when asked for, from its storage member
 (stored or deflated, checked against its CRC) or its place in a legacy
 file, little-endian unless the archive's ``byteorder`` (or the legacy
-system description) says big, at its offset, shape and strides; a storage
-shared by tied weights is read once.  Each pickle is at most 16 MiB and
+system description) says big, at its offset, shape and strides (a view of
+more values than its storage holds is refused); a storage shared by tied
+weights is read once.  Each pickle is at most 16 MiB and
 2**20 opcodes.
 
     torch_arrays    the Arrays of an open torch checkpoint
@@ -56,6 +58,21 @@ _OPCODES = frozenset([
     "EMPTY_DICT", "SETITEM", "SETITEMS", "BINUNICODE", "SHORT_BINUNICODE",
     "BININT", "BININT1", "BININT2", "LONG1", "NEWTRUE", "NEWFALSE", "NONE", "BINFLOAT"])
 _PUTS = frozenset(["BINPUT", "LONG_BINPUT"])
+_GETS = frozenset(["BINGET", "LONG_BINGET"])
+# STACK_GLOBAL's module and name are the two strings before it: written by
+# these opcodes, with memo puts (which leave the stack as it is) between.
+_STRINGS = frozenset(["SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "STRING",
+                      "BINSTRING", "SHORT_BINSTRING"])
+_KEEPS = _PUTS | frozenset(["MEMOIZE", "FRAME"])
+# How many objects an opcode takes from the stack (None: all since MARK).
+_TAKES = {"TUPLE1": 1, "TUPLE2": 2, "TUPLE3": 3, "APPEND": 1, "SETITEM": 2, "BUILD": 1,
+          "REDUCE": 2, "BINPERSID": 1, "TUPLE": None, "APPENDS": None, "SETITEMS": None}
+# Those that put what they took into the object below (the rest make one).
+_ADDS = frozenset(["APPEND", "SETITEM", "BUILD", "APPENDS", "SETITEMS"])
+# Containers in a state dict nest a few levels (a checkpoint's dict, the
+# state dict, a tensor's arguments, its shape); hashing a tuple nested
+# 200,000 deep (a few hundred bytes deflated) overflows the C stack.
+_MAX_DEPTH = 100
 # A state dict's pickle is some 100 bytes and 30 opcodes per tensor; each
 # opcode makes at most one object, so this many cost at most some 100 MB.
 _MAX_PICKLE = 2 ** 24
@@ -169,26 +186,84 @@ def _refusal(where, module, name):
     return InputError("%s: refusing to run code named by the file: %s" % (where, shown))
 
 
+def _nesting(name, argument, stack, marks, memo):
+    """Follow opcode ``name`` on ``stack``, the depths of the objects the
+    unpickler would hold (0 for one that holds none, else 1 + the deepest
+    it holds), ``marks`` (the stack's lengths at each MARK) and ``memo``
+    (index: depth); the depth of the object it makes or adds to.
+
+    A list or dict changed after it is memoized keeps its depth in the
+    memo: neither can be hashed, and hashing (or comparing) is what
+    recurses.  A malformed pickle is followed leniently (taking from an
+    empty stack gives 0): the unpickler refuses it later.
+    """
+    if name == "MARK":
+        marks.append(len(stack))
+        return 0
+    if name in _TAKES:
+        start = (marks.pop() if marks else 0) if _TAKES[name] is None else max(
+            len(stack) - _TAKES[name], marks[-1] if marks else 0)
+        taken = max(stack[start:], default=0)
+        del stack[start:]
+        if name in _ADDS:
+            if not stack:
+                return 0
+            stack[-1] = max(stack[-1], taken + 1)
+        else:   # a call's result holds at most what its arguments held
+            stack.append(taken + (name.startswith("TUPLE")))
+    elif name in _PUTS or name == "MEMOIZE":
+        memo[argument if name in _PUTS else len(memo)] = stack[-1] if stack else 0
+    elif name in _GETS:
+        stack.append(memo.get(argument, 0))
+    elif name not in ("PROTO", "FRAME", "STOP"):
+        stack.append(0)   # a number, a string, a global or an empty container
+    return stack[-1] if stack else 0
+
+
+def _named(name, argument, before):
+    """(module, name) of the global opcode ``name`` runs, () if it runs
+    none, None if it cannot be told (STACK_GLOBAL after other than two
+    strings); ``before``: the two opcodes before, as (name, argument)."""
+    if name in ("GLOBAL", "INST"):
+        module, _, function = argument.partition(" ")
+        return module, function
+    if name != "STACK_GLOBAL":
+        return ()
+    if len(before) == 2 and all(opcode in _STRINGS and isinstance(text, str)
+                                for opcode, text in before):
+        return before[0][1], before[1][1]
+    return None
+
+
 def _screen(data, where):
     """Read every opcode without running any: InputError for an opcode a
-    state dict does not need, a global not allowed, or a memo index past
-    the pickle's length, or more than _MAX_OPCODES of them."""
+    state dict does not need, a global not allowed, a memo index past the
+    pickle's length, containers nested past _MAX_DEPTH, or more than
+    _MAX_OPCODES opcodes."""
+    stack, marks, memo, before = [], [], {}, []
     try:
         for count, (opcode, argument, position) in enumerate(
                 pickletools.genops(io.BytesIO(data))):
             if count == _MAX_OPCODES:
                 raise InputError("%s: more than %d opcodes, past the limit for a state dict"
                                  % (where, _MAX_OPCODES))
+            named = _named(opcode.name, argument, before)
+            if named is None:
+                raise InputError("%s: byte %d: opcode %s runs a global not named by two strings"
+                                 " just before it: refused" % (where, position, opcode.name))
+            if named and named not in _GLOBALS:
+                raise _refusal(where, *named)
             if opcode.name not in _OPCODES:
                 raise InputError("%s: byte %d: opcode %s is not read (a state dict does not"
                                  " need it)" % (where, position, opcode.name))
-            if opcode.name == "GLOBAL":
-                module, _, name = argument.partition(" ")
-                if (module, name) not in _GLOBALS:
-                    raise _refusal(where, module, name)
-            elif opcode.name in _PUTS and not 0 <= argument < len(data):
+            if opcode.name not in _KEEPS:
+                before = (before + [(opcode.name, argument)])[-2:]
+            if opcode.name in _PUTS and not 0 <= argument < len(data):
                 raise InputError("%s: byte %d: memo index %d past the pickle's %d bytes"
                                  % (where, position, argument, len(data)))
+            if _nesting(opcode.name, argument, stack, marks, memo) > _MAX_DEPTH:
+                raise InputError("%s: byte %d: containers nested more than %d deep, past the"
+                                 " limit for a state dict" % (where, position, _MAX_DEPTH))
     except (ValueError, UnicodeDecodeError) as error:
         if isinstance(error, InputError):
             raise
@@ -265,6 +340,14 @@ def torch_arrays(handle, size, path):
     def tensor_array(name, tensor):
         where = "%s, tensor %s" % (path, excerpt(name))
         count = value_count(tensor.shape, where)
+        if count > tensor.storage.numel:
+            # Only repeated strides (0 or overlapping) see more values than
+            # the storage holds: no weight matrix is stored so, and a few
+            # bytes would become gigabytes.
+            raise InputError("%s: shape %s has %d values, more than its storage's %d"
+                             " (strides %s repeat them)"
+                             % (where, shown_shape(tensor.shape), count, tensor.storage.numel,
+                                shown_shape(tensor.stride)))
         last = tensor.offset + sum((n - 1) * s for n, s in zip(tensor.shape, tensor.stride))
         if count and last >= tensor.storage.numel:
             raise InputError("%s: shape %s with strides %s at offset %d reaches past its"
@@ -355,15 +438,16 @@ def _next_pickle(handle, size, path, what):
     data = handle.read(min(_MAX_PICKLE, size - start))
     where = "%s (%s, at byte %d)" % (path, what, start)
     try:
-        for opcode, _, position in pickletools.genops(io.BytesIO(data)):
-            if opcode.name == "STOP":
-                handle.seek(start + position + 1)
-                data = data[:position + 1]
-                _screen(data, where)
-                return data, where
+        end = next((position for opcode, _, position in pickletools.genops(io.BytesIO(data))
+                    if opcode.name == "STOP"), None)
     except ValueError as error:
         raise InputError("%s: not a readable pickle: %s" % (where, error)) from None
-    raise InputError("%s: no pickle ends within %d bytes" % (where, _MAX_PICKLE))
+    if end is None:
+        raise InputError("%s: no pickle ends within %d bytes" % (where, _MAX_PICKLE))
+    handle.seek(start + end + 1)
+    data = data[:end + 1]
+    _screen(data, where)   # outside the try: its InputError names the place already
+    return data, where
 
 
 def _load(pickle_and_where):

@@ -45,3 +45,12 @@ class TestWordVectors(FileTestCase):
     def test_word_vectors_are_not_transposed(self):
         with self.assertRaisesRegex(InputError, "cannot be read transposed"):
             read_model(self.write("g.txt", "the 1 2\n"), transpose=True)
+
+    def test_a_count_of_thousands_of_digits_is_refused_before_int(self):
+        # int() of more than 4,300 digits raises a bare ValueError on 3.11+.
+        path = self.write("w.vec", "2 " + "1" * 5000 + "\nthe 1\na 0\n")
+        with self.assertRaisesRegex(InputError, r"line 1: the count '1+'\.\.\. has more than"
+                                                r" 18 digits"):
+            read_model(path)
+        layer = read_model(self.write("w.vec", "0002 001\nthe 1\na 0\n"))
+        self.assertEqual(layer.weights, [[1], [0]])

@@ -15,7 +15,7 @@ from reviews.formats import torch as torch_format
 from reviews.formats.layers import Tensor, read_model
 from reviews.counterexamples import main
 from tests.formats.model_data import ExactLayer, model, rows
-from tests.support import FileTestCase
+from tests.support import FileTestCase, fresh_python
 
 PROTO, STOP, MARK, TUPLE, REDUCE, BUILD = b"\x80\x02", b".", b"(", b"t", b"R", b"b"
 EMPTY_TUPLE, EMPTY_DICT, EMPTY_LIST = b")", b"}", b"]"
@@ -202,7 +202,26 @@ class TestHostile(FileTestCase):
         cycle = PROTO + EMPTY_LIST + put(0) + b"h\x00" + APPEND + STOP
         self.assertRefusedUnrun(cycle, "holds list, not a state dict")
         deep = PROTO + EMPTY_LIST * 100000 + APPEND * 99999 + STOP
-        self.assertRefusedUnrun(deep, "holds list, not a state dict")
+        self.assertRefusedUnrun(deep, "byte 100102: containers nested more than 100 deep")
+
+    def test_a_deeply_nested_dict_key_is_refused_before_it_is_hashed(self):
+        # Hashing a tuple 200,000 deep overflows the C stack: the process
+        # would die of SIGSEGV, so it runs in its own interpreter.  The
+        # zip deflates the pickle's 200,000 TUPLE1 opcodes to 300 bytes.
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as handle:
+            handle.writestr("archive/data.pkl", PROTO + EMPTY_DICT + NONE + b"\x85" * 200000
+                            + NONE + SETITEM + STOP)
+        path = self.write("m.bin", buffer.getvalue())
+        self.assertLess(os.path.getsize(path), 1000)
+        done = fresh_python("from reviews.formats.layers import read_model\n"
+                            "from reviews.errors import InputError\n"
+                            "try:\n    read_model(%r)\nexcept InputError as error:\n"
+                            "    print(error)" % path)
+        self.assertEqual((done.returncode, done.stderr), (0, ""))
+        self.assertEqual(done.stdout, "%s, member 'archive/data.pkl': byte 104: containers nested"
+                                      " more than 100 deep, past the limit for a state dict\n"
+                         % path)
 
     def test_a_pickle_of_millions_of_objects_is_refused_before_it_runs(self):
         # 2**21 empty lists deflate to a few KB; unpickled they would take
@@ -224,9 +243,25 @@ class TestHostile(FileTestCase):
         pickle = state_dict([("w", "0", 4, 0, (2, 2), (2, 1))], "BoolStorage")
         self.assertRefusedUnrun(pickle, "torch.BoolStorage is not read \\(BFloat16Storage,")
 
+    def test_every_opcode_that_names_a_global_is_refused_by_the_name(self):
+        payload = text("touch " + self.target)
+        short = b"\x8c\x05posix\x8c\x06system"   # SHORT_BINUNICODE twice
+        for pickle in (PROTO + short + b"\x93" + payload + b"\x85" + REDUCE + STOP,
+                       PROTO + b"\x8c\x05posix\x94\x8c\x06system\x94\x93" + payload + b"\x85"
+                       + REDUCE + STOP,   # as protocol 4 writes it: MEMOIZE after each
+                       PROTO + MARK + payload + b"iposix\nsystem\n" + STOP):   # INST
+            with self.subTest(pickle=pickle):
+                self.assertRefusedUnrun(pickle, "member 'archive/data.pkl': refusing to run"
+                                                " code named by the file: posix.system$")
+
     def test_other_opcodes_are_refused(self):
-        self.assertRefusedUnrun(PROTO + b"\x8c\x05posix\x8c\x06system\x93" + STOP,
-                                "byte 17: opcode STACK_GLOBAL is not read")
+        # STACK_GLOBAL after a recalled string: the name is not told.
+        pickle = (PROTO + text("posix") + put(0) + text("system") + b"h\x00" + b"\x93"
+                  + text("touch " + self.target) + b"\x85" + REDUCE + STOP)
+        self.assertRefusedUnrun(pickle, "byte 30: opcode STACK_GLOBAL runs a global not named by"
+                                        " two strings just before it: refused")
+        pickle = PROTO + b"\x8c\x0bcollections\x8c\x0bOrderedDict\x93" + EMPTY_TUPLE + REDUCE
+        self.assertRefusedUnrun(pickle + STOP, "byte 28: opcode STACK_GLOBAL is not read")
 
 
 class TestDamaged(FileTestCase):
@@ -254,6 +289,19 @@ class TestDamaged(FileTestCase):
             with self.subTest(message=message):
                 path = self.write("m.bin", archive(state_dict(tensors), [("0", data)]))
                 with self.assertRaisesRegex(InputError, message):
+                    read_model(path)
+
+    def test_a_view_of_more_values_than_its_storage_is_refused(self):
+        # Zero or overlapping strides repeat values: from one stored float a
+        # view of 8192 x 8192 would be 64 Mi values read from 607 bytes.
+        for numel, shape, stride, message in (
+                (1, (8192, 8192), (0, 0), r"shape \(8192, 8192\) has 67108864 values, more than"
+                                          r" its storage's 1 \(strides \(0, 0\) repeat them\)"),
+                (5, (3, 3), (1, 1), r"shape \(3, 3\) has 9 values, more than its storage's 5")):
+            with self.subTest(shape=shape):
+                pickle = state_dict([("w", "0", numel, 0, shape, stride)])
+                path = self.write("m.bin", archive(pickle, [("0", floats(range(numel)))]))
+                with self.assertRaisesRegex(InputError, "tensor 'w': " + message):
                     read_model(path)
 
     def test_a_foreign_file_is_named(self):
@@ -305,7 +353,8 @@ class TestLegacy(FileTestCase):
         pickle = (PROTO + glob("posix", "system") + MARK + text("touch " + target) + TUPLE
                   + REDUCE + STOP)
         path = self.write("m.bin", legacy(pickle, []))
-        with self.assertRaisesRegex(InputError, r"m.bin \(the state dict, at byte \d+\): refusing"
-                                                " to run code named by the file: posix.system"):
+        with self.assertRaisesRegex(InputError, r"^[^()]*m.bin \(the state dict, at byte \d+\):"
+                                                " refusing to run code named by the file:"
+                                                " posix.system$"):
             read_model(path)
         self.assertFalse(os.path.exists(target))
