@@ -15,6 +15,7 @@ extension and builds the layer; each other module reads one kind of file:
     archive         zip members read within their declared sizes
     safetensors     .safetensors files (header and offsets checked first)
     torch           torch checkpoints, zip and legacy, never run
+    pickle_screen   what a pickle would do, read before any of it runs
 
 A file with arrays (.npy, .npz, .safetensors, torch) is read as a list of Array:
 a name, a shape, a dtype and ``load()``, which reads that array's values

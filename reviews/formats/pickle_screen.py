@@ -1,0 +1,135 @@
+"""What a pickle would do, read before anything of it runs.
+
+pickletools.genops reads a pickle's opcodes without running any; the
+screen here follows them and refuses, by name where it can, what a state
+dict (reviews.formats.torch) never needs: any opcode outside a short list,
+any global outside those allowed (GLOBAL's and INST's, or the two strings
+written just before STACK_GLOBAL), memo indices past the pickle's length
+(a huge one would make the C unpickler allocate in proportion), containers
+nested past _MAX_DEPTH (hashing a tuple nested 200,000 deep overflows the
+C stack), and more than _MAX_OPCODES opcodes.
+
+    screen      InputError for the first thing a state dict would not do
+"""
+
+import io
+import pickletools
+
+from reviews.errors import InputError
+
+__all__ = ["screen"]
+
+# What a state dict's pickle does: build tuples, lists, dicts, strings and
+# numbers, remember and recall them, call the allowed globals (REDUCE) and
+# set an ordered dict's metadata (BUILD).
+_OPCODES = frozenset([
+    "PROTO", "FRAME", "STOP", "MARK", "GLOBAL", "REDUCE", "BUILD", "BINPERSID",
+    "BINPUT", "LONG_BINPUT", "MEMOIZE", "BINGET", "LONG_BINGET",
+    "EMPTY_TUPLE", "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3", "EMPTY_LIST", "APPEND", "APPENDS",
+    "EMPTY_DICT", "SETITEM", "SETITEMS", "BINUNICODE", "SHORT_BINUNICODE",
+    "BININT", "BININT1", "BININT2", "LONG1", "NEWTRUE", "NEWFALSE", "NONE", "BINFLOAT"])
+_PUTS = frozenset(["BINPUT", "LONG_BINPUT"])
+_GETS = frozenset(["BINGET", "LONG_BINGET"])
+# STACK_GLOBAL's module and name are the two strings before it: written by
+# these opcodes, with memo puts (which leave the stack as it is) between.
+_STRINGS = frozenset(["SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "STRING",
+                      "BINSTRING", "SHORT_BINSTRING"])
+_KEEPS = _PUTS | frozenset(["MEMOIZE", "FRAME"])
+# How many objects an opcode takes from the stack (None: all since MARK).
+_TAKES = {"TUPLE1": 1, "TUPLE2": 2, "TUPLE3": 3, "APPEND": 1, "SETITEM": 2, "BUILD": 1,
+          "REDUCE": 2, "BINPERSID": 1, "TUPLE": None, "APPENDS": None, "SETITEMS": None}
+# Those that put what they took into the object below (the rest make one).
+_ADDS = frozenset(["APPEND", "SETITEM", "BUILD", "APPENDS", "SETITEMS"])
+# Containers in a state dict nest a few levels (a checkpoint's dict, the
+# state dict, a tensor's arguments, its shape); hashing a tuple nested
+# 200,000 deep (a few hundred bytes deflated) overflows the C stack.
+_MAX_DEPTH = 100
+# A state dict's pickle is some 30 opcodes per tensor; each makes at most
+# one object, so this many cost at most some 100 MB.
+_MAX_OPCODES = 2 ** 20
+
+
+def _nesting(name, argument, stack, marks, memo):
+    """Follow opcode ``name`` on ``stack``, the depths of the objects the
+    unpickler would hold (0 for one that holds none, else 1 + the deepest
+    it holds), ``marks`` (the stack's lengths at each MARK) and ``memo``
+    (index: depth); the depth of the object it makes or adds to.
+
+    A list or dict changed after it is memoized keeps its depth in the
+    memo: neither can be hashed, and hashing (or comparing) is what
+    recurses.  A malformed pickle is followed leniently (taking from an
+    empty stack gives 0): the unpickler refuses it later.
+    """
+    if name == "MARK":
+        marks.append(len(stack))
+        return 0
+    if name in _TAKES:
+        start = (marks.pop() if marks else 0) if _TAKES[name] is None else max(
+            len(stack) - _TAKES[name], marks[-1] if marks else 0)
+        taken = max(stack[start:], default=0)
+        del stack[start:]
+        if name in _ADDS:
+            if not stack:
+                return 0
+            stack[-1] = max(stack[-1], taken + 1)
+        else:   # a call's result holds at most what its arguments held
+            stack.append(taken + (name.startswith("TUPLE")))
+    elif name in _PUTS or name == "MEMOIZE":
+        memo[argument if name in _PUTS else len(memo)] = stack[-1] if stack else 0
+    elif name in _GETS:
+        stack.append(memo.get(argument, 0))
+    elif name not in ("PROTO", "FRAME", "STOP"):
+        stack.append(0)   # a number, a string, a global or an empty container
+    return stack[-1] if stack else 0
+
+
+def _named(name, argument, before):
+    """(module, name) of the global opcode ``name`` runs, () if it runs
+    none, None if it cannot be told (STACK_GLOBAL after other than two
+    strings); ``before``: the two opcodes before, as (name, argument)."""
+    if name in ("GLOBAL", "INST"):
+        module, _, function = argument.partition(" ")
+        return module, function
+    if name != "STACK_GLOBAL":
+        return ()
+    if len(before) == 2 and all(opcode in _STRINGS and isinstance(text, str)
+                                for opcode, text in before):
+        return before[0][1], before[1][1]
+    return None
+
+
+def screen(data, where, allowed, refusal):
+    """Read every opcode of the pickle ``data`` without running any:
+    InputError for an opcode a state dict does not need, a global not in
+    ``allowed`` ((module, name) pairs; ``refusal(where, module, name)``
+    makes its error), a memo index past the pickle's length, containers
+    nested past _MAX_DEPTH, or more than _MAX_OPCODES opcodes.  ``where``
+    starts every message."""
+    stack, marks, memo, before = [], [], {}, []
+    try:
+        for count, (opcode, argument, position) in enumerate(
+                pickletools.genops(io.BytesIO(data))):
+            if count == _MAX_OPCODES:
+                raise InputError("%s: more than %d opcodes, past the limit for a state dict"
+                                 % (where, _MAX_OPCODES))
+            named = _named(opcode.name, argument, before)
+            if named is None:
+                raise InputError("%s: byte %d: opcode %s runs a global not named by two strings"
+                                 " just before it: refused" % (where, position, opcode.name))
+            if named and named not in allowed:
+                raise refusal(where, *named)
+            if opcode.name not in _OPCODES:
+                raise InputError("%s: byte %d: opcode %s is not read (a state dict does not"
+                                 " need it)" % (where, position, opcode.name))
+            if opcode.name not in _KEEPS:
+                before = (before + [(opcode.name, argument)])[-2:]
+            if opcode.name in _PUTS and not 0 <= argument < len(data):
+                raise InputError("%s: byte %d: memo index %d past the pickle's %d bytes"
+                                 % (where, position, argument, len(data)))
+            if _nesting(opcode.name, argument, stack, marks, memo) > _MAX_DEPTH:
+                raise InputError("%s: byte %d: containers nested more than %d deep, past the"
+                                 " limit for a state dict" % (where, position, _MAX_DEPTH))
+    except (ValueError, UnicodeDecodeError) as error:
+        if isinstance(error, InputError):
+            raise
+        raise InputError("%s: not a readable pickle: %s" % (where, error)) from None
