@@ -36,9 +36,9 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-import argmaxable_speed as speed  # noqa: E402
+from tests.benchmarks import argmaxable_speed as speed  # noqa: E402
 
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                     "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
@@ -46,9 +46,20 @@ PATIENCE, BOX, TOLERANCE = 100, 100, 1e-8
 GPT2_SAMPLE = 100
 
 
+def _float_libraries():
+    """(numpy, scipy's linprog), or None where they are not installed; only
+    the detector's side imports them, so that they weigh nothing on ours."""
+    try:
+        import numpy
+        from scipy.optimize import linprog
+    except ImportError:
+        return None
+    return numpy, linprog
+
+
 def braid(W, B, classes, patience):
     """The classes (of those asked about) that Braid reflection settles, in floats."""
-    import numpy as np
+    np, _ = _float_libraries()
     X = W[classes].copy()
     todo = np.asarray(classes)
     settled = []
@@ -70,8 +81,7 @@ def braid(W, B, classes, patience):
 
 def chebyshev(W, B, i):
     """The paper's program for class i: the largest ball of radius r <= 1 in its region."""
-    import numpy as np
-    from scipy.optimize import linprog
+    np, linprog = _float_libraries()
     others = np.arange(len(W)) != i
     difference = W[others] - W[i]
     norms = np.sqrt((difference * difference).sum(axis=1))
@@ -84,7 +94,7 @@ def chebyshev(W, B, i):
 
 
 def detector_layer(weights, biases):
-    import numpy as np
+    np, _ = _float_libraries()
     W = np.array(weights, dtype=np.float64)
     return W, np.array(biases if biases else [0.0] * len(W), dtype=np.float64)
 
@@ -101,7 +111,7 @@ def detector(layer, classes):
 def gpt2_detector_layer():
     """speed.gaussian_layer's GPT-2-shaped layer, built a row at a time
     into numpy, as the detector would read it, without a list of floats."""
-    import numpy as np
+    np, _ = _float_libraries()
     rng = random.Random(0)
     W = np.empty((speed.GPT2_CLASSES, speed.GPT2_DIM))
     for row in W:
@@ -141,7 +151,7 @@ def child(side, row, sample):
     if side == "ours":
         from reviews.argmax.check import check_layer
     else:
-        import scipy.optimize  # noqa: F401
+        _float_libraries()
     start, cpu = time.perf_counter(), time.process_time()
     if side == "ours" and weights is not None:
         argmaxable = sum(r.argmaxable for r in check_layer(weights, biases, jobs=1))
@@ -183,12 +193,11 @@ def compare(row, repeats, sample):
 def main(argv):
     if argv[:1] == ["--child"]:
         return child(argv[1], argv[2], int(argv[3]))
-    try:
-        import numpy  # noqa: F401
-        import scipy.optimize  # noqa: F401
-    except ImportError:
+    libraries = _float_libraries()
+    if libraries is None:
         print("numpy and scipy are not installed: the float detector is not timed")
         return
+    numpy, scipy = libraries[0], sys.modules["scipy"]   # imported by _float_libraries
     repeats = int(argv[0]) if argv and argv[0].isdigit() else 3
     sample = int(argv[argv.index("--sample") + 1]) if "--sample" in argv else GPT2_SAMPLE
     only = [int(argv[n + 1]) for n, a in enumerate(argv) if a == "--only"]
