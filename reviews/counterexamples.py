@@ -60,6 +60,8 @@ import os
 import signal
 import sys
 
+# Needed before the package can be imported (an early Ctrl-C, an old Python);
+# reviews.command.streams.PROGRAM is the same name for the subcommands.
 _PROGRAM = "counterexamples"
 _INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
 
@@ -79,8 +81,8 @@ if __name__ == "__main__":
 
 if sys.version_info < (3, 9):
     # One line and the usage status, not a traceback from a missing function.
-    sys.stderr.write("counterexamples: error: needs Python 3.9 or newer, not %d.%d\n"
-                     % sys.version_info[:2])
+    sys.stderr.write("%s: error: needs Python 3.9 or newer, not %d.%d\n"
+                     % ((_PROGRAM,) + sys.version_info[:2]))
     sys.exit(2)
 
 if __name__ == "__main__" and not __package__:
@@ -92,8 +94,7 @@ from reviews import __version__
 from reviews.argmax.check import check_layer, verify
 from reviews.argmax.regions import region_count
 from reviews.command.layer import check_layer_command
-from reviews.command.streams import (PROGRAM, SUITE_NAME, Finished, Output, UsageError,
-                                     WriteFailed)
+from reviews.command.streams import SUITE_NAME, Finished, Output, UsageError, WriteFailed
 from reviews.command.suite import main_parser, run_claims
 from reviews.errors import InputError
 from reviews.formats.source import shown_name
@@ -154,7 +155,7 @@ def main(argv=None, out=None, err=None):
     if message:
         try:
             # One line, whatever names the message holds.
-            err.write("%s: %s\n" % (PROGRAM, shown_name(message)))
+            err.write("%s: %s\n" % (_PROGRAM, shown_name(message)))
         except WriteFailed:
             pass   # stderr is closed or full too: the exit status says it
     return status
