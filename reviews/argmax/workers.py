@@ -8,6 +8,11 @@ integers, not Fractions.  A script that calls ``run_chunks`` with jobs > 1
 must guard its top level with ``if __name__ == "__main__":`` under
 ``spawn``, as for any use of multiprocessing.
 
+Each process has a pipe of its own, and nothing else is shared: a process
+that dies, or that this one ends at any moment (Ctrl-C, an error), holds no
+lock another needs.  (multiprocessing.Pool shares its queues' locks, and
+ending its processes can leave one taken: Pool.terminate then waits forever.)
+
     run_chunks    [work(chunk) for chunk in chunks], over ``jobs`` processes
     job_count     the number of processes asked for, validated
     usable_cpus   the CPUs this process may use: the default number of processes
@@ -15,12 +20,10 @@ must guard its top level with ``if __name__ == "__main__":`` under
 """
 
 import multiprocessing
-import multiprocessing.pool
+import multiprocessing.connection
 import os
 import signal
 import sys
-import threading
-import time
 
 from reviews.errors import InputError
 from reviews.formats.source import shown_name
@@ -75,58 +78,69 @@ def start_method():
     return method or multiprocessing.get_all_start_methods()[0]   # the default comes first
 
 
-def _start(start, arguments, started):
+def _serve(connection, start, arguments, work):
+    """A worker process: run ``start``, say so, then send (True, work(chunk))
+    for each chunk received, or (False, error), until None arrives."""
     # Ctrl-C reaches every process of the terminal's group: only the parent
-    # handles it (by ending the pool), so the workers print no traceback.
+    # handles it (by ending the workers), so the workers print no traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    started.put(None)
-    if start is not None:
-        start(*arguments)
-
-
-def _numbered(numbered_chunk):
-    number, work, chunk = numbered_chunk
-    return number, work(chunk)
-
-
-# Seconds between looks for a dead worker while waiting for results.
-_PATIENCE = 0.5
-# Seconds to wait for a first worker to start: a process starts in well under
-# a second, but under spawn a script without the __main__ guard makes every
-# worker die while it starts, and the Pool would start new ones forever.
-_FIRST_START = 20
-
-
-def _arrivals(results, started, processes, helpers):
-    """The pool's ``results`` as they come, looking at each result and every
-    _PATIENCE seconds whether more processes have ``started`` than the
-    pool's own (one replaces a worker that died, and the Pool would wait
-    forever for its chunk), whether none has started at all, and whether
-    one of the pool's ``helpers`` (threads) has stopped (a MemoryError
-    while it unpickles a result, say: the Pool would wait forever)."""
-    count = 0
-    begun = time.monotonic()
-    while True:
-        if not all(thread.is_alive() for thread in helpers):
-            raise InputError("this process stopped receiving the workers' results (out of"
-                             " memory?); ask for fewer jobs")
+    try:
         try:
-            result = results.next(_PATIENCE)
-        except StopIteration:
-            return
-        except multiprocessing.TimeoutError:
+            if start is not None:
+                start(*arguments)
+            answer = (True, None)
+        except Exception as error:
+            answer = (False, error)
+        while True:
+            connection.send(answer)
+            chunk = connection.recv()
+            if chunk is None:
+                return
+            try:
+                answer = (True, work(chunk))
+            except Exception as error:
+                answer = (False, error)
+    except (EOFError, BrokenPipeError):
+        return   # the parent has gone
+
+
+class _Worker:
+    """One worker process, this end of its pipe, and the number of the chunk
+    it works on (None while it starts)."""
+
+    def __init__(self, context, start, arguments, work):
+        self.connection, theirs = context.Pipe()
+        try:
+            self.process = context.Process(target=_serve, daemon=True,
+                                           args=(theirs, start, arguments, work))
+            self.process.start()
+        except BaseException:
+            self.connection.close()
+            raise
+        finally:
+            theirs.close()   # the worker's end is the worker's: its death is an EOF here
+        self.chunk = None
+
+    def receive(self):
+        """The worker's next answer; InputError if it died first."""
+        try:
+            return self.connection.recv()
+        except (EOFError, OSError):
             pass
-        else:
-            yield result
-        while not started.empty():
-            started.get()
-            count += 1
-        if count > processes:
-            raise InputError("a worker process stopped unexpectedly (killed for want of"
-                             " memory?); ask for fewer jobs")
-        if not count and time.monotonic() - begun > _FIRST_START:
-            raise InputError("no worker process started in %d s; %s" % (_FIRST_START,
-                                                                        _why_none_started()))
+        except MemoryError:
+            raise InputError("this process stopped receiving the workers' results (out of"
+                             " memory?); ask for fewer jobs") from None
+        if self.chunk is None and start_method() != "fork":
+            raise InputError("a worker process stopped while it started; "
+                             + _why_none_started())
+        raise InputError("a worker process stopped unexpectedly (killed for want of"
+                         " memory?); ask for fewer jobs")
+
+    def send(self, chunk):
+        try:
+            self.connection.send(chunk)
+        except OSError:
+            pass   # it died: receive() says so
 
 
 def _why_none_started():
@@ -141,26 +155,33 @@ def _why_none_started():
             " from under if __name__ == \"__main__\":")
 
 
-def _end(processes):
-    """Terminate the ``processes`` and wait for each to exit."""
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join()
+def _start_workers(count, context, start, arguments, work):
+    """``count`` started workers, or InputError (none left running) if the
+    system refuses one: too many processes or open files, or no memory."""
+    started = []
+    try:
+        for _ in range(count):
+            started.append(_Worker(context, start, arguments, work))
+    except (OSError, MemoryError) as error:
+        _end(started)
+        raise InputError("cannot start %d worker processes: %s; ask for fewer jobs"
+                         % (count, getattr(error, "strerror", None) or str(error)
+                            or type(error).__name__)) from None
+    except BaseException:
+        _end(started)
+        raise
+    return started
 
 
-def _end_failed_pool(processes, threads):
-    """End what a Pool that failed to start left: the helper threads it did
-    start, first (its worker handler would start a new process for each one
-    ended), then its processes; ``processes`` and ``threads`` were there before."""
-    helpers = [thread for thread in threading.enumerate() if thread not in threads]
-    for thread in helpers:
-        # How the Pool itself tells its threads to stop (CPython 3.8 to 3.13).
-        thread._state = multiprocessing.pool.TERMINATE
-    _end(set(multiprocessing.active_children()) - processes)   # wakes the worker handler
-    for thread in helpers:
-        thread.join(_PATIENCE)
-    _end(set(multiprocessing.active_children()) - processes)
+def _end(started, terminate=True):
+    """Wait for each of the ``started`` workers to end (ending those still
+    running first, if ``terminate``) and close the pipes."""
+    for worker in started:
+        if terminate and worker.process.is_alive():
+            worker.process.terminate()
+    for worker in started:
+        worker.process.join()
+        worker.connection.close()
 
 
 def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None):
@@ -170,7 +191,8 @@ def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None
     are sent by name); ``receive``, if given, runs in this process on each chunk's
     result as it arrives, while the workers go on.  ``progress(done,
     total)`` is called in this process as chunks complete, with ``done``
-    counting the items of the chunks completed.  A pool the system refuses
+    counting the items of the chunks completed.  An error in ``start`` or
+    ``work`` comes through as it was raised; a process the system refuses
     (too many processes or open files) or a worker that dies (killed for
     want of memory, say) ends the run with InputError.
 
@@ -180,55 +202,33 @@ def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None
     chunks = list(chunks)
     total = sum(map(len, chunks))
     results = [None] * len(chunks)
+    waiting = list(reversed(range(len(chunks))))   # popped from the end: in order
     context = multiprocessing.get_context(START_METHOD)
-    processes = min(jobs, len(chunks))
-    started = context.SimpleQueue()   # a word from each process started: see _arrivals
-    before = set(multiprocessing.active_children())
-    threads = set(threading.enumerate())
-    try:
-        pool = context.Pool(processes, _start, (start, arguments, started))
-    except (OSError, RuntimeError, MemoryError) as error:
-        # The system's limit on processes, open files or memory (RuntimeError:
-        # "can't start new thread").  The Pool ends the processes it started
-        # only if a process fails, not if one of its threads does: end them
-        # here, or they would wait forever for work, orphaned.  Its threads
-        # start after its processes: a RuntimeError with none started is
-        # not about resources (spawn's complaint about a missing main
-        # guard, in a worker) and goes on as it is.
-        orphans = set(multiprocessing.active_children()) - before
-        _end_failed_pool(before, threads)
-        started.close()
-        if isinstance(error, RuntimeError) and not orphans:
-            raise
-        raise InputError("cannot start %d worker processes: %s; ask for fewer jobs"
-                         % (processes, getattr(error, "strerror", None) or error
-                            or type(error).__name__)) from None
-    helpers = [thread for thread in threading.enumerate() if thread not in threads]
-    hook = threading.excepthook
-    # A helper thread's error is reported by _arrivals, in one line.
-    threading.excepthook = lambda failed: None if failed.thread in helpers else hook(failed)
+    started = _start_workers(min(jobs, len(chunks)), context, start, arguments, work)
+    owners = {worker.connection: worker for worker in started}
     try:
         done = 0
-        numbered = [(n, work, chunk) for n, chunk in enumerate(chunks)]
-        for number, result in _arrivals(pool.imap_unordered(_numbered, numbered), started,
-                                        processes, helpers):
-            results[number] = result if receive is None else receive(result)
-            done += len(chunks[number])
-            if progress is not None:
-                progress(done, total)
-        pool.close()
-        pool.join()
+        while owners:
+            for connection in multiprocessing.connection.wait(list(owners)):
+                worker = owners[connection]
+                succeeded, value = worker.receive()
+                if not succeeded:
+                    raise value
+                if worker.chunk is not None:
+                    results[worker.chunk] = value if receive is None else receive(value)
+                    done += len(chunks[worker.chunk])
+                    if progress is not None:
+                        progress(done, total)
+                worker.chunk = waiting.pop() if waiting else None
+                if worker.chunk is None:
+                    worker.send(None)
+                    del owners[connection]
+                else:
+                    worker.send(chunks[worker.chunk])
     except BaseException:
-        # An interrupt, or an error in a worker or in ``progress``: the
-        # workers still running are ended, not waited for.  Short of memory,
-        # ending the pool can fail itself: its processes are ended anyway.
-        try:
-            pool.terminate()
-        except Exception:
-            pass   # a pool whose result thread died cannot end itself (AssertionError)
-        _end(set(multiprocessing.active_children()) - before)
+        # An interrupt, or an error in a worker, in ``receive`` or in
+        # ``progress``: the workers still running are ended, not waited for.
+        _end(started)
         raise
-    finally:
-        started.close()
-        threading.excepthook = hook
+    _end(started, terminate=False)   # each was sent None: it ends by itself
     return results

@@ -169,38 +169,28 @@ class TestTooManyProcesses(unittest.TestCase):
 
     def test_a_refused_process_is_an_input_error_naming_the_count(self):
         refused = OSError(11, "Resource temporarily unavailable")
-        with mock.patch.object(multiprocessing.context.BaseContext, "Pool",
+        with mock.patch.object(multiprocessing.process.BaseProcess, "start",
                                side_effect=refused):
             with self.assertRaisesRegex(InputError, "^cannot start 3 worker processes: Resource"
                                         " temporarily unavailable; ask for fewer jobs$"):
                 workers.run_chunks(None, (), sum, [[1], [2], [3]], 5)
 
-    def test_a_thread_the_system_refuses_ends_the_started_workers_too(self):
-        # As under ulimit -v: the Pool's processes start, then its threads
-        # cannot; the processes must not be left waiting for work forever.
-        refused = RuntimeError("can't start new thread")
-        with mock.patch.object(threading.Thread, "start", side_effect=refused):
-            with self.assertRaisesRegex(InputError, "^cannot start 2 worker processes: can't"
-                                        " start new thread; ask for fewer jobs$"):
-                workers.run_chunks(None, (), sum, [[1], [2], [3]], 2)
-        self.assertEqual(multiprocessing.active_children(), [])
+    def test_a_refused_second_process_ends_the_first(self):
+        # As under ulimit -v: the first process starts, the next cannot; the
+        # first must not be left waiting for work forever.
+        real_start, calls = multiprocessing.process.BaseProcess.start, []
 
-    def test_a_refused_second_thread_leaves_no_worker_behind(self):
-        # The Pool's worker handler starts, then its next thread cannot: the
-        # handler must not go on replacing the workers that are ended.
-        real_start, calls = threading.Thread.start, []
-
-        def start(thread):
-            calls.append(thread)
+        def start(process):
+            calls.append(process)
             if len(calls) > 1:
-                raise RuntimeError("can't start new thread")
-            real_start(thread)
+                raise MemoryError
+            real_start(process)
 
-        with mock.patch.object(threading.Thread, "start", start):
-            with self.assertRaisesRegex(InputError, "^cannot start 2 worker processes"):
+        with mock.patch.object(multiprocessing.process.BaseProcess, "start", start):
+            with self.assertRaisesRegex(InputError, "^cannot start 2 worker processes:"
+                                        " MemoryError; ask for fewer jobs$"):
                 workers.run_chunks(None, (), sum, [[1], [2], [3]], 2)
-        self.assertFalse(calls[0].is_alive())
-        time.sleep(0.3)   # time for a handler still running to start new workers
+        self.assertEqual((len(calls), calls[0].exitcode), (2, -signal.SIGTERM))
         self.assertEqual(multiprocessing.active_children(), [])
 
     @unittest.skipUnless(os.name == "posix", "sets a POSIX resource limit")
@@ -224,18 +214,15 @@ def _dying_sum(chunk):
 class TestDeadWorker(unittest.TestCase):
 
     def test_a_worker_killed_at_work_ends_the_run_with_an_input_error_not_a_hang(self):
-        with mock.patch.object(workers, "_PATIENCE", 0.02):
-            with self.assertRaisesRegex(InputError, "^a worker process stopped unexpectedly"
-                                        " \\(killed for want of memory\\?\\); ask for fewer"
-                                        " jobs$"):
-                workers.run_chunks(None, (), _dying_sum, [[n] for n in range(8)], 2)
+        with self.assertRaisesRegex(InputError, "^a worker process stopped unexpectedly"
+                                    " \\(killed for want of memory\\?\\); ask for fewer"
+                                    " jobs$"):
+            workers.run_chunks(None, (), _dying_sum, [[n] for n in range(8)], 2)
         self.assertEqual(multiprocessing.active_children(), [])
 
-
     def test_a_worker_killed_while_others_deliver_is_found_at_once(self):
-        # The other worker keeps returning chunks, so no wait for a result
-        # ever passes _PATIENCE: the look for a replaced worker comes with
-        # every result, not only after a quiet spell (then: near the end).
+        # The other worker keeps returning chunks: the death is seen at
+        # once, not after the others have done all the rest.
         done = []
         with self.assertRaisesRegex(InputError, "^a worker process stopped unexpectedly"):
             workers.run_chunks(None, (), _dying_sum, [[n] for n in range(200)], 2,
@@ -244,8 +231,8 @@ class TestDeadWorker(unittest.TestCase):
         self.assertEqual(multiprocessing.active_children(), [])
 
 
-# A result this process cannot unpickle, as when memory runs out: the
-# Pool's thread that receives results dies, and the Pool would wait forever.
+# A result this process cannot unpickle, as when memory runs out (a Pool's
+# thread that receives results would die, and the Pool wait forever).
 LOST_RESULTS = """import multiprocessing, sys
 sys.path.insert(0, %r)
 from reviews.argmax import workers
@@ -273,7 +260,7 @@ print(multiprocessing.active_children())
 class TestLostResults(unittest.TestCase):
 
     @unittest.skipUnless("fork" in multiprocessing.get_all_start_methods(), "needs fork")
-    def test_a_dead_result_thread_ends_the_run_in_one_message_not_a_hang(self):
+    def test_a_result_that_cannot_be_received_ends_the_run_in_one_message(self):
         done = subprocess.run([sys.executable, "-c", LOST_RESULTS % ROOT], capture_output=True,
                               text=True, timeout=120)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
@@ -281,15 +268,14 @@ class TestLostResults(unittest.TestCase):
                              " memory?); ask for fewer jobs\n[]\n", ""))
 
 
-# A script without the __main__ guard under spawn: every worker re-runs it,
-# fails while starting, and the Pool would start new ones forever.
+# A script without the __main__ guard under spawn: every worker re-runs it
+# and fails while starting (a Pool would start new ones forever).
 UNGUARDED = """import multiprocessing, sys
 sys.path.insert(0, %r)
 from reviews.argmax import workers
 from reviews.argmax.check import check_layer
 from reviews.errors import InputError
 
-workers._FIRST_START = 3
 multiprocessing.set_start_method("spawn", force=True)
 try:
     check_layer([[k, -k * k] for k in range(300)], jobs=2)
@@ -305,7 +291,6 @@ from reviews.argmax.check import check_layer
 from reviews.errors import InputError
 
 if __name__ == "__main__":
-    workers._FIRST_START = 3
     multiprocessing.set_start_method("spawn", force=True)
     try:
         check_layer([[k, -k * k] for k in range(300)], jobs=2)
@@ -323,7 +308,7 @@ class TestUnguardedSpawn(FileTestCase):
         done = subprocess.run([sys.executable, path], capture_output=True, text=True,
                               timeout=120)
         self.assertEqual(done.stdout.splitlines()[-1:],
-                         ['no worker process started in 3 s; under the spawn start method'
+                         ['a worker process stopped while it started; under the spawn start method'
                           ' (macOS, Windows) a script must run check_layer from under'
                           ' if __name__ == "__main__":'])
 
@@ -335,7 +320,8 @@ class TestUnguardedSpawn(FileTestCase):
         done = subprocess.run([sys.executable, "-"], input=GUARDED % ROOT, capture_output=True,
                               text=True, timeout=120)
         self.assertEqual(done.stdout.splitlines()[-1:],
-                         ["no worker process started in 3 s; under the spawn start method"
+                         ["a worker process stopped while it started; under the spawn start"
+                          " method"
                           " (macOS, Windows) each worker re-imports the main module, and"
                           " <stdin> is no file (a script read from standard input): run the"
                           " script from a file"])
