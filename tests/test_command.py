@@ -37,8 +37,8 @@ def relative(path):
 def command(*arguments, cwd=None):
     """Run the script as a reviewer does, from another folder by default."""
     return subprocess.run([sys.executable, SCRIPT] + list(arguments), cwd=cwd or os.sep,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True)
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
 
 
 def run_code(code, *arguments):
@@ -95,7 +95,8 @@ class TestScript(unittest.TestCase):
 
     def test_runs_as_a_module_too(self):
         done = subprocess.run([sys.executable, "-m", "reviews.counterexamples", "--version"],
-                              cwd=ROOT, stdout=subprocess.PIPE, universal_newlines=True)
+                              cwd=ROOT, stdout=subprocess.PIPE, universal_newlines=True,
+                              timeout=120)
         self.assertEqual(done.stdout, "review-counterexamples %s\n" % __version__)
 
     def test_an_older_python_gets_one_line_and_exit_2(self):
@@ -103,7 +104,7 @@ class TestScript(unittest.TestCase):
         done = subprocess.run(
             [sys.executable, "-c", "import runpy, sys; sys.version_info = (3, 8, 18, 'final', 0);"
              " runpy.run_path(sys.argv[1], run_name='__main__')", SCRIPT],
-            cwd=ROOT, capture_output=True, text=True)
+            cwd=ROOT, capture_output=True, text=True, timeout=120)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (2, "", "counterexamples: error: needs Python 3.9 or newer, not 3.8\n"))
 
@@ -716,7 +717,8 @@ class TestStandardInputCommand(FileTestCase):
             with self.subTest(text=text[:10]):
                 done = subprocess.run([sys.executable, SCRIPT, "check-layer", "-"], cwd=ROOT,
                                       input=text, stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, universal_newlines=True)
+                                      stderr=subprocess.PIPE, universal_newlines=True,
+                                      timeout=120)
                 self.assertEqual((done.returncode, done.stderr), (0, ""))
                 self.assertEqual(done.stdout, provenance("<stdin>")
                                  + README_OUTPUT.replace(README_NAME, "<stdin>"))
@@ -747,7 +749,8 @@ class TestStandardInputCommand(FileTestCase):
     def test_standard_input_open_for_writing_only_is_one_line(self):
         with open(os.devnull, "w") as write_only:
             done = subprocess.run([sys.executable, SCRIPT, "check-layer", "-"], cwd=ROOT,
-                                  stdin=write_only, capture_output=True, text=True)
+                                  stdin=write_only, capture_output=True, text=True,
+                                  timeout=120)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (2, "", "counterexamples: error: cannot read <stdin>: Bad file"
                              " descriptor\n"))
@@ -909,6 +912,9 @@ def script(arguments, **options):
     """Run the script with bytes output; ``options`` go to subprocess.run."""
     options.setdefault("stdout", subprocess.PIPE)
     options.setdefault("stderr", subprocess.PIPE)
+    options.setdefault("timeout", 120)
+    if "input" not in options:
+        options.setdefault("stdin", subprocess.DEVNULL)
     return subprocess.run([sys.executable, SCRIPT] + list(arguments), cwd=ROOT, **options)
 
 

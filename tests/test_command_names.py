@@ -64,7 +64,8 @@ class TestLayerFileNames(FileTestCase):
                 output = os.path.join(self.folder.name, "report." + form)
                 done = subprocess.run([sys.executable, SCRIPT, "check-layer",
                                        os.path.basename(layer), "--format", form, "--output",
-                                       output], cwd=self.folder.name, capture_output=True)
+                                       output], cwd=self.folder.name, capture_output=True,
+                                      timeout=120)
                 self.assertEqual((done.returncode, done.stdout, done.stderr), (0, b"", b""))
                 with open(output, "rb") as handle:
                     self.assertIn(b"\\xff.csv", handle.read())

@@ -103,7 +103,8 @@ class TestStandardInputIsAnInputToo(FileTestCase):
         layer = self.write("layer.csv", "1,2\n3,4\n")
         with open(layer) as stdin:
             done = subprocess.run([sys.executable, SCRIPT, "check-layer", "-", "--output",
-                                   layer], stdin=stdin, capture_output=True, text=True)
+                                   layer], stdin=stdin, capture_output=True, text=True,
+                                  timeout=120)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (2, "", "counterexamples: error: --output %s is the input file"
                                  " <stdin>; refusing to overwrite it\n" % layer))
@@ -123,7 +124,7 @@ class TestStandardInputIsAnInputToo(FileTestCase):
                         open(redirected) as stdin:
                     done = subprocess.run([sys.executable, SCRIPT, "check-layer", *arguments,
                                            "--output", name], stdin=stdin,
-                                          capture_output=True, text=True)
+                                          capture_output=True, text=True, timeout=120)
                     self.assertEqual((done.returncode, done.stdout, done.stderr),
                                      (2, "", "counterexamples: error: --output %s is the input"
                                              " file <stdin>; refusing to overwrite it\n" % name))
