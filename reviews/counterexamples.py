@@ -67,13 +67,16 @@ _INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
 
 
 def _interrupted_early(number, frame):
-    # Ctrl-C while the package imports, before main() can catch it.
+    # Ctrl-C while the package imports, before main() can catch it.  The
+    # handler may run where an exception is swallowed (seen: during an
+    # import's compile), so it ends the process itself: nothing is written
+    # or started yet that would need cleaning up.
     try:
         sys.stderr.write("%s: interrupted\n" % _PROGRAM)
         sys.stderr.flush()
     except (AttributeError, OSError, ValueError):
         pass   # no stderr to write to: the exit status says it
-    raise SystemExit(_INTERRUPTED)
+    os._exit(_INTERRUPTED)
 
 
 if __name__ == "__main__":

@@ -124,6 +124,26 @@ class TestScript(unittest.TestCase):
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (130, "", "counterexamples: interrupted\n"))
 
+    def test_ctrl_c_while_the_package_imports_ends_the_run_even_where_caught(self):
+        # The interrupt's handler may run where an exception is swallowed:
+        # it must end the run itself, not raise and hope.
+        done = subprocess.run(
+            [sys.executable, "-c", "import os, runpy, signal, sys\n"
+             "class Interrupt:\n"
+             "    def find_spec(self, name, path, target=None):\n"
+             "        if name == 'reviews.report.html':\n"
+             "            try:\n"
+             "                os.kill(os.getpid(), signal.SIGINT)\n"
+             "                signal.getsignal(signal.SIGINT)\n"
+             "            except BaseException:\n"
+             "                pass\n"
+             "sys.meta_path.insert(0, Interrupt())\n"
+             "sys.argv[:] = [sys.argv[1], '--version']\n"
+             "runpy.run_path(sys.argv[0], run_name='__main__')", SCRIPT],
+            cwd=ROOT, capture_output=True, text=True, timeout=120)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (130, "", "counterexamples: interrupted\n"))
+
     def test_unknown_flag_is_one_line_on_stderr_and_exit_2(self):
         done = command("--bogus")
         self.assertEqual(done.returncode, 2)

@@ -19,11 +19,14 @@ ending its processes can leave one taken: Pool.terminate then waits forever.)
     start_method  how the processes start: "fork", "spawn" or "forkserver"
 """
 
+import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
+import pickle
 import signal
 import sys
+from multiprocessing.reduction import ForkingPickler
 
 from reviews.errors import InputError
 from reviews.formats.source import shown_name
@@ -78,30 +81,68 @@ def start_method():
     return method or multiprocessing.get_all_start_methods()[0]   # the default comes first
 
 
+# This process's ends of the workers' pipes.  A forked worker inherits them
+# and closes them first: while any process but this one holds a worker's
+# other end, the worker would never see end-of-file when this one dies.
+_PARENT_ENDS = set()
+
+
+@contextlib.contextmanager
+def _interrupts_held():
+    """Hold Ctrl-C back while a worker starts: a forked child must not take
+    it before it ignores it, nor this process lose track of the child it has
+    just made (the interrupt comes when the worker is counted)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 def _serve(connection, start, arguments, work):
     """A worker process: run ``start``, say so, then send (True, work(chunk))
     for each chunk received, or (False, error), until None arrives."""
+    for end in _PARENT_ENDS:
+        end.close()
     # Ctrl-C reaches every process of the terminal's group: only the parent
     # handles it (by ending the workers), so the workers print no traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         try:
             if start is not None:
                 start(*arguments)
             answer = (True, None)
-        except Exception as error:
-            answer = (False, error)
+        except BaseException as error:
+            answer = (False, _sendable(error))
         while True:
-            connection.send(answer)
+            try:
+                connection.send(answer)
+            except (pickle.PicklingError, TypeError, AttributeError) as error:
+                connection.send((False, RuntimeError("a worker's result cannot be sent: %s"
+                                                     % _sendable(error))))
             chunk = connection.recv()
             if chunk is None:
                 return
             try:
                 answer = (True, work(chunk))
-            except Exception as error:
-                answer = (False, error)
+            except BaseException as error:
+                answer = (False, _sendable(error))
     except (EOFError, BrokenPipeError):
         return   # the parent has gone
+
+
+def _sendable(error):
+    """``error``, or a RuntimeError naming it where it would not arrive whole."""
+    try:
+        pickle.loads(ForkingPickler.dumps(error))
+    except Exception:
+        return RuntimeError("%s: %s" % (type(error).__name__, error))
+    return error
 
 
 class _Worker:
@@ -110,11 +151,13 @@ class _Worker:
 
     def __init__(self, context, start, arguments, work):
         self.connection, theirs = context.Pipe()
+        _PARENT_ENDS.add(self.connection)
         try:
             self.process = context.Process(target=_serve, daemon=True,
                                            args=(theirs, start, arguments, work))
             self.process.start()
         except BaseException:
+            _PARENT_ENDS.discard(self.connection)
             self.connection.close()
             raise
         finally:
@@ -161,7 +204,8 @@ def _start_workers(count, context, start, arguments, work):
     started = []
     try:
         for _ in range(count):
-            started.append(_Worker(context, start, arguments, work))
+            with _interrupts_held():
+                started.append(_Worker(context, start, arguments, work))
     except (OSError, MemoryError) as error:
         _end(started)
         raise InputError("cannot start %d worker processes: %s; ask for fewer jobs"
@@ -181,6 +225,8 @@ def _end(started, terminate=True):
             worker.process.terminate()
     for worker in started:
         worker.process.join()
+        worker.process.close()   # its sentinel, now: not when the collector comes
+        _PARENT_ENDS.discard(worker.connection)
         worker.connection.close()
 
 
@@ -199,6 +245,7 @@ def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None
     >>> run_chunks(None, (), sum, [[1], [2, 3]], 2, receive=str)
     ['1', '5']
     """
+    jobs = job_count(jobs)
     chunks = list(chunks)
     total = sum(map(len, chunks))
     results = [None] * len(chunks)

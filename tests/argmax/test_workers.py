@@ -1,5 +1,6 @@
 """Tests of check_layer's worker processes (reviews.argmax.workers): same results for any jobs."""
 
+import gc
 import multiprocessing
 import os
 import random
@@ -137,6 +138,12 @@ class TestJobsErrors(unittest.TestCase):
                 with self.assertRaisesRegex(error, message):
                     check_layer([[0], [1]], jobs=jobs)
 
+    def test_run_chunks_checks_jobs_too(self):
+        for jobs in (0, -3):
+            with self.subTest(jobs=jobs):
+                with self.assertRaisesRegex(InputError, "jobs is %d; .* at least 1" % jobs):
+                    workers.run_chunks(None, (), sum, [[1], [2]], jobs)
+
     def test_none_means_every_cpu(self):
         self.assertEqual(workers.job_count(None), workers.usable_cpus())
 
@@ -177,19 +184,22 @@ class TestTooManyProcesses(unittest.TestCase):
     def test_a_refused_second_process_ends_the_first(self):
         # As under ulimit -v: the first process starts, the next cannot; the
         # first must not be left waiting for work forever.
-        real_start, calls = multiprocessing.process.BaseProcess.start, []
+        real_start, calls, pids = multiprocessing.process.BaseProcess.start, [], []
 
         def start(process):
             calls.append(process)
             if len(calls) > 1:
                 raise MemoryError
             real_start(process)
+            pids.append(process.pid)
 
         with mock.patch.object(multiprocessing.process.BaseProcess, "start", start):
             with self.assertRaisesRegex(InputError, "^cannot start 2 worker processes:"
                                         " MemoryError; ask for fewer jobs$"):
                 workers.run_chunks(None, (), sum, [[1], [2], [3]], 2)
-        self.assertEqual((len(calls), calls[0].exitcode), (2, -signal.SIGTERM))
+        self.assertEqual((len(calls), len(pids)), (2, 1))
+        with self.assertRaises(ProcessLookupError):   # ended and waited for
+            os.kill(pids[0], 0)
         self.assertEqual(multiprocessing.active_children(), [])
 
     @unittest.skipUnless(os.name == "posix", "sets a POSIX resource limit")
@@ -228,6 +238,136 @@ class TestDeadWorker(unittest.TestCase):
                                progress=lambda count, total: done.append(count))
         self.assertLess(len(done), 100)
         self.assertEqual(multiprocessing.active_children(), [])
+
+
+def _unsendable_result(chunk):
+    return lambda: chunk
+
+
+class _TwoArguments(Exception):
+    def __init__(self, first, second):
+        super().__init__("%s and %s" % (first, second))
+
+
+def _unreadable_error(chunk):
+    raise _TwoArguments(*chunk)
+
+
+def _exit_three(chunk):
+    sys.exit(3)
+
+
+def _failing(chunk):
+    raise ValueError(chunk)
+
+
+def _open_files():
+    return len(os.listdir("/proc/self/fd"))
+
+
+@unittest.skipUnless("fork" in multiprocessing.get_all_start_methods(), "needs fork")
+class TestWorkersErrors(unittest.TestCase):
+    """What a chunk's work raises comes through as raised, or named where it cannot."""
+
+    def setUp(self):
+        patch = mock.patch.object(workers, "START_METHOD", "fork")
+        patch.start()
+        self.addCleanup(patch.stop)
+
+    def test_a_result_that_cannot_be_pickled_is_named_not_a_dead_worker(self):
+        with self.assertRaisesRegex(RuntimeError, "^a worker's result cannot be sent: .*"
+                                    "(pickle|local object)"):
+            workers.run_chunks(None, (), _unsendable_result, [[1], [2]], 2)
+        self.assertEqual(multiprocessing.active_children(), [])
+
+    def test_an_error_that_cannot_be_rebuilt_here_comes_as_its_name_and_message(self):
+        with self.assertRaisesRegex(RuntimeError, "^_TwoArguments: 1 and 2$"):
+            workers.run_chunks(None, (), _unreadable_error, [[1, 2], [1, 2]], 2)
+
+    def test_sys_exit_in_a_worker_comes_through_as_raised(self):
+        with self.assertRaises(SystemExit) as raised:
+            workers.run_chunks(None, (), _exit_three, [[1], [2]], 2)
+        self.assertEqual(raised.exception.code, 3)
+
+    @unittest.skipUnless(os.path.isdir("/proc/self/fd"), "counts open files in /proc")
+    def test_a_failed_run_closes_its_files_even_while_its_error_is_kept(self):
+        # The error's traceback holds run_chunks's frame, and the frame its
+        # workers: their pipes must be closed already, not when collected.
+        gc.disable()
+        self.addCleanup(gc.enable)
+        before, kept = _open_files(), []
+        for _ in range(5):
+            try:
+                workers.run_chunks(None, (), _failing, [[1], [2], [3]], 2)
+            except ValueError as error:
+                kept.append(error)
+        self.assertEqual((len(kept), _open_files()), (5, before))
+
+    @unittest.skipUnless(hasattr(signal, "pthread_sigmask"), "blocks a signal the POSIX way")
+    def test_ctrl_c_as_a_worker_starts_ends_that_worker_too(self):
+        # The interrupt lands just after the fork, inside Process.start: the
+        # worker must be counted first, then ended with the others.
+        real_start, pids = multiprocessing.process.BaseProcess.start, []
+
+        def start(process):
+            real_start(process)
+            pids.append(process.pid)
+            os.kill(os.getpid(), signal.SIGINT)
+
+        with mock.patch.object(multiprocessing.process.BaseProcess, "start", start):
+            with self.assertRaises(KeyboardInterrupt):
+                workers.run_chunks(None, (), sum, [[1], [2]], 2)
+        self.assertEqual(len(pids), 1)
+        self.assertEqual(multiprocessing.active_children(), [])
+        with self.assertRaises(ProcessLookupError):
+            os.kill(pids[0], 0)
+
+
+# The parent killed while its forked workers are at work: the workers must
+# see it, not wait for their next chunk forever.
+KILLED_PARENT = """import multiprocessing, os, signal, sys, time
+sys.path.insert(0, %r)
+from reviews.argmax import workers
+
+def slow(chunk):
+    time.sleep(0.2)
+    return chunk
+
+def progress(done, total):
+    print(*[child.pid for child in multiprocessing.active_children()], flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+workers.START_METHOD = "fork"
+workers.run_chunks(None, (), slow, [[n] for n in range(20)], 2, progress)
+"""
+
+
+def _running(pid):
+    """Whether ``pid`` runs (a zombie does not)."""
+    try:
+        with open("/proc/%d/stat" % pid) as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+class TestKilledParent(unittest.TestCase):
+
+    @unittest.skipUnless("fork" in multiprocessing.get_all_start_methods()
+                         and os.path.isdir("/proc/self"), "needs fork and /proc")
+    def test_workers_end_when_their_parent_is_killed(self):
+        child = subprocess.Popen([sys.executable, "-c", KILLED_PARENT % ROOT],
+                                 stdout=subprocess.PIPE, text=True)
+        with child:
+            pids = [int(pid) for pid in child.stdout.readline().split()]
+            self.assertEqual((child.wait(timeout=120), len(pids)), (-signal.SIGKILL, 2))
+        deadline = time.monotonic() + 60
+        while any(map(_running, pids)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = [pid for pid in pids if _running(pid)]
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        self.assertEqual(left, [])
 
 
 # A result this process cannot unpickle, as when memory runs out (a Pool's
