@@ -57,7 +57,6 @@ module is the entry point and re-exports the public API:
 """
 
 import os
-import signal
 import sys
 
 # Needed before the package can be imported (an early Ctrl-C, an old Python);
@@ -66,7 +65,7 @@ _PROGRAM = "counterexamples"
 _INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
 
 
-def _interrupted_early(number, frame):
+def _interrupted_early(*signal_arguments):
     # Ctrl-C while the package imports, before main() can catch it.  The
     # handler may run where an exception is swallowed (seen: during an
     # import's compile), so it ends the process itself: nothing is written
@@ -78,6 +77,14 @@ def _interrupted_early(number, frame):
         pass   # no stderr to write to: the exit status says it
     os._exit(_INTERRUPTED)
 
+
+try:
+    import signal
+except KeyboardInterrupt:
+    # Before the handler below is set (signal imports enum, and more).
+    if __name__ == "__main__":
+        _interrupted_early()
+    raise
 
 if __name__ == "__main__":
     signal.signal(signal.SIGINT, _interrupted_early)

@@ -144,6 +144,22 @@ class TestScript(unittest.TestCase):
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (130, "", "counterexamples: interrupted\n"))
 
+    def test_ctrl_c_while_the_signal_module_imports_is_one_line_and_exit_130(self):
+        # Before the script's handler can be set: signal is its first import.
+        done = subprocess.run(
+            [sys.executable, "-c", "import os, runpy, sys\n"
+             "sys.modules.pop('signal', None)\n"
+             "class Interrupt:\n"
+             "    def find_spec(self, name, path, target=None):\n"
+             "        if name == 'signal':\n"
+             "            os.kill(os.getpid(), 2)\n"
+             "sys.meta_path.insert(0, Interrupt())\n"
+             "sys.argv[:] = [sys.argv[1], '--version']\n"
+             "runpy.run_path(sys.argv[0], run_name='__main__')", SCRIPT],
+            cwd=ROOT, capture_output=True, text=True, timeout=120)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (130, "", "counterexamples: interrupted\n"))
+
     def test_unknown_flag_is_one_line_on_stderr_and_exit_2(self):
         done = command("--bogus")
         self.assertEqual(done.returncode, 2)
