@@ -121,10 +121,11 @@ def _serve(connection, start, arguments, work):
             answer = (False, _sendable(error))
         while True:
             try:
-                connection.send(answer)
-            except (pickle.PicklingError, TypeError, AttributeError) as error:
-                connection.send((False, RuntimeError("a worker's result cannot be sent: %s"
-                                                     % _sendable(error))))
+                data = ForkingPickler.dumps(answer)
+            except Exception as error:
+                data = ForkingPickler.dumps((False, RuntimeError(
+                    "a worker's result cannot be sent: %s: %s" % (type(error).__name__, error))))
+            connection.send_bytes(data)
             chunk = connection.recv()
             if chunk is None:
                 return
