@@ -108,57 +108,39 @@ class TestScript(unittest.TestCase):
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (2, "", "counterexamples: error: needs Python 3.9 or newer, not 3.8\n"))
 
-    def test_ctrl_c_while_the_package_imports_is_one_line_and_exit_130(self):
-        # The interrupt arrives while reviews.report.html is being imported,
-        # long before main() runs.
-        done = subprocess.run(
-            [sys.executable, "-c", "import os, runpy, signal, sys\n"
-             "class Interrupt:\n"
-             "    def find_spec(self, name, path, target=None):\n"
-             "        if name == 'reviews.report.html':\n"
-             "            os.kill(os.getpid(), signal.SIGINT)\n"
-             "sys.meta_path.insert(0, Interrupt())\n"
-             "sys.argv[:] = [sys.argv[1], '--version']\n"
-             "runpy.run_path(sys.argv[0], run_name='__main__')", SCRIPT],
-            cwd=ROOT, capture_output=True, text=True, timeout=120)
-        self.assertEqual((done.returncode, done.stdout, done.stderr),
-                         (130, "", "counterexamples: interrupted\n"))
-
-    def test_ctrl_c_while_the_package_imports_ends_the_run_even_where_caught(self):
-        # The interrupt's handler may run where an exception is swallowed:
-        # it must end the run itself, not raise and hope.
-        done = subprocess.run(
-            [sys.executable, "-c", "import os, runpy, signal, sys\n"
-             "class Interrupt:\n"
-             "    def find_spec(self, name, path, target=None):\n"
-             "        if name == 'reviews.report.html':\n"
-             "            try:\n"
-             "                os.kill(os.getpid(), signal.SIGINT)\n"
-             "                signal.getsignal(signal.SIGINT)\n"
-             "            except BaseException:\n"
-             "                pass\n"
-             "sys.meta_path.insert(0, Interrupt())\n"
-             "sys.argv[:] = [sys.argv[1], '--version']\n"
-             "runpy.run_path(sys.argv[0], run_name='__main__')", SCRIPT],
-            cwd=ROOT, capture_output=True, text=True, timeout=120)
-        self.assertEqual((done.returncode, done.stdout, done.stderr),
-                         (130, "", "counterexamples: interrupted\n"))
-
-    def test_ctrl_c_while_the_signal_module_imports_is_one_line_and_exit_130(self):
-        # Before the script's handler can be set: signal is its first import.
+    def assertInterruptedWhileImporting(self, module, swallowed=False):
+        """Ctrl-C as the script imports ``module`` (inside a try that swallows
+        every exception, if ``swallowed``): one line and exit 130."""
+        interrupt = "os.kill(os.getpid(), 2)"   # SIGINT, without importing signal
+        if swallowed:
+            interrupt = ("try:\n                %s\n                sum(range(9))\n"
+                         "            except BaseException:\n                pass" % interrupt)
         done = subprocess.run(
             [sys.executable, "-c", "import os, runpy, sys\n"
              "sys.modules.pop('signal', None)\n"
              "class Interrupt:\n"
              "    def find_spec(self, name, path, target=None):\n"
-             "        if name == 'signal':\n"
-             "            os.kill(os.getpid(), 2)\n"
+             "        if name == %r:\n"
+             "            %s\n"
              "sys.meta_path.insert(0, Interrupt())\n"
              "sys.argv[:] = [sys.argv[1], '--version']\n"
-             "runpy.run_path(sys.argv[0], run_name='__main__')", SCRIPT],
+             "runpy.run_path(sys.argv[0], run_name='__main__')" % (module, interrupt), SCRIPT],
             cwd=ROOT, capture_output=True, text=True, timeout=120)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (130, "", "counterexamples: interrupted\n"))
+
+    def test_ctrl_c_while_the_package_imports_is_one_line_and_exit_130(self):
+        # While reviews.report.html is being imported, long before main() runs.
+        self.assertInterruptedWhileImporting("reviews.report.html")
+
+    def test_ctrl_c_while_the_package_imports_ends_the_run_even_where_caught(self):
+        # The interrupt's handler may run where an exception is swallowed:
+        # it must end the run itself, not raise and hope.
+        self.assertInterruptedWhileImporting("reviews.report.html", swallowed=True)
+
+    def test_ctrl_c_while_the_signal_module_imports_is_one_line_and_exit_130(self):
+        # Before the script's handler can be set: signal is its first import.
+        self.assertInterruptedWhileImporting("signal")
 
     def test_unknown_flag_is_one_line_on_stderr_and_exit_2(self):
         done = command("--bogus")
