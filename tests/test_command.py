@@ -22,6 +22,10 @@ from tests.formats.test_layers import npy_bytes
 from tests.formats.test_arrays import npz_bytes, raw, safetensors_bytes
 from tests.report.test_text import _Page
 
+# A number past what the project holds exactly, as the command names it.
+SIZE_LIMIT = ("past the size limit: an exact value's numerator and denominator may have at most"
+              " 65536 bits each (about 1e-19728 to 1e19728)")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "reviews", "counterexamples.py")
 FAST = ["--claim", "memorization.masking"]
@@ -540,12 +544,14 @@ class TestBox(FileTestCase):
 
     def test_a_box_that_is_not_a_positive_number_is_a_usage_error(self):
         path = self.write("layer.json", self.LAYER)
-        for text in ("0", "-1", "1_0", "inf", "x", "1e999999999"):
+        for text, why in (("0", ""), ("-1", ""), ("1_0", ": not a number"),
+                          ("inf", ": not a finite number"), ("x", ": not a number"),
+                          ("1e999999999", ": " + SIZE_LIMIT)):
             with self.subTest(box=text):
                 status, out, err = in_process("check-layer", path, "--box", text)
                 self.assertEqual((status, out), (2, ""))
                 self.assertEqual(err, "counterexamples: error: argument --box: expected a"
-                                 " positive number, got %r\n" % text)
+                                 " positive number, got %r%s\n" % (text, why))
 
 
 class TestTolerance(FileTestCase):
@@ -594,12 +600,15 @@ class TestTolerance(FileTestCase):
 
     def test_a_tolerance_that_is_not_a_number_of_0_or_more_is_a_usage_error(self):
         path = self.write("layer.json", self.LAYER)
-        for text in ("-1", "-0.0001", "1_0", "inf", "nan", "x", "1e999999999"):
+        for text, why in (("-1", ""), ("-0.0001", ""), ("1_0", ": not a number"),
+                          ("inf", ": not a finite number"), ("nan", ": not a finite number"),
+                          ("x", ": not a number"), ("1e999999999", ": " + SIZE_LIMIT),
+                          ("1e-99999", ": " + SIZE_LIMIT)):
             with self.subTest(tolerance=text):
                 status, out, err = in_process("check-layer", path, "--tolerance", text)
                 self.assertEqual((status, out), (2, ""))
                 self.assertEqual(err, "counterexamples: error: argument --tolerance: expected a"
-                                 " number of 0 or more, got %r\n" % text)
+                                 " number of 0 or more, got %r%s\n" % (text, why))
 
 
 class TestModelFiles(FileTestCase):

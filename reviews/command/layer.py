@@ -140,7 +140,10 @@ def _tolerance(text):
 
 def _number(text, allowed, expected):
     value = decimal_from_text(text)
-    if isinstance(value, str) or not allowed(value):
+    if isinstance(value, str):
+        # Why it is no number: the size limit's reason says what would be.
+        raise argparse.ArgumentTypeError("expected %s, got %r: %s" % (expected, text[:60], value))
+    if not allowed(value):
         raise argparse.ArgumentTypeError("expected %s, got %r" % (expected, text[:60]))
     return value
 
