@@ -165,10 +165,24 @@ class _IntegerWitness(namedtuple("_IntegerWitness", "numerators denominator")):
     def fractions(self):
         return tuple(map(Fraction, self.numerators, itertools.repeat(self.denominator)))
 
+    def size(self):
+        """max |x_k|, as a Fraction."""
+        return Fraction(max(map(abs, self.numerators)), self.denominator)
+
 
 def _fractions(witness):
     """A witness (a tuple of Fractions, or _IntegerWitness) as a tuple of Fractions."""
     return witness.fractions() if isinstance(witness, _IntegerWitness) else witness
+
+
+def _size(witness):
+    """max |x_k| of a witness (a tuple of Fractions, or _IntegerWitness).
+
+    An _IntegerWitness's is found in integers, its Fractions made once in
+    _finished: making and comparing d = 256 Fractions here took a third of
+    a millisecond, a sixth of the time a class of such a layer takes.
+    """
+    return witness.size() if isinstance(witness, _IntegerWitness) else max(map(abs, witness))
 
 
 def _finished(result):
@@ -699,10 +713,10 @@ def _into_box(result, box):
     box, and there a positive multiple of a witness is one.
     """
     if result.argmaxable:
-        witness = _fractions(result.witness)
-        size = max(map(abs, witness))
+        size = _size(result.witness)
         if size > box:
-            result = result._replace(witness=tuple(v * box / size for v in witness))
+            result = result._replace(witness=tuple(v * box / size
+                                                   for v in _fractions(result.witness)))
     return result._replace(box=box)
 
 

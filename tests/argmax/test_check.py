@@ -577,6 +577,19 @@ class TestBox(unittest.TestCase):
         self.assertEqual(results[3].terms, check_layer(FIGURE_1)[3].terms)
         self.assertTrue(all(verify(FIGURE_1, None, r, box=F(1, 10)) for r in results))
 
+    def test_an_integer_witness_is_boxed_as_its_fractions_are(self):
+        # _into_box measures an _IntegerWitness in integers; at the edge
+        # (largest |x_k| = R) it stays, past it it is scaled, as in Fractions.
+        witness = argmaxable._IntegerWitness((-6, 3, 0), 4)
+        for box in (F(1, 2), F(3, 2), F(2)):
+            fractions = ClassResult(0, True, witness.fractions(), None)
+            integers = ClassResult(0, True, witness, None)
+            with self.subTest(box=box):
+                expected = argmaxable._into_box(fractions, box)
+                boxed = argmaxable._into_box(integers, box)
+                self.assertEqual(argmaxable._finished(boxed), expected)
+                self.assertEqual(max(map(abs, expected.witness)), min(box, F(3, 2)))
+
     def test_a_winning_own_weight_outside_the_box_is_no_witness(self):
         # x = w_1 = 10 makes class 1 win, but in [-1/4, 1/4] it never does.
         weights, bias = [[0], [10]], [0, -5]
