@@ -124,7 +124,7 @@ def _serve(connection, start, arguments, work):
                 data = ForkingPickler.dumps(answer)
             except Exception as error:
                 data = ForkingPickler.dumps((False, RuntimeError(
-                    "a worker's result cannot be sent: %s: %s" % (type(error).__name__, error))))
+                    "a worker's result cannot be sent: " + _named(error))))
             connection.send_bytes(data)
             chunk = connection.recv()
             if chunk is None:
@@ -133,8 +133,8 @@ def _serve(connection, start, arguments, work):
                 answer = (True, work(chunk))
             except BaseException as error:
                 answer = (False, _sendable(error))
-    except (EOFError, BrokenPipeError):
-        return   # the parent has gone
+    except (EOFError, OSError):
+        return   # the parent has gone (end of file, a broken or reset pipe)
 
 
 def _sendable(error):
@@ -142,8 +142,12 @@ def _sendable(error):
     try:
         pickle.loads(ForkingPickler.dumps(error))
     except Exception:
-        return RuntimeError("%s: %s" % (type(error).__name__, error))
+        return RuntimeError(_named(error))
     return error
+
+
+def _named(error):
+    return "%s: %s" % (type(error).__name__, error)
 
 
 class _Worker:
