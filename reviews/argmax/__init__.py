@@ -21,6 +21,8 @@ the entry point down:
     feasibility     strict linear feasibility: floats, Decimals or exact
                     integers propose, exact checks decide
     packed          all logits at a candidate at once, exact in sign
+    witness         a witness input as integers over one denominator,
+                    read as its Fractions
     lines           one-dimensional layers: the upper envelope of lines
     twins           classes that share a weight row
     masked          classes masked by a bias of -inf

@@ -80,6 +80,7 @@ from reviews.argmax.packed import Packed, dot
 from reviews.argmax.span import SpanCoordinates
 from reviews.argmax.tolerance import clears, holds_at, tolerance_bound, with_tolerance
 from reviews.argmax.twins import Twins
+from reviews.argmax.witness import Witness
 from reviews.argmax.workers import job_count, run_chunks, start_method
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
@@ -89,8 +90,9 @@ class ClassResult(namedtuple("ClassResult",
                              "index argmaxable witness terms classes box tolerance masked")):
     """The decision for one class.
 
-    index: the class; argmaxable: bool; witness: tuple of Fraction (length
-    d) or None; terms: the nonzero weights of the combination as
+    index: the class; argmaxable: bool; witness: d Fractions (a tuple, or a
+    reviews.argmax.witness.Witness, which reads and compares as one) or
+    None; terms: the nonzero weights of the combination as
     ((j, Fraction), ...) in increasing j, or None; classes: C, the layer's
     number of classes (needed only for ``combination``); box: None for
     inputs anywhere in R^d, or the Fraction R for inputs with |x_k| <= R
@@ -150,44 +152,6 @@ _DIGIT_SHARES = (20, 3, 1)
 # exactly while its candidate has at most _ROW_BITS.
 _POINT_BITS = 30
 _ROW_BITS = 32
-
-
-class _IntegerWitness(namedtuple("_IntegerWitness", "numerators denominator")):
-    """A witness as integers over one positive common denominator.
-
-    Its Fractions are made once, where the result leaves the check (in the
-    parent process when workers decide): a Fraction costs a microsecond,
-    and a witness has d of them.
-    """
-
-    __slots__ = ()
-
-    def fractions(self):
-        return tuple(map(Fraction, self.numerators, itertools.repeat(self.denominator)))
-
-    def size(self):
-        """max |x_k|, as a Fraction."""
-        return Fraction(max(map(abs, self.numerators)), self.denominator)
-
-
-def _fractions(witness):
-    """A witness (a tuple of Fractions, or _IntegerWitness) as a tuple of Fractions."""
-    return witness.fractions() if isinstance(witness, _IntegerWitness) else witness
-
-
-def _size(witness):
-    """max |x_k| of a witness (a tuple of Fractions, or _IntegerWitness).
-
-    An _IntegerWitness's is found in integers, its Fractions made once in
-    _finished: making and comparing d = 256 Fractions here took a third of
-    a millisecond, a sixth of the time a class of such a layer takes.
-    """
-    return witness.size() if isinstance(witness, _IntegerWitness) else max(map(abs, witness))
-
-
-def _finished(result):
-    """The result with its witness in Fractions."""
-    return result._replace(witness=_fractions(result.witness)) if result.argmaxable else result
 
 
 class _ScaledRows:
@@ -336,7 +300,7 @@ class _Layer:
         numerators = scaled[:self.dim]
         if denominator.denominator != 1:
             numerators = [v * denominator.denominator for v in numerators]
-        return ClassResult(i, True, _IntegerWitness(tuple(numerators), denominator.numerator), None)
+        return ClassResult(i, True, Witness(numerators, denominator.numerator), None)
 
     def reflect(self, x, i, rival):
         """x reflected across the tie of classes i and rival; None if floats fail."""
@@ -546,7 +510,7 @@ def _decide(layer, i):
         reduced, span = reduction
         result = _decide(reduced, i)
         if result.argmaxable:
-            return ClassResult(i, True, span.lift(_fractions(result.witness)), None)
+            return ClassResult(i, True, span.lift(result.witness), None)
         if layer.combination_holds(i, result.terms):
             return result
         if span.exact:
@@ -639,7 +603,7 @@ def _check(integer, bound, indices, jobs, progress):
         try:
             results = []
             for done, i in enumerate(indices, 1):
-                results.append(_finished(_decide_boxed(i)))
+                results.append(_decide_boxed(i))
                 if progress is not None:
                     progress(done, len(indices))
             return results
@@ -687,11 +651,8 @@ def _decide_chunk(indices):
 
 
 def _encoded(result):
-    witness = result.witness
-    if witness and not isinstance(witness, _IntegerWitness):
-        common = common_denominator(witness)
-        witness = _IntegerWitness(tuple(v.numerator * (common // v.denominator) for v in witness), common)
-    witness = witness and tuple(witness)
+    witness = result.witness and Witness.of(result.witness)
+    witness = witness and (witness.numerators, witness.denominator)
     terms = result.terms and tuple((j, v.numerator, v.denominator) for j, v in result.terms)
     box = result.box and (result.box.numerator, result.box.denominator)
     return result.index, result.argmaxable, witness, terms, result.classes, box
@@ -699,8 +660,7 @@ def _encoded(result):
 
 def _decoded(chunk):
     """The ClassResults of a chunk's results from ``_decide_chunk``."""
-    return [ClassResult(index, argmaxable,
-                        witness and _IntegerWitness(*witness).fractions(),
+    return [ClassResult(index, argmaxable, witness and Witness(*witness),
                         terms and tuple((j, Fraction(n, q)) for j, n, q in terms),
                         classes, box and Fraction(*box))
             for index, argmaxable, witness, terms, classes, box in chunk]
@@ -713,10 +673,10 @@ def _into_box(result, box):
     box, and there a positive multiple of a witness is one.
     """
     if result.argmaxable:
-        size = _size(result.witness)
+        witness = Witness.of(result.witness)
+        size = witness.size()
         if size > box:
-            result = result._replace(witness=tuple(v * box / size
-                                                   for v in _fractions(result.witness)))
+            result = result._replace(witness=witness.scaled(box / size))
     return result._replace(box=box)
 
 

@@ -78,6 +78,7 @@ from reviews.argmax.feasibility import decide
 from reviews.argmax.layer_input import finite, integer_layer
 from reviews.argmax.masked import masked_classes, radii_unmasked
 from reviews.argmax.packed import Packed, dot
+from reviews.argmax.witness import Witness
 from reviews.argmax.workers import run_chunks
 
 __all__ = ["Radius", "with_tolerance", "radii", "tolerance_bound", "clears", "holds_at",
@@ -424,7 +425,7 @@ def with_tolerance(weights, bias, results, tolerance, box=None, jobs=1):
     for index, witness, terms in decided:
         carried[index] = carried[index]._replace(
             argmaxable=terms is None, terms=terms and _fractions(terms),
-            witness=witness and tuple(Fraction(v, witness[1]) for v in witness[0]),
+            witness=witness and Witness(*witness),
             classes=terms and len(results))
     return carried
 
@@ -448,11 +449,9 @@ def _stop_worker():
 
 
 def _integers(witness):
-    """A witness of Fractions as (numerators, common denominator)."""
-    common = 1
-    for v in witness:
-        common = common * v.denominator // math.gcd(common, v.denominator)
-    return tuple(v.numerator * (common // v.denominator) for v in witness), common
+    """A witness (Fractions, or a Witness) as (numerators, common denominator)."""
+    witness = Witness.of(witness)
+    return witness.numerators, witness.denominator
 
 
 def _fractions(terms):

@@ -13,6 +13,7 @@ from reviews.errors import InputError
 from reviews.argmax.feasibility import Program
 from reviews.argmax.layer_input import check_spread, integer_layer
 from reviews.argmax.span import SpanCoordinates
+from reviews.argmax.witness import Witness
 
 FIGURE_1 = [[-2, -2], [1, 2], [F(9, 5), F(-4, 5)], [F(9, 10), F(1, 5)]]
 
@@ -578,16 +579,17 @@ class TestBox(unittest.TestCase):
         self.assertTrue(all(verify(FIGURE_1, None, r, box=F(1, 10)) for r in results))
 
     def test_an_integer_witness_is_boxed_as_its_fractions_are(self):
-        # _into_box measures an _IntegerWitness in integers; at the edge
-        # (largest |x_k| = R) it stays, past it it is scaled, as in Fractions.
-        witness = argmaxable._IntegerWitness((-6, 3, 0), 4)
+        # _into_box measures a Witness in integers; at the edge (largest
+        # |x_k| = R) it stays, past it it is scaled, as in Fractions.
+        witness = Witness((-6, 3, 0), 4)
         for box in (F(1, 2), F(3, 2), F(2)):
-            fractions = ClassResult(0, True, witness.fractions(), None)
+            fractions = ClassResult(0, True, tuple(witness), None)
             integers = ClassResult(0, True, witness, None)
             with self.subTest(box=box):
                 expected = argmaxable._into_box(fractions, box)
                 boxed = argmaxable._into_box(integers, box)
-                self.assertEqual(argmaxable._finished(boxed), expected)
+                self.assertEqual(boxed, expected)
+                self.assertEqual(repr(boxed), repr(expected))
                 self.assertEqual(max(map(abs, expected.witness)), min(box, F(3, 2)))
 
     def test_a_winning_own_weight_outside_the_box_is_no_witness(self):

@@ -73,19 +73,20 @@ class TestSameResultsForEveryJobs(FileTestCase):
         self.assertEqual(repr(check_layer(exact, None, box=F(1, 3), jobs=3)),
                          repr(check_layer(exact, None, box=F(1, 3))))
 
-    def test_witnesses_are_tuples_of_fractions_from_workers_and_from_here(self):
+    def test_witnesses_read_as_the_same_fractions_from_workers_and_from_here(self):
         # Workers send a witness as integers over one denominator; both ways
-        # give the same plain tuples of Fractions: from x = w_i (40 classes
-        # in 20 dimensions), from a few coordinates (5 classes in 20), and
-        # scaled into a box.
+        # give witnesses of the same type that read as the same Fractions:
+        # from x = w_i (40 classes in 20 dimensions), from a few coordinates
+        # (5 classes in 20), and scaled into a box.
         weights, _ = _layer(40, 20, 4)
         for rows, box in ((weights, None), (weights[:5], None), (weights, F(1, 1000))):
             one, two = check_layer(rows, box=box), check_layer(rows, box=box, jobs=2)
             with self.subTest(classes=len(rows), box=box):
                 self.assertEqual(two, one)
+                self.assertEqual([type(r.witness) for r in two], [type(r.witness) for r in one])
+                self.assertEqual([tuple(r.witness) for r in two], [tuple(r.witness) for r in one])
                 witnesses = [r.witness for r in one + two if r.argmaxable]
                 self.assertEqual(len(witnesses), 2 * len(rows))
-                self.assertEqual({type(w) for w in witnesses}, {tuple})
                 self.assertEqual({type(v) for w in witnesses for v in w}, {F})
 
     def test_forked_workers_start_from_the_layer_built_here(self):
