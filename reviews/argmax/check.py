@@ -461,6 +461,12 @@ def _decide(layer, i):
         rivals = layer.packed.beaten_by(i, shared[0], 1)
         if not rivals:
             return layer.witness(i, shared)
+        # Then the paper's search with real patience, across one rival at a
+        # time: where many rivals beat x = w_i, a few reflections of this
+        # candidate find a witness.
+        found = reflected_witness(layer, i, start, rivals[0], reflections(layer.dim))
+        if found is not None:
+            return layer.witness(i, found)
     candidate = layer.row_candidate(i)
     beaten = layer.packed.beaten_by(i, candidate[0], _ADDED_PER_ROUND)
     working = list(beaten)
@@ -487,14 +493,12 @@ def _decide(layer, i):
         working += [j for j in beaten if j not in working]
     if not beaten:
         return layer.witness(i, candidate)
-    # Then the paper's search with real patience, across one rival at a
-    # time: on layers whose rows share a direction, many rivals beat x = w_i,
-    # yet a few reflections find a witness.
-    if start is not None:
-        point, beaten = start, rivals
-    found = reflected_witness(layer, i, point, beaten[0], reflections(layer.dim))
-    if found is not None:
-        return layer.witness(i, found)
+    # The paper's search with real patience, if not tried from the shared
+    # direction's candidate already.
+    if start is None:
+        found = reflected_witness(layer, i, point, beaten[0], reflections(layer.dim))
+        if found is not None:
+            return layer.witness(i, found)
     reduction = layer.reduced(needed=False)
     if reduction is None:
         # The inexact rounds extend ``working``: the exact program starts

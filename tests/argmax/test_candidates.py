@@ -1,5 +1,6 @@
 """Tests of reviews.argmax.candidates: float proposals, checked exactly."""
 
+import collections
 import random
 import unittest
 from unittest import mock
@@ -97,6 +98,19 @@ class TestSharedDirection(unittest.TestCase):
         self.assertTrue(all(r.argmaxable for r in results))
         # One check for each of the 190 classes the first candidate settles.
         self.assertLess(check.call_count, 250)
+
+    def test_a_class_the_shared_candidate_misses_is_settled_by_its_reflections(self):
+        # The shared direction's candidate settles 194 of these 300 classes
+        # in one check; the rest are reflected from it at once (before, x =
+        # w_i and x = w_i - mean were tried first: 611 checks, up to 5 a class).
+        weights = shared_direction_layer(300, 32, 1)
+        with mock.patch("reviews.argmax.packed.Packed.beaten_by", autospec=True,
+                        side_effect=argmaxable.Packed.beaten_by) as check:
+            results = check_layer(weights)
+        self.assertTrue(all(r.argmaxable for r in results))
+        checks = collections.Counter(call.args[1] for call in check.call_args_list)
+        self.assertEqual(max(checks.values()), 3)
+        self.assertEqual(sum(checks.values()), 413)
 
 
 if __name__ == "__main__":
