@@ -71,8 +71,8 @@ from reviews.exact import common_denominator, shown, to_float
 from reviews.argmax.candidates import SharedDirection, reflected_witness, reflections
 from reviews.argmax.feasibility import Program, basis_combination, is_combination, scaled_floats
 from reviews.argmax.layer_input import (
-    box_bound, certificate_number, check_spread, class_index, exact_layer, extremes, integer_layer,
-    sequence, validated,
+    FloatRows, box_bound, certificate_number, check_spread, class_index, exact_layer, extremes,
+    integer_layer, sequence, validated,
 )
 from reviews.argmax.lines import upper_envelope
 from reviews.argmax.masked import check_unmasked, masked_classes, verify_unmasked
@@ -184,7 +184,10 @@ class _Layer:
         self.box = box if self.has_bias else None
         self.bias = bias if self.has_bias else [0] * self.classes
         self.denominator = denominator
-        rows = [w + [b] for w, b in zip(weights, bias)] if self.has_bias else weights
+        rows = weights
+        if self.has_bias:
+            rows = (weights.with_column(bias) if isinstance(weights, FloatRows)
+                    else [w + [b] for w, b in zip(weights, bias)])
         self.packed = Packed(rows, prune=not self.has_bias)
         self._reduced = None
         self._centre = None

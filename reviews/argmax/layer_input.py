@@ -5,6 +5,7 @@ or TypeError for an argument of the wrong type.
 
     exact_layer         weights and bias as Fractions
     integer_layer       weights and bias as integers times one common denominator
+    FloatRows           a large float layer's rows, read as those integers
     check_spread        InputError past the limit on layers of widely spread numbers
     extremes            the smallest nonzero and the largest magnitude of integer rows
     box_bound           the bound R of the box |x_k| <= R, as a Fraction
@@ -15,6 +16,8 @@ or TypeError for an argument of the wrong type.
     class_index         a class number of a layer
 """
 
+import array
+import collections.abc
 import decimal
 import itertools
 import math
@@ -25,7 +28,8 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.exact import common_denominator, real_number, shown
 
-__all__ = ["FLOAT_SPREAD_BITS", "MAX_SPREAD_LAYER_BITS", "exact_layer", "integer_layer",
+__all__ = ["FLOAT_SPREAD_BITS", "MAX_SPREAD_LAYER_BITS", "FLOAT_ROWS_ENTRIES", "exact_layer",
+           "integer_layer", "FloatRows",
            "check_spread", "extremes", "box_bound", "validated", "sequence", "finite",
            "certificate_number", "class_index"]
 
@@ -38,6 +42,10 @@ __all__ = ["FLOAT_SPREAD_BITS", "MAX_SPREAD_LAYER_BITS", "exact_layer", "integer
 # its number of entries times its span.
 FLOAT_SPREAD_BITS = 2100
 MAX_SPREAD_LAYER_BITS = 2 ** 20
+# A float layer of at least this many entries keeps its floats, its rows
+# made integers when read (FloatRows): as Python integers a GPT-2-sized
+# head (50,257 x 768) took about 1.7 GB, as floats in arrays 309 MB.
+FLOAT_ROWS_ENTRIES = 2 ** 20
 
 
 def exact_layer(weights, bias=None):
@@ -80,6 +88,8 @@ def integer_layer(weights, bias):
 
     Goes from each entry's integer ratio to the integers without a Fraction
     per entry: a float layer has few distinct denominators (powers of 2).
+    The rows of a float layer of FLOAT_ROWS_ENTRIES entries or more are a
+    FloatRows, the integers made when a row is read.
 
     >>> integer_layer([[0.5, 1]], [Fraction(9, 10)])
     ([[5, 10]], [9], 10)
@@ -101,10 +111,64 @@ def integer_layer(weights, bias):
                 pass
         return [n * factors[q] for n, q in map(_ratio, values)]
 
-    return ([scaled(row) for row in rows], None if biases is None else scaled(biases), common)
+    biases = None if biases is None else scaled(biases)
+    if power is not None and _kept_as_floats(rows, power):
+        return FloatRows(rows, power), biases, common
+    return [scaled(row) for row in rows], biases, common
+
+
+def _kept_as_floats(rows, power):
+    """Whether a layer's rows are large, all floats, and finite times ``power``."""
+    if len(rows) * len(rows[0]) < FLOAT_ROWS_ENTRIES:
+        return False
+    if any(set(map(type, row)) != _FLOAT for row in rows):
+        return False
+    return math.isfinite(max(max(map(abs, row)) for row in rows) * power)
+
+
+class FloatRows(collections.abc.Sequence):
+    """Rows of floats read as the integers v * ``power`` (a power of 2, so
+    exact while finite), each row made when read, with the integers of
+    ``column`` (one per row) appended if given: a bias column.
+
+    >>> rows = FloatRows([[0.5, -1.25], [3.0, 0.0]], 4.0)
+    >>> rows[0], list(rows), len(rows)
+    ([2, -5], [[2, -5], [12, 0]], 2)
+    >>> rows.with_column([7, 8])[1], rows.select([1])[0]
+    ([12, 0, 8], [12, 0])
+    """
+
+    __slots__ = ("floats", "power", "column")
+
+    def __init__(self, floats, power, column=None):
+        self.floats, self.power, self.column = floats, power, column
+
+    def __len__(self):
+        return len(self.floats)
+
+    def __getitem__(self, j):
+        if isinstance(j, slice):
+            return [self[k] for k in range(*j.indices(len(self)))]
+        row = list(map(int, map(self.power.__mul__, self.floats[j])))
+        if self.column is not None:
+            row.append(self.column[j])
+        return row
+
+    def __reduce__(self):
+        return FloatRows, (self.floats, self.power, self.column)
+
+    def with_column(self, column):
+        """These rows with ``column`` (integers, one per row) appended."""
+        return FloatRows(self.floats, self.power, column)
+
+    def select(self, indices):
+        """The rows ``indices``, in that order, still read when asked for."""
+        column = None if self.column is None else [self.column[j] for j in indices]
+        return FloatRows([self.floats[j] for j in indices], self.power, column)
 
 
 _FLOAT = {float}
+_FLOAT_CODES = ("f", "d")
 _ratio = operator.methodcaller("as_integer_ratio")
 _second = operator.itemgetter(1)
 
@@ -133,18 +197,19 @@ def check_spread(rows, biases, denominator, box=None, tolerance=0):
       ...
     reviews.errors.InputError: the layer's 900 numbers span 3,321 bits with the tolerance (magnitudes about 1 to 1e1000); a layer spanning more than 2,100 bits may have at most 1,048,576 in all (numbers times span): this one has 2,988,900, and its exact check would take minutes
     """
-    layer = rows + ([] if biases is None else [biases])
-    count = sum(map(len, layer))
-    values, scale = _beside(layer, denominator, tolerance)
-    smallest, largest = extremes(values)
+    # Rows are read once each and not kept: a large float layer's are made when read.
+    count = len(rows) * len(rows[0]) + (0 if biases is None else len(biases))
+    extra = [] if biases is None else [biases]
+    (smallest, largest), scale = _beside(extremes(itertools.chain(rows, extra)), denominator,
+                                         tolerance)
     if largest.bit_length() - smallest.bit_length() <= FLOAT_SPREAD_BITS:
         return
     boxed = box is not None and biases is not None
     if boxed:
         layer = [[v * box.numerator for v in row] for row in rows]
         layer.append([v * box.denominator for v in biases])
-        values, scale = _beside(layer, denominator * box.denominator, tolerance)
-        smallest, largest = extremes(values)
+        (smallest, largest), scale = _beside(extremes(layer), denominator * box.denominator,
+                                             tolerance)
     spread = largest.bit_length() - smallest.bit_length()
     if count * spread > MAX_SPREAD_LAYER_BITS:
         raise InputError(
@@ -157,18 +222,20 @@ def check_spread(rows, biases, denominator, box=None, tolerance=0):
                format(count * spread, ",")))
 
 
-def _beside(values, denominator, tolerance):
-    """(rows, denominator): integer ``values`` over ``denominator``, with
-    the tolerance T beside them as one more row, all over one denominator,
-    if T is above every magnitude of ``values`` (a smaller T is cleared by
-    the witnesses of T = 0, or decided at the layer's own scale)."""
+def _beside(magnitudes, denominator, tolerance):
+    """((smallest, largest), denominator): the extremes ``magnitudes`` of
+    integer values over ``denominator``, with the tolerance T beside them,
+    all over one denominator, if T is above every magnitude (a smaller T
+    is cleared by the witnesses of T = 0, or decided at the layer's own
+    scale)."""
+    smallest, largest = magnitudes
     if not tolerance:
-        return values, denominator
+        return magnitudes, denominator
     q = tolerance.denominator
-    if tolerance.numerator * denominator <= extremes(values)[1] * q:
-        return values, denominator
-    return ([[v * q for v in row] for row in values] + [[tolerance.numerator * denominator]],
-            denominator * q)
+    beside = tolerance.numerator * denominator
+    if beside <= largest * q:
+        return magnitudes, denominator
+    return (min(smallest * q, beside) if smallest else beside, beside), denominator * q
 
 
 def _counted(boxed, tolerance):
@@ -183,12 +250,18 @@ def _counted(boxed, tolerance):
 def extremes(rows):
     """(the smallest nonzero magnitude, the largest) in rows of integers; both 0 if all are 0.
 
-    >>> extremes([[0, -12], [3, 5]])
-    (3, 12)
+    The rows are read once, one at a time.
+
+    >>> extremes([[0, -12], [3, 5]]), extremes(iter([[0], [0]]))
+    ((3, 12), (0, 0))
     """
-    largest = max(max(map(abs, row)) for row in rows)
-    smallest = min((min(map(abs, filter(None, row))) for row in rows if any(row)),
-                   default=largest)
+    smallest = largest = 0
+    for row in rows:
+        magnitudes = list(filter(None, map(abs, row)))
+        if magnitudes:
+            low, high = min(magnitudes), max(magnitudes)
+            largest = max(largest, high)
+            smallest = min(smallest, low) if smallest else low
     return smallest, largest
 
 
@@ -210,7 +283,12 @@ def sequence(values, what):
 
 
 def _rows(weights):
-    rows = [sequence(row, "weights row %d" % j)
+    # A list, or an array of floats, is read as it is, not copied: for a
+    # large head a copy would take hundreds of megabytes (and a list made
+    # of an array four times the array's memory).
+    rows = [row if type(row) is list or (isinstance(row, array.array)
+                                         and row.typecode in _FLOAT_CODES)
+            else sequence(row, "weights row %d" % j)
             for j, row in enumerate(sequence(weights, "weights"))]
     if not rows:
         raise InputError("the layer has no classes (weights is empty)")

@@ -18,6 +18,8 @@ class by class would compare every duplicate with every other.
     Twins   the representatives, and the twin that defeats each other class
 """
 
+from reviews.argmax.layer_input import FloatRows
+
 __all__ = ["Twins"]
 
 
@@ -39,12 +41,9 @@ class Twins:
     def __init__(self, weights, bias):
         self.classes = len(weights)
         bias = bias if bias is not None else [0] * self.classes
-        groups = {}
-        for j, row in enumerate(weights):
-            groups.setdefault(tuple(row), []).append(j)
         self.twin = {}
         representatives = []
-        for members in groups.values():
+        for members in _equal_rows(weights):
             top = max(bias[j] for j in members)
             best = [j for j in members if bias[j] == top]
             representatives.append(best[0])
@@ -57,8 +56,14 @@ class Twins:
         self.position = {j: n for n, j in enumerate(self.representatives)}
 
     def select(self, values):
-        """The entries of ``values`` (one per class) of the representatives; None stays None."""
-        return None if values is None else [values[j] for j in self.representatives]
+        """The entries of ``values`` (one per class) of the representatives;
+        None stays None, and so do ``values`` where every class is one.  A
+        FloatRows stays one (reviews.argmax.layer_input)."""
+        if values is None or len(self.representatives) == self.classes:
+            return values
+        if isinstance(values, FloatRows):
+            return values.select(self.representatives)
+        return [values[j] for j in self.representatives]
 
     def renamed(self, result):
         """A ClassResult for the layer of representatives, in the classes of the layer."""
@@ -66,3 +71,28 @@ class Twins:
         terms = result.terms and tuple((rename[j], value) for j, value in result.terms)
         classes = self.classes if terms else result.classes
         return result._replace(index=rename[result.index], terms=terms, classes=classes)
+
+
+def _equal_rows(rows):
+    """The classes grouped by equal rows, in order of first appearance.
+
+    Keyed by a hash of each row, so that the rows are read once and not
+    kept (a large float layer's are made when read); rows whose hashes
+    collide are then told apart exactly.
+
+    >>> _equal_rows([[1, 2], [3], [1, 2], [3]])
+    [[0, 2], [1, 3]]
+    """
+    by_hash = {}
+    for j, row in enumerate(rows):
+        by_hash.setdefault(hash(tuple(row)), []).append(j)
+    groups = []
+    for members in by_hash.values():
+        if len(members) == 1:
+            groups.append(members)
+            continue
+        apart = {}
+        for j in members:
+            apart.setdefault(tuple(rows[j]), []).append(j)
+        groups.extend(apart.values())
+    return groups

@@ -1,0 +1,124 @@
+"""Tests of reviews.argmax.layer_input: large float layers kept as floats, read as integers."""
+
+import random
+import unittest
+from array import array
+from fractions import Fraction as F
+from unittest import mock
+
+from reviews.argmax import layer_input, twins
+from reviews.argmax.check import check_layer, verify
+from reviews.argmax.layer_input import FloatRows, check_spread, extremes, integer_layer, validated
+from reviews.argmax.twins import Twins
+from reviews.errors import InputError
+
+
+def _float_layer(classes, dim, seed):
+    rng = random.Random(seed)
+    weights = [[rng.gauss(0, 1) for _ in range(dim)] for _ in range(classes)]
+    return weights, [rng.gauss(0, 1) for _ in range(classes)]
+
+
+def _kept_from(entries):
+    return mock.patch.object(layer_input, "FLOAT_ROWS_ENTRIES", entries)
+
+
+class TestFloatRows(unittest.TestCase):
+
+    def test_a_large_float_layer_keeps_its_floats_and_reads_the_same_integers(self):
+        weights, bias = _float_layer(30, 5, 1)
+        rows, biases, common = integer_layer(weights, bias)
+        with _kept_from(150):
+            kept, kept_biases, kept_common = integer_layer(weights, bias)
+        self.assertIsInstance(kept, FloatRows)
+        self.assertIs(kept.floats[3], weights[3])
+        self.assertEqual((list(kept), kept_biases, kept_common), (rows, biases, common))
+        self.assertEqual(kept[-1], rows[-1])
+        self.assertEqual(kept[2:5], rows[2:5])
+
+    def test_a_layer_below_the_size_is_lists_of_integers(self):
+        weights, bias = _float_layer(30, 5, 1)
+        with _kept_from(151):
+            rows, _, _ = integer_layer(weights, bias)
+        self.assertIs(type(rows), list)
+
+    def test_exact_entries_or_floats_past_the_range_once_scaled_are_integers(self):
+        # A Fraction, or floats whose scaled values overflow: lists of integers.
+        with _kept_from(0):
+            exact, _, _ = integer_layer([[0.5, F(1, 3)], [1.0, 2.0]], None)
+            wide, _, common = integer_layer([[1e300, 2.0 ** -100], [1.0, 0.0]], None)
+        self.assertEqual(exact, [[3, 2], [6, 12]])
+        self.assertIs(type(wide), list)
+        self.assertEqual(wide[0], [int(F(1e300) * common), 1 * common >> 100])
+
+    def test_arrays_of_floats_are_taken_without_a_copy(self):
+        rows = [array("d", [0.5, -1.0]), array("f", [2.0, 0.25])]
+        values, _ = validated(rows, None)
+        self.assertIs(values[0], rows[0])
+        self.assertIs(values[1], rows[1])
+        with _kept_from(0):
+            kept, _, common = integer_layer(rows, None)
+        self.assertEqual((list(kept), common), ([[2, -4], [8, 1]], 4))
+
+    def test_arrays_holding_an_infinity_are_refused_by_entry(self):
+        with self.assertRaisesRegex(InputError, r"weights\[1\]\[0\] is inf"):
+            validated([array("d", [1.0]), array("d", [float("inf")])], None)
+
+    def test_a_bias_column_and_a_selection_read_as_lists_do(self):
+        rows = FloatRows([[0.5, 1.0], [2.0, -0.25], [1.0, 1.0]], 4.0)
+        self.assertEqual(list(rows.with_column([7, 8, 9])), [[2, 4, 7], [8, -1, 8], [4, 4, 9]])
+        self.assertEqual(list(rows.with_column([7, 8, 9]).select([2, 0])), [[4, 4, 9], [2, 4, 7]])
+
+    def test_check_layer_decides_the_same_from_floats_as_from_integers(self):
+        weights, bias = _float_layer(60, 4, 2)
+        # Twins too: classes 1 and 2 share a row, so the layer's rows are selected.
+        weights[2] = list(weights[1])
+        for keywords in ({}, {"box": 2}, {"tolerance": F(1, 10 ** 8)}):
+            with self.subTest(**keywords):
+                expected = check_layer(weights, bias, **keywords)
+                with _kept_from(0):
+                    results = check_layer(weights, bias, **keywords)
+                self.assertEqual(repr(results), repr(expected))
+                self.assertTrue(all(verify(weights, bias, r, **keywords) for r in results[:5]))
+
+    def test_check_spread_reads_float_rows(self):
+        weights, bias = _float_layer(10, 3, 3)
+        with _kept_from(0):
+            rows, biases, common = integer_layer(weights, bias)
+        self.assertIsNone(check_spread(rows, biases, common, F(100), F(1, 10 ** 8)))
+
+
+class TestExtremes(unittest.TestCase):
+
+    def test_rows_are_read_once(self):
+        self.assertEqual(extremes(iter([[0, -12], [3, 5], [0, 0]])), (3, 12))
+        self.assertEqual(extremes(iter([[0], [0]])), (0, 0))
+
+    def test_a_tolerance_above_every_magnitude_counts_beside_them(self):
+        # 1e1000 beside weights of about 1: a span past the float range.
+        with self.assertRaisesRegex(InputError, "with the tolerance"):
+            check_spread([[1, 2]] * 300, [3] * 300, 1, tolerance=F(10 ** 1000))
+        self.assertIsNone(check_spread([[1, 2]] * 300, [3] * 300, 1, tolerance=F(10 ** 100)))
+
+
+class TestEqualRows(unittest.TestCase):
+
+    def test_rows_whose_hashes_collide_are_told_apart_exactly(self):
+        with mock.patch.object(twins, "hash", lambda row: 0, create=True):
+            groups = twins._equal_rows([[1, 2], [3, 4], [1, 2], [5, 6], [3, 4]])
+        self.assertEqual(sorted(groups), [[0, 2], [1, 4], [3]])
+
+    def test_selecting_float_rows_keeps_them_float_rows(self):
+        rows = FloatRows([[0.5], [0.5], [1.0]], 2.0)
+        found = Twins(rows, [0, 1, 0])
+        selected = found.select(rows)
+        self.assertIsInstance(selected, FloatRows)
+        self.assertEqual(list(selected), [[1], [2]])
+
+    def test_with_no_twins_the_values_are_returned_as_they_are(self):
+        rows = [[1], [2]]
+        self.assertIs(Twins(rows, None).select(rows), rows)
+
+
+if __name__ == "__main__":
+    unittest.main()
