@@ -45,7 +45,9 @@ MAX_SPREAD_LAYER_BITS = 2 ** 20
 # A float layer of at least this many entries keeps its floats, its rows
 # made integers when read (FloatRows): as Python integers a GPT-2-sized
 # head (50,257 x 768) took about 1.7 GB, as floats in arrays 309 MB.
-FLOAT_ROWS_ENTRIES = 2 ** 20
+# Below, integers are kept: each read makes a row again, which took 11%
+# more time on a 8000 x 256 layer (whose integers take about 90 MB).
+FLOAT_ROWS_ENTRIES = 2 ** 24
 
 
 def exact_layer(weights, bias=None):
