@@ -14,14 +14,17 @@ rounded logits are compared with the class's exact logit, so the bound
 counts one rounding, not two.  Where many margins in a block fall within
 the coarse bound, the block is computed again with fields of more bits
 (packed when first needed), so that few classes are checked one by one.
-Without a bias, blocks of rows too short to reach the candidate's own
-logit are skipped (Cauchy-Schwarz).
+Blocks of rows too close to the rows' mean to reach the candidate's own
+logit are skipped (Cauchy-Schwarz).  In 64 dimensions or more, each other
+block is first screened in a few sqrt(d) of them: a head of the layer's
+columns and one bound for the rest (Cauchy-Schwarz again), packed the
+same way; the few rows the screen leaves are checked one by one, and the
+block is computed in full only where it leaves many or a real rival.
 
     Packed      the packed rows; Packed.beaten_by(i, candidate, wanted, handicap=0)
     dot         the dot product of two sequences
 """
 
-import bisect
 import heapq
 import itertools
 import math
@@ -48,6 +51,19 @@ _STRUCT_CODES = {2: "H", 4: "I", 8: "Q"}
 # Classes per block: few enough that skipping a block saves work, many
 # enough that a product's cost dwarfs the interpreter's per block.
 _BLOCK = 512
+# The screen (Packed._cleared): from this width on, a head of
+# _HEAD_ROOTS * sqrt(width) coordinates, at most half of them, and a bound
+# for the rest.  A Gaussian rival's logit departs from the mean by about
+# |w_j| |x| / sqrt(width), and the bound's slack is about (width - k) /
+# width |w_j| |x|: k of a few sqrt(width) keeps the slack within the
+# margins.  The head is chosen by the spreads of _SAMPLE rows or more.
+# Past _SCREEN_CHECKS rows left in a block, the levels decide it.  Where it
+# clears few blocks, one in _PROBE + 1 is still screened (Packed._screens).
+_SCREEN_WIDTH = 64
+_HEAD_ROOTS = 5
+_SAMPLE = 1024
+_SCREEN_CHECKS = 8
+_PROBE = 16
 
 
 def dot(a, b):
@@ -72,12 +88,14 @@ class Packed:
 
     ``rows`` are integer rows (weights, then the bias if any); a candidate is
     an integer vector of the same length, and logits are rows . candidate.
-    The rows are packed less c, in order of decreasing distance from c:
-    without a bias (``prune``), c is their mean rounded to integers, and
-    logits less c . x order the classes as logits do; a row with
-    |w_j - c| |x| < (w_i - c) . x cannot reach logit_i (Cauchy-Schwarz),
-    so only the blocks holding rows farther from c are computed.  With a
-    bias, c = 0.
+    Logits less m . x, m the rows' mean rounded to integers, order the
+    classes as logits do, and a row with |w_j - m| |x| < (w_i - m) . x
+    cannot reach logit_i (Cauchy-Schwarz).  The rows are packed less c, in
+    order of decreasing distance from c: without a bias (``prune``), c = m,
+    so that blocks of rows too close to m form a tail, not computed; with a
+    bias, c = 0, and blocks too close to m are skipped all the same.  (The
+    rounding orders the rivals found, and so the linear program's rows in
+    reviews.argmax.check: c = 0 keeps them as they were with a bias.)
 
     >>> Packed([[3, 0], [0, 3], [2, 2]], prune=True).beaten_by(0, [1, 1], 2)
     [2, 1]
@@ -90,18 +108,37 @@ class Packed:
         sums = [0] * width
         for row in rows:
             sums = list(map(operator.add, sums, row))
-        self.centre = [v // len(rows) for v in sums] if prune else [0] * width
-        squares, sizes = [], []
+        self.mean = [v // len(rows) for v in sums]
+        self.centre = self.mean if prune else [0] * width
+        if width >= _SCREEN_WIDTH:
+            # The spreads of a sample of the rows choose the head as well.
+            self.head = _head(rows[::max(1, len(rows) // _SAMPLE)], self.mean)
+        else:
+            self.head = None
+        squares, sizes, distances, screen_rows = [], [], [], []
+        mean_square = dot(self.mean, self.mean)
         for row in rows:
-            apart = list(map(operator.sub, row, self.centre))
-            squares.append(dot(apart, apart))
+            if prune:
+                apart = list(map(operator.sub, row, self.mean))
+                square = distance = dot(apart, apart)
+            else:
+                apart, square = row, dot(row, row)
+                distance = square - 2 * dot(row, self.mean) + mean_square
+            squares.append(square)
+            distances.append(distance)
             sizes.append(sum(map(abs, apart)))
+            if self.head is not None:
+                head = [row[k] - self.mean[k] for k in self.head]
+                screen_rows.append(head + [_root_up(distance - dot(head, head))])
         self.order = sorted(range(len(rows)), key=lambda j: -squares[j])
-        self.norms = [squares[j] for j in self.order]
         self.rank = {j: n for n, j in enumerate(self.order)}
+        self.distances = [distances[j] for j in self.order]
+        starts = range(0, len(rows), _BLOCK)
+        self.farthest = [max(self.distances[start:start + _BLOCK]) for start in starts]
+        self.nearest = [min(self.distances[start:start + _BLOCK]) for start in starts]
         # Each block's largest squared 2-norm and 1-norm, for its rounding.
-        extents = [(self.norms[start], max(sizes[j] for j in self.order[start:start + _BLOCK]))
-                   for start in range(0, len(rows), _BLOCK)]
+        extents = [(squares[self.order[start]],
+                    max(sizes[j] for j in self.order[start:start + _BLOCK])) for start in starts]
         # The coarse fields serve every candidate: packed now; finer ones when needed.
         if width < _FEW_DIMENSIONS:
             self.levels = [_Fields(rows, self.centre, self.order, _FEW_DIMENSION_FIELD_BYTES,
@@ -110,6 +147,11 @@ class Packed:
             coarse = _Fields(rows, self.centre, self.order, _FIELD_BYTES, extents, eager=True)
             self.levels = [coarse, _Fields(rows, self.centre, self.order, 2 * coarse.size,
                                            extents, eager=False)]
+        if self.head is not None:
+            self.screen = _Fields(screen_rows, [0] * len(screen_rows[0]), self.order,
+                                  _FIELD_BYTES, _extents(screen_rows, self.order), eager=True)
+        # Blocks the screen cleared, was tried on, and was not tried on since.
+        self.tally = [0, 0, 0]
 
     def beaten_by(self, i, candidate, wanted, handicap=0):
         """Up to ``wanted`` classes j != i with logit_j >= logit_i - handicap, exactly.
@@ -117,63 +159,104 @@ class Packed:
         An empty list proves that the candidate makes class i the strict
         maximum (by more than ``handicap``, an integer >= 0).  Rivals come
         largest (rounded) logit first.
+
+        >>> layer = Packed([[1] * 64, [2] * 64, [0] * 63 + [100]], prune=True)
+        >>> layer.beaten_by(0, [1] * 64, 2), layer.beaten_by(1, [1] * 64, 2)
+        ([1, 2], [])
         """
         logit_i = dot(self.rows[i], candidate) - handicap
         found = []
-        for j in self._suspects(i, candidate, logit_i - dot(self.centre, candidate), wanted):
+        for j in self._suspects(i, candidate, logit_i, wanted):
             if j != i and dot(self.rows[j], candidate) >= logit_i:
                 found.append(j)
                 if len(found) == wanted:
                     break
         return found
 
-    def _reach(self, own, square):
-        """How many rows, farthest from the centre first, might reach the
-        class's logit less c . x, ``own``; ``square`` is |x|**2."""
-        if not (self.prune and own > 0 and square):
-            return len(self.rows)
-        # The rows with norm**2 * size >= own**2 form a prefix.
-        low, high, target = 0, len(self.rows), own * own
-        while low < high:
-            middle = (low + high) // 2
-            if self.norms[middle] * square >= target:
-                low = middle + 1
-            else:
-                high = middle
-        return low
-
-    def _suspects(self, i, candidate, own, wanted):
+    def _suspects(self, i, candidate, logit, wanted):
         """Classes whose rounded margin proves nothing, for the candidate and
-        class i's logit less c . x, ``own``.
+        class i's logit, ``logit``.
 
-        Each block is computed with the coarse fields, and again with the
-        fine ones where more than _REFINE of its margins are within the
-        coarse bound (rows beyond the bound are rivals at any precision).
-        Largest rounded logit first; ordered lazily, as usually only about
-        ``wanted`` of them are looked at.
+        A row with |w_j - m| |x| < logit - m . x, m the rows' mean, cannot
+        reach it (Cauchy-Schwarz); so blocks of such rows are skipped, and
+        such rows dropped.  In many dimensions each other block is screened
+        first (Packed._cleared).  Each block left is computed with the
+        coarse fields, and again with the fine ones where more than _REFINE
+        of its margins are within the coarse bound (rows beyond the bound
+        are rivals at any precision).  Largest rounded logit first; ordered
+        lazily, as usually only about ``wanted`` of them are looked at.
         """
         square = dot(candidate, candidate)
-        reach = self._reach(own, square)
+        centred = logit - dot(self.mean, candidate)
+        own = centred if self.prune else logit
+        # Rows at a squared distance below ``near`` from the mean cannot reach.
+        near = (centred * centred if centred > 0 else 0) if square else 0
         rank = self.rank[i]
         rounded = [None] * len(self.levels)
+        screened = None
         flagged, values = [], []
-        for start in range(0, reach, _BLOCK):
+        for number, start in enumerate(range(0, len(self.rows), _BLOCK)):
+            if self.farthest[number] * square < near:
+                continue
+            mine = rank - start if start <= rank < start + _BLOCK else None
+            if self._screens():
+                if screened is None:
+                    screened = self.screen.rounded(*_screened(candidate, square, self.head))
+                cleared = self._cleared(number, screened, centred, mine, candidate, logit)
+                self.tally[0] += cleared
+                self.tally[1] += 1
+                if cleared:
+                    continue
             for n, level in enumerate(self.levels):
                 if rounded[n] is None:
                     rounded[n] = level.rounded(candidate, square)
-                suspects = level.suspects(start // _BLOCK, rounded[n], own,
-                                          rank - start if start <= rank < start + _BLOCK else None,
+                suspects = level.suspects(number, rounded[n], own, mine,
                                           refine=n + 1 < len(self.levels))
                 if suspects is not None:
                     break
             numbers, rounded_logits = suspects
+            if self.nearest[number] * square < near:
+                numbers, rounded_logits = _kept(numbers, rounded_logits, [
+                    self.distances[start + n] * square >= near for n in numbers])
             flagged += [start + n for n in numbers]
             values += rounded_logits
-        # Rows of the last block past the reach were never asked about (flagged is sorted).
-        kept = bisect.bisect_left(flagged, reach)
-        del flagged[kept:], values[kept:]
         logit = dict(zip(flagged, values)).__getitem__
         return (self.order[n] for n in _largest_first(flagged, logit, wanted + _LOOKAHEAD))
+
+    def _screens(self):
+        """Whether to screen the next block: while the screen clears at least
+        three in four of the blocks it is tried on (below that it costs
+        about what it saves or more, as on rows sharing a direction, where
+        candidates win by little), and one block in _PROBE + 1 otherwise,
+        so that the tally follows the candidates.  Where it screens changes
+        no answer."""
+        if self.head is None:
+            return False
+        cleared, tried, skipped = self.tally
+        screens = 4 * cleared >= 3 * tried or skipped == _PROBE
+        self.tally[2] = 0 if screens else skipped + 1
+        return screens
+
+    def _cleared(self, number, screened, centred, mine, candidate, logit):
+        """Whether no row of block ``number`` but the class's own (``mine``)
+        reaches ``logit``, proved with the screen (``screened``: the
+        candidate's screen terms; ``centred``: logit - m . x) and at most
+        _SCREEN_CHECKS exact products.
+
+        With S the head coordinates and R the others, rho_j >= |(w_j - m)_R|
+        and sigma >= |x_R| (square roots rounded up):
+        (w_j - m) . x <= (w_j - m)_S . x_S + rho_j sigma (Cauchy-Schwarz),
+        the logit of the screen row ((w_j - m)_S, rho_j) at the screen
+        candidate (x_S, sigma), a layer of k + 1 columns whose packed fields
+        bound their rounding as the levels' do: a row it leaves out has
+        (w_j - m) . x < logit - m . x.  The rows it leaves, if few, are
+        checked one by one; otherwise the levels decide the block.
+        """
+        numbers, _ = self.screen.suspects(number, screened, centred, mine)
+        if len(numbers) > _SCREEN_CHECKS:
+            return False
+        start = number * _BLOCK
+        return all(dot(self.rows[self.order[start + n]], candidate) < logit for n in numbers)
 
 
 class _Fields:
@@ -202,6 +285,8 @@ class _Fields:
         if eager:
             for number in range(len(self.blocks)):
                 self._block(number)
+            # Not read again: rows made for these fields alone (the screen's) are freed.
+            self.rows = None
 
     def _fits(self, size, width, extents):
         """Whether fields of ``size`` bytes hold every block's rounded logits
@@ -324,6 +409,67 @@ def _rounding_shift(square, budget, width):
     while room << shift < excess:
         shift += 1
     return shift
+
+
+def _kept(numbers, values, keep):
+    """The numbers and values where ``keep`` is true.
+
+    >>> _kept([1, 2, 3], [10, 20, 30], [True, False, True])
+    ([1, 3], [10, 30])
+    """
+    return (list(itertools.compress(numbers, keep)), list(itertools.compress(values, keep)))
+
+
+def _head(rows, mean):
+    """The screen's head coordinates for rows of mean ``mean``: the last (a
+    bias's, where the layer has one: its candidate entry, the common
+    denominator, may dwarf the others') and the others of largest spread
+    about the mean, _HEAD_ROOTS * sqrt(width) in all, at most half of them.
+
+    >>> _head([[0, 5, 1, 0, 0, 2, 0, 9], [0, -5, 0, 3, 0, 0, 0, 1]], [0, 0, 0, 1, 0, 1, 0, 5])
+    [1, 3, 5, 7]
+    """
+    spreads = [0] * len(mean)
+    for row in rows:
+        apart = list(map(operator.sub, row, mean))
+        spreads = list(map(operator.add, spreads, map(operator.mul, apart, apart)))
+    last = len(mean) - 1
+    count = min(len(mean) // 2, _HEAD_ROOTS * math.isqrt(len(mean)))
+    widest = sorted(range(last), key=lambda k: (-spreads[k], k))[:count - 1]
+    return sorted(widest) + [last]
+
+
+def _root_up(square):
+    """The least integer at least the square root of ``square`` >= 0.
+
+    >>> _root_up(16), _root_up(17)
+    (4, 5)
+    """
+    root = math.isqrt(square)
+    return root if root * root == square else root + 1
+
+
+def _screened(candidate, square, head):
+    """(the screen candidate (x_S, sigma), its squared 2-norm), sigma >= |x_R|,
+    for x, ``candidate``, of squared 2-norm ``square``.
+
+    >>> _screened([1, 2, 3, 4], 30, [0, 3])
+    ([1, 4, 4], 33)
+    """
+    short = [candidate[k] for k in head]
+    part = dot(short, short)
+    sigma = _root_up(square - part)
+    return short + [sigma], part + sigma * sigma
+
+
+def _extents(rows, order):
+    """Each block's largest squared 2-norm and 1-norm of ``rows``, in ``order``.
+
+    >>> _extents([[3, 4], [-1, 1]], [1, 0])
+    [(25, 7)]
+    """
+    return [(max(dot(rows[j], rows[j]) for j in block), max(sum(map(abs, rows[j])) for j in block))
+            for block in (order[start:start + _BLOCK] for start in range(0, len(order), _BLOCK))]
 
 
 def _largest_first(items, key, count):

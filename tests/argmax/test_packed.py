@@ -2,6 +2,7 @@
 
 import random
 import unittest
+from unittest import mock
 
 from reviews.argmax import packed
 from reviews.argmax.packed import Packed, dot
@@ -114,6 +115,136 @@ class TestRoundingNeverDecides(unittest.TestCase):
         self.assertEqual([level.size for level in wide.levels], [4, 8])
         self.assertEqual(wide.beaten_by(0, rows[1], 2), [1])
         self.assertEqual(wide.beaten_by(1, rows[1], 2), [])
+
+
+def _unscreened(rows, prune):
+    """The packed layer without its screen: every block goes to the levels."""
+    layer = Packed(rows, prune)
+    layer.head = None
+    return layer
+
+
+def _recorded(function, results):
+    """``function``, appending what it returns to ``results``."""
+    def recorded(*arguments):
+        results.append(function(*arguments))
+        return results[-1]
+    return recorded
+
+
+class TestScreen(unittest.TestCase):
+    """The head coordinates and a bound for the rest clear most blocks in
+    many dimensions; the rivals found, and their order, stay those of the
+    levels alone."""
+
+    @staticmethod
+    def _layer(rival):
+        # Class 0 along the first column; 30 rows spread over the 32 head
+        # columns (0 to 30 and the last); row 31 long in column 40, row 32
+        # in column 50, outside the head, where the candidate is long too.
+        rng = random.Random(1)
+        rows = [[0] * 64 for _ in range(33)]
+        rows[0][0] = 10000
+        for row in rows[1:31]:
+            for k in list(range(31)) + [63]:
+                row[k] = rng.randint(-3000, 3000)
+        rows[31][40], rows[32][50] = 2000, rival
+        candidate = [1000] + [0] * 49 + [10 ** 4] + [0] * 13
+        return rows, candidate
+
+    @staticmethod
+    def _screen(layer, rows, candidate):
+        """(the classes the screen leaves in block 0, whether it clears the block) for class 0."""
+        screened = layer.screen.rounded(*packed._screened(candidate, dot(candidate, candidate),
+                                                          layer.head))
+        logit = dot(rows[0], candidate)
+        centred = logit - dot(layer.mean, candidate)
+        numbers, _ = layer.screen.suspects(0, screened, centred, layer.rank[0])
+        cleared = layer._cleared(0, screened, centred, layer.rank[0], candidate, logit)
+        return sorted(layer.order[n] for n in numbers), cleared
+
+    def test_the_head_is_the_widest_columns_and_the_last(self):
+        rows, _ = self._layer(1000)
+        self.assertEqual(Packed(rows, prune=True).head, list(range(31)) + [63])
+        self.assertIsNone(Packed([row[:63] for row in rows], prune=True).head)
+
+    def test_rows_the_screen_leaves_are_checked_one_by_one(self):
+        # Row 32's logit, 999 * 10**4, is just below class 0's, 10**7, and
+        # row 31's is 0, yet both rest norms times the candidate's pass it.
+        rows, candidate = self._layer(999)
+        for prune in (False, True):
+            layer = Packed(rows, prune)
+            with self.subTest(prune=prune):
+                self.assertEqual(self._screen(layer, rows, candidate), ([31, 32], True))
+                self.assertEqual(layer.beaten_by(0, candidate, 5), [])
+
+    def test_a_rival_the_screen_leaves_is_found_by_the_levels_even_at_a_tie(self):
+        # Row 32's logit equals class 0's: a rival, which the screen cannot clear.
+        rows, candidate = self._layer(1000)
+        self.assertEqual(dot(rows[32], candidate), dot(rows[0], candidate))
+        for prune in (False, True):
+            layer = Packed(rows, prune)
+            with self.subTest(prune=prune):
+                self.assertEqual(self._screen(layer, rows, candidate), ([31, 32], False))
+                self.assertEqual(layer.beaten_by(0, candidate, 5), [32])
+                self.assertEqual(layer.beaten_by(0, candidate, 5, handicap=1), [32])
+
+    def test_screened_rivals_and_their_order_are_those_of_the_levels(self):
+        # Rows sharing a direction, some repeated (ties), in two widths;
+        # candidates near a row, between two, and anywhere.
+        rng = random.Random(4)
+        cleared = []
+        for width in (64, 100):
+            shared = [rng.randint(-2 ** 20, 2 ** 20) for _ in range(width)]
+            rows = [[rng.randint(1, 3) * m + rng.randint(-2 ** 21, 2 ** 21) for m in shared]
+                    for _ in range(1100)]
+            rows += rows[:20]
+            for prune in (False, True):
+                layer, plain = Packed(rows, prune), _unscreened(rows, prune)
+                layer._cleared = _recorded(layer._cleared, cleared)
+                for i in (0, 5, 700, 1119):
+                    j = rng.randrange(len(rows))
+                    for candidate in ([v + rng.randint(-9, 9) for v in rows[i]],
+                                      [2 * a + b for a, b in zip(rows[i], rows[j])],
+                                      [rng.randint(-2 ** 20, 2 ** 20) for _ in range(width)]):
+                        for wanted in (1, 8, 5000):
+                            with self.subTest(width=width, prune=prune, i=i, wanted=wanted):
+                                self.assertEqual(layer.beaten_by(i, candidate, wanted),
+                                                 plain.beaten_by(i, candidate, wanted))
+                        self.assertEqual(sorted(layer.beaten_by(i, candidate, 5000)),
+                                         _beaten_exactly(rows, i, candidate))
+        # The screen did clear blocks, and left others to the levels.
+        self.assertIn(True, cleared)
+        self.assertIn(False, cleared)
+
+    def test_the_screen_rests_where_it_clears_few_blocks(self):
+        rows, _ = self._layer(1000)
+        layer = Packed(rows, prune=True)
+        self.assertTrue(layer._screens())
+        # Cleared 2 blocks of 3 tried: one block in 17 is still screened.
+        layer.tally = [2, 3, 0]
+        self.assertEqual([layer._screens() for _ in range(18)], [False] * 16 + [True, False])
+        layer.tally = [3, 4, 0]
+        self.assertTrue(layer._screens())
+        self.assertFalse(_unscreened(rows, prune=True)._screens())
+
+
+class TestSkippingWithABias(unittest.TestCase):
+
+    def test_blocks_of_short_rows_are_skipped_without_centring(self):
+        # With a bias the rows are packed as they are (prune False), yet the
+        # 600 short rows, two blocks, cannot reach a long row's logit.
+        rng = random.Random(6)
+        rows = [[rng.randint(-2 ** 30, 2 ** 30) for _ in range(5)] for _ in range(500)]
+        rows += [[rng.randint(-2 ** 10, 2 ** 10) for _ in range(5)] for _ in range(600)]
+        layer = Packed(rows, prune=False)
+        (level,) = layer.levels
+        with mock.patch.object(level, "suspects", wraps=level.suspects) as asked:
+            for i in (0, 250, 499):
+                candidate = [v + rng.randint(-2 ** 20, 2 ** 20) for v in rows[i]]
+                self.assertEqual(sorted(layer.beaten_by(i, candidate, 5000)),
+                                 _beaten_exactly(rows, i, candidate))
+        self.assertEqual({call.args[0] for call in asked.call_args_list}, {0})
 
 
 class TestRoundingShift(unittest.TestCase):
