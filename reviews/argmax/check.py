@@ -592,7 +592,9 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
         else:
             results.append(twins.renamed(decided[twins.position[i]]))
     if tolerance:
-        results = with_tolerance(weights, bias, results, tolerance, bound, jobs)
+        # The layer as read above: the caller's rows may have changed since.
+        results = with_tolerance(weights, bias, results, tolerance, bound, jobs,
+                                 integer=(rows, biases))
     return results
 
 

@@ -19,6 +19,7 @@ or TypeError for an argument of the wrong type.
 import array
 import collections.abc
 import decimal
+import hashlib
 import itertools
 import math
 import numbers
@@ -133,6 +134,11 @@ class FloatRows(collections.abc.Sequence):
     exact while finite), each row made when read, with the integers of
     ``column`` (one per row) appended if given: a bias column.
 
+    The rows are the caller's, not copied (a copy of GPT-2's head would
+    take hundreds of megabytes): each row's SHA-256 is taken first, and a
+    row read again with other numbers is refused (InputError), so that no
+    certificate mixes two layers.
+
     >>> rows = FloatRows([[0.5, -1.25], [3.0, 0.0]], 4.0)
     >>> rows[0], list(rows), len(rows)
     ([2, -5], [[2, -5], [12, 0]], 2)
@@ -140,10 +146,11 @@ class FloatRows(collections.abc.Sequence):
     ([12, 0, 8], [12, 0])
     """
 
-    __slots__ = ("floats", "power", "column")
+    __slots__ = ("floats", "power", "column", "digests")
 
-    def __init__(self, floats, power, column=None):
+    def __init__(self, floats, power, column=None, digests=None):
         self.floats, self.power, self.column = floats, power, column
+        self.digests = list(map(_digest, floats)) if digests is None else digests
 
     def __len__(self):
         return len(self.floats)
@@ -151,22 +158,33 @@ class FloatRows(collections.abc.Sequence):
     def __getitem__(self, j):
         if isinstance(j, slice):
             return [self[k] for k in range(*j.indices(len(self)))]
-        row = list(map(int, map(self.power.__mul__, self.floats[j])))
+        floats = self.floats[j]
+        if _digest(floats) != self.digests[j]:
+            raise InputError("a weights row changed while the layer was checked")
+        row = list(map(int, map(self.power.__mul__, floats)))
         if self.column is not None:
             row.append(self.column[j])
         return row
 
     def __reduce__(self):
-        return FloatRows, (self.floats, self.power, self.column)
+        return FloatRows, (self.floats, self.power, self.column, self.digests)
 
     def with_column(self, column):
         """These rows with ``column`` (integers, one per row) appended."""
-        return FloatRows(self.floats, self.power, column)
+        return FloatRows(self.floats, self.power, column, self.digests)
 
     def select(self, indices):
         """The rows ``indices``, in that order, still read when asked for."""
         column = None if self.column is None else [self.column[j] for j in indices]
-        return FloatRows([self.floats[j] for j in indices], self.power, column)
+        return FloatRows([self.floats[j] for j in indices], self.power, column,
+                         [self.digests[j] for j in indices])
+
+
+def _digest(row):
+    """The SHA-256 of a row of floats, as doubles."""
+    if not (isinstance(row, array.array) and row.typecode == "d"):
+        row = array.array("d", row)
+    return hashlib.sha256(row).digest()
 
 
 _FLOAT = {float}

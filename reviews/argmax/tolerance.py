@@ -390,13 +390,15 @@ def _floor_root(numerator, denominator):
                 mantissa * 10 ** -shift)
 
 
-def with_tolerance(weights, bias, results, tolerance, box=None, jobs=1):
+def with_tolerance(weights, bias, results, tolerance, box=None, jobs=1, integer=None):
     """check_layer's results for T = 0 (in ``box``, if any), carried to tolerance T > 0.
 
     A failure stays one (with the same terms); a witness whose margins
     clear T * n_j stays one; every other class is decided again.  The
     argmaxable classes are shared by ``jobs`` worker processes
     (reviews.argmax.workers), with the same results for every ``jobs``.
+    ``integer``, if given, is (rows, biases) of integer_layer(weights,
+    bias), as made for the results: the layer is then not read again.
 
     Class 1 wins for |x| < 1e-9 only:
 
@@ -405,7 +407,7 @@ def with_tolerance(weights, bias, results, tolerance, box=None, jobs=1):
     >>> [r.argmaxable for r in with_tolerance(W, b, check_layer(W, b), Fraction(1, 10 ** 8))]
     [True, False, True]
     """
-    rows, biases, _ = integer_layer(weights, bias)
+    rows, biases = integer if integer is not None else integer_layer(weights, bias)[:2]
     # Plain integers for the workers; the layer's scale changes no answer.
     arguments = (rows, biases, box and (box.numerator, box.denominator),
                  (tolerance.numerator, tolerance.denominator))

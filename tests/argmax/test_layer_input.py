@@ -81,6 +81,30 @@ class TestFloatRows(unittest.TestCase):
                 self.assertEqual(repr(results), repr(expected))
                 self.assertTrue(all(verify(weights, bias, r, **keywords) for r in results[:5]))
 
+    def test_a_row_changed_during_the_check_is_refused(self):
+        # The rows are the caller's: one changed by a progress callback
+        # would mix two layers in the certificates.
+        weights, _ = _float_layer(60, 6, 5)
+
+        def progress(done, total):
+            if done == 1:
+                weights[7][0] += 1.0
+
+        with _kept_from(0), self.assertRaisesRegex(InputError, "a weights row changed"):
+            check_layer(weights, None, progress)
+
+    def test_the_tolerance_pass_reads_the_layer_as_the_check_did(self):
+        weights, bias = _float_layer(60, 6, 5)
+        original = [list(row) for row in weights]
+
+        def progress(done, total):
+            if done == 1:
+                for row in weights:
+                    row[:] = [0.25 - 3 * v for v in row]
+
+        results = check_layer(weights, bias, progress, tolerance=F(1, 10 ** 8))
+        self.assertEqual(repr(results), repr(check_layer(original, bias, tolerance=F(1, 10 ** 8))))
+
     def test_check_spread_reads_float_rows(self):
         weights, bias = _float_layer(10, 3, 3)
         with _kept_from(0):

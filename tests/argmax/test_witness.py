@@ -55,6 +55,17 @@ class TestWitness(unittest.TestCase):
         x = Witness((-6, 3, 0), 4).scaled(F(2, 3))
         self.assertEqual(tuple(x), (F(-1), F(1, 2), F(0)))
 
+    def test_ordering_concatenation_and_repetition_are_the_tuples(self):
+        x = Witness((1, 2), 3)
+        t = (F(1, 3), F(2, 3))
+        self.assertEqual([x < (F(1, 2),), x > (F(0),), x <= t, x >= t, x < t], [True, True, True, True, False])
+        self.assertEqual(sorted([x, (F(0),)]), [(F(0),), t])
+        self.assertEqual(x + (5,), t + (5,))
+        self.assertEqual((5,) + x, (5,) + t)
+        self.assertEqual((x * 2, 2 * x), (t * 2, t * 2))
+        with self.assertRaises(TypeError):
+            x < [1]
+
     def test_it_survives_pickling_as_integers(self):
         x = Witness((-6, 3, 0), 4)
         copy = pickle.loads(pickle.dumps(x))
