@@ -115,7 +115,7 @@ class Packed:
             self.head = _head(rows[::max(1, len(rows) // _SAMPLE)], self.mean)
         else:
             self.head = None
-        squares, sizes, distances, screen_rows = [], [], [], []
+        squares, sizes, distances, roots = [], [], [], []
         mean_square = dot(self.mean, self.mean)
         for row in rows:
             if prune:
@@ -129,7 +129,7 @@ class Packed:
             sizes.append(sum(map(abs, apart)))
             if self.head is not None:
                 head = [row[k] - self.mean[k] for k in self.head]
-                screen_rows.append(head + [_root_up(distance - dot(head, head))])
+                roots.append(_root_up(distance - dot(head, head)))
         self.order = sorted(range(len(rows)), key=lambda j: -squares[j])
         self.rank = {j: n for n, j in enumerate(self.order)}
         self.distances = [distances[j] for j in self.order]
@@ -148,7 +148,9 @@ class Packed:
             self.levels = [coarse, _Fields(rows, self.centre, self.order, 2 * coarse.size,
                                            extents, eager=False)]
         if self.head is not None:
-            self.screen = _Fields(screen_rows, [0] * len(screen_rows[0]), self.order,
+            # Made a row at a time: as lists, GPT-2's head's took about 300 MB at once.
+            screen_rows = _ScreenRows(rows, self.mean, self.head, roots)
+            self.screen = _Fields(screen_rows, [0] * (len(self.head) + 1), self.order,
                                   _FIELD_BYTES, _extents(screen_rows, self.order), eager=True)
         # Blocks the screen cleared, was tried on, and was not tried on since.
         self.tally = [0, 0, 0]
@@ -463,13 +465,39 @@ def _screened(candidate, square, head):
 
 
 def _extents(rows, order):
-    """Each block's largest squared 2-norm and 1-norm of ``rows``, in ``order``.
+    """Each block's largest squared 2-norm and 1-norm of ``rows``, in ``order``;
+    each row read once.
 
     >>> _extents([[3, 4], [-1, 1]], [1, 0])
     [(25, 7)]
     """
-    return [(max(dot(rows[j], rows[j]) for j in block), max(sum(map(abs, rows[j])) for j in block))
-            for block in (order[start:start + _BLOCK] for start in range(0, len(order), _BLOCK))]
+    extents = []
+    for start in range(0, len(order), _BLOCK):
+        square = size = 0
+        for j in order[start:start + _BLOCK]:
+            row = rows[j]
+            square, size = max(square, dot(row, row)), max(size, sum(map(abs, row)))
+        extents.append((square, size))
+    return extents
+
+
+class _ScreenRows:
+    """The screen's rows, each made when read: (w_j - m) on the head
+    coordinates, then the bound ``roots[j]`` >= |(w_j - m) elsewhere|.
+
+    >>> _ScreenRows([[5, 1, 2]], [1, 0, 0], [0], [3])[0]
+    [4, 3]
+    """
+
+    def __init__(self, rows, mean, head, roots):
+        self.rows, self.mean, self.head, self.roots = rows, mean, head, roots
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, j):
+        row = self.rows[j]
+        return [row[k] - self.mean[k] for k in self.head] + [self.roots[j]]
 
 
 def _largest_first(items, key, count):
