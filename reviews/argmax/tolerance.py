@@ -75,7 +75,7 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.argmax.feasibility import decide
-from reviews.argmax.layer_input import finite, integer_layer
+from reviews.argmax.layer_input import class_index, finite, integer_layer
 from reviews.argmax.masked import masked_classes, radii_unmasked
 from reviews.argmax.packed import Packed, dot
 from reviews.argmax.witness import Witness
@@ -285,6 +285,10 @@ class _Geometry:
             if size:
                 witness = [v * self.box / size for v in witness]
         margins, s = self.margins(i, witness)
+        if any(m <= 0 for j, m in enumerate(margins) if j != i):
+            # Only a witness of another layer: radii was given its results.
+            raise InputError("class %d: its witness does not make it the largest logit of this"
+                             " layer; radii needs the layer's own results" % i)
         distances = self.distances(i)
         rivals = [j for j in range(len(margins)) if j != i and distances[j]]
         if not rivals:
@@ -502,7 +506,10 @@ def radii(weights, bias, results, threshold=THRESHOLD):
         if not result.argmaxable:
             found.append(None)
             continue
-        i = result.index
+        i = class_index(result.index, len(rows), "a result's index")
+        if len(result.witness) != len(geometry.columns):
+            raise InputError("class %d: its witness has %d coordinates, not the layer's %d"
+                             % (i, len(result.witness), len(geometry.columns)))
         radius = geometry.bound(i, result.witness)
         if radius.value is not None and radius.value < threshold:
             radius = _largest(geometry, i, result.witness, radius.value, threshold)

@@ -227,6 +227,19 @@ class TestAWideWitnessCostsOnePackedProduct(unittest.TestCase):
 
 class TestRadius(unittest.TestCase):
 
+    def test_results_of_another_layer_are_refused(self):
+        # Their witnesses prove nothing here; the search for a largest
+        # radius below a witness that is none ran for minutes.
+        weights, biases = sliver(F(3, 10 ** 9))
+        other = [[-w for w in row] for row in weights]
+        results = check_layer(other, biases, box=100)
+        with self.assertRaisesRegex(InputError, "radii needs the layer's own results"):
+            radii(weights, biases, results)
+        with self.assertRaisesRegex(InputError, "not a class of this layer"):
+            radii(weights[:2], biases[:2], check_layer(weights, biases, box=100))
+        with self.assertRaisesRegex(InputError, "its witness has 1 coordinates, not the layer's 2"):
+            radii([row + [0] for row in weights], biases, results)
+
     def test_a_thin_class_gets_its_largest_radius_rounded_down(self):
         for width, shown in ((F(3, 10 ** 9), F(3, 10 ** 9)),
                              (F(12345, 10 ** 14), F(123, 10 ** 12))):
