@@ -74,11 +74,12 @@ class Twins:
 
 
 def _equal_rows(rows):
-    """The classes grouped by equal rows, in order of first appearance.
+    """The classes grouped by equal rows, each group in increasing order.
 
     Keyed by a hash of each row, so that the rows are read once and not
     kept (a large float layer's are made when read); rows whose hashes
-    collide are then told apart exactly.
+    collide are then told apart exactly.  The order of the groups decides
+    nothing (Twins sorts the representatives).
 
     >>> _equal_rows([[1, 2], [3], [1, 2], [3]])
     [[0, 2], [1, 3]]

@@ -18,6 +18,7 @@ import collections.abc
 import itertools
 from fractions import Fraction
 
+from reviews.errors import InputError
 from reviews.exact import common_denominator
 
 __all__ = ["Witness"]
@@ -39,7 +40,12 @@ class Witness(collections.abc.Sequence):
     __slots__ = ("numerators", "denominator")
 
     def __init__(self, numerators, denominator):
+        if isinstance(denominator, bool) or not isinstance(denominator, int) or denominator <= 0:
+            raise InputError("a witness's denominator must be a positive int, not %r"
+                             % (denominator,))
         self.numerators = tuple(numerators)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in self.numerators):
+            raise InputError("a witness's numerators must be ints")
         self.denominator = denominator
 
     @classmethod

@@ -8,6 +8,7 @@ from unittest import mock
 from reviews.argmax import witness as witness_module
 from reviews.argmax.check import check_layer, verify
 from reviews.argmax.witness import Witness
+from reviews.errors import InputError
 
 
 class TestWitness(unittest.TestCase):
@@ -65,6 +66,14 @@ class TestWitness(unittest.TestCase):
         self.assertEqual((x * 2, 2 * x), (t * 2, t * 2))
         with self.assertRaises(TypeError):
             x < [1]
+
+    def test_a_denominator_that_is_not_a_positive_int_is_refused(self):
+        for denominator in (0, -2, 1.0, True, F(1)):
+            with self.subTest(denominator=denominator):
+                with self.assertRaisesRegex(InputError, "denominator must be a positive int"):
+                    Witness((1,), denominator)
+        with self.assertRaisesRegex(InputError, "numerators must be ints"):
+            Witness((1, 0.5), 2)
 
     def test_it_survives_pickling_as_integers(self):
         x = Witness((-6, 3, 0), 4)
