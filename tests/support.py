@@ -1,5 +1,6 @@
-"""Helpers shared by the tests: a temporary folder to write files into, and
-a fresh interpreter for what one process can show only once (its imports)."""
+"""Helpers shared by the tests: a temporary folder to write files into, a
+fresh interpreter for what one process can show only once (its imports),
+and rows read from a file as lists."""
 
 import os
 import subprocess
@@ -14,6 +15,11 @@ def fresh_python(code):
     """Run ``code`` in a new interpreter that imports ``reviews`` from this checkout."""
     return subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1])\n"
                            + code, ROOT], capture_output=True, text=True, timeout=120)
+
+
+def listed(rows):
+    """Rows as lists: a layer read from an array of floats has array.array rows."""
+    return [list(row) for row in rows]
 
 
 class FileTestCase(unittest.TestCase):

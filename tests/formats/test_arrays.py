@@ -18,7 +18,7 @@ from unittest import mock
 from reviews.argmax.check import check_layer
 from reviews.errors import InputError
 from reviews.formats.layers import read_layer, read_npy
-from tests.support import FileTestCase
+from tests.support import FileTestCase, listed
 from tests.formats.model_data import model, rows, safetensors_tensor
 from tests.formats.test_layers import npy_bytes
 
@@ -70,7 +70,7 @@ class TestSafetensors(FileTestCase):
              ("final_logits_bias", "F32", (1, 4), raw([0, 0, 0, 0.5], "f"))],
             metadata={"format": "pt"}))
         weights, bias = read_layer(path, bias_tensor="final_logits_bias")
-        self.assertEqual((weights, bias), (FIGURE_1, [0.0, 0.0, 0.0, 0.5]))
+        self.assertEqual((listed(weights), bias), (FIGURE_1, [0.0, 0.0, 0.0, 0.5]))
         self.assertEqual([r.argmaxable for r in check_layer(weights)], [True, True, True, False])
 
     def test_half_precision_values_are_exact(self):
@@ -80,9 +80,12 @@ class TestSafetensors(FileTestCase):
         bf16 = b"".join(struct.pack("<f", v)[2:] for v in halves)
         path = self.write("m.safetensors", safetensors_bytes(
             [("a", "F16", (2, 2), raw(halves, "e")), ("b", "BF16", (2, 2), bf16)]))
-        self.assertEqual(read_layer(path, tensor="a")[0], [f16[:2], f16[2:]])
+        # Widened to float32 exactly, and kept as arrays of float32 ("f").
+        self.assertEqual([(row.typecode, list(row)) for row in read_layer(path, tensor="a")[0]],
+                         [("f", f16[:2]), ("f", f16[2:])])
         widened = [struct.unpack("<f", b"\0\0" + struct.pack("<f", v)[2:])[0] for v in halves]
-        self.assertEqual(read_layer(path, tensor="b")[0], [widened[:2], widened[2:]])
+        self.assertEqual([(row.typecode, list(row)) for row in read_layer(path, tensor="b")[0]],
+                         [("f", widened[:2]), ("f", widened[2:])])
         self.assertEqual(widened[0], 0.099609375)
 
     def test_integer_types_are_exact(self):
@@ -99,7 +102,7 @@ class TestSafetensors(FileTestCase):
         nan = raw([float("nan")] * 4, "f")
         path = self.write("m.safetensors", safetensors_bytes(
             [("junk", "F32", (2, 2), nan), ("w", "F32", (2, 2), raw([1, 2, 3, 4], "f"))]))
-        self.assertEqual(read_layer(path, tensor="w")[0], [[1.0, 2.0], [3.0, 4.0]])
+        self.assertEqual(listed(read_layer(path, tensor="w")[0]), [[1.0, 2.0], [3.0, 4.0]])
         with self.assertRaisesRegex(InputError, r"weights\[0\]\[0\] is nan, not a finite number"):
             read_layer(path, tensor="junk")
 
@@ -255,7 +258,7 @@ class TestChoosingArrays(FileTestCase):
 
     def test_named_weights_and_bias(self):
         weights, bias = read_layer(self.path, tensor="head", bias_tensor="bias")
-        self.assertEqual((weights, bias), ([[1, 0], [0, 1], [-1, -1]], [0, 0, 1]))
+        self.assertEqual((listed(weights), bias), ([[1, 0], [0, 1], [-1, -1]], [0, 0, 1]))
 
     def test_the_bias_from_another_file_is_its_only_1d_array(self):
         layer = self.write("l.csv", "1,0\n0,1\n-1,-1\n")
@@ -265,21 +268,21 @@ class TestChoosingArrays(FileTestCase):
 
     def test_transpose_reads_columns_as_classes(self):
         weights, _ = read_layer(self.path, tensor="embed", transpose=True)
-        self.assertEqual(weights, [[1, 3, 5], [2, 4, 6]])
+        self.assertEqual(listed(weights), [[1, 3, 5], [2, 4, 6]])
         for fortran in (False, True):
             values = [1, 3, 5, 2, 4, 6] if fortran else [1, 2, 3, 4, 5, 6]
             path = self.write("l.npy", npy_bytes(values, (3, 2), fortran=fortran))
             with self.subTest(fortran=fortran):
-                self.assertEqual(read_layer(path, transpose=True)[0], [[1, 3, 5], [2, 4, 6]])
+                self.assertEqual(listed(read_layer(path, transpose=True)[0]), [[1, 3, 5], [2, 4, 6]])
         path = self.write("l.csv", "1,2\n3,4\n5,6\n")
-        self.assertEqual(read_layer(path, transpose=True)[0], [[1, 3, 5], [2, 4, 6]])
+        self.assertEqual(listed(read_layer(path, transpose=True)[0]), [[1, 3, 5], [2, 4, 6]])
 
     def test_the_only_array_of_one_value_per_class_is_the_bias_with_a_note(self):
         # A model file keeps the head's bias beside its weights: dropping it
         # silently would change the verdicts.
         notes = []
         weights, bias = read_layer(self.path, tensor="head", note=notes.append)
-        self.assertEqual((weights, bias), ([[1, 0], [0, 1], [-1, -1]], [0, 0, 1]))
+        self.assertEqual((listed(weights), bias), ([[1, 0], [0, 1], [-1, -1]], [0, 0, 1]))
         self.assertEqual(notes, ["%s: array 'bias' (3,) (one value per class) is read as the bias;"
                                  " name another with bias_tensor=... or --bias-tensor"
                                  % self.path])
@@ -289,7 +292,8 @@ class TestChoosingArrays(FileTestCase):
                                                 ("b.npy", npy_bytes([0, 1], (2,))),
                                                 ("c.npy", npy_bytes([1, 0], (2,)))]))
         notes = []
-        self.assertEqual(read_layer(path, note=notes.append), ([[1, 0], [0, 1]], None))
+        weights, bias = read_layer(path, note=notes.append)
+        self.assertEqual((listed(weights), bias), ([[1, 0], [0, 1]], None))
         self.assertEqual(len(notes), 1)
         self.assertIn("2 arrays have one value per class ('b' (2,) ", notes[0])
         self.assertIn("none is read as the bias", notes[0])
@@ -298,7 +302,8 @@ class TestChoosingArrays(FileTestCase):
         path = self.write("one.npz", npz_bytes([("w.npy", npy_bytes([1, 0, 0, 1], (2, 2))),
                                                 ("b.npy", npy_bytes([0, 1, 2], (3,)))]))
         notes = []
-        self.assertEqual(read_layer(path, note=notes.append), ([[1, 0], [0, 1]], None))
+        weights, bias = read_layer(path, note=notes.append)
+        self.assertEqual((listed(weights), bias), ([[1, 0], [0, 1]], None))
         self.assertEqual(notes, ["%s: no bias read: no array has one value for each of the"
                                  " 2 classes ('b' (3,) <f8)" % path])
 
@@ -314,7 +319,7 @@ class TestChoosingArrays(FileTestCase):
                 with self.subTest(shape=shape, tensor=tensor):
                     notes = []
                     weights, bias = read_layer(path, tensor=tensor, note=notes.append)
-                    self.assertEqual((weights, bias), ([[0, 0], [1, 1], [2, 2]], [0, 1, 0]))
+                    self.assertEqual((listed(weights), bias), ([[0, 0], [1, 1], [2, 2]], [0, 1, 0]))
                     self.assertEqual(notes, ["%s: array 'logits_bias' %s (one value per"
                                              " class) is read as the bias; name another with"
                                              " bias_tensor=... or --bias-tensor"
@@ -325,7 +330,7 @@ class TestChoosingArrays(FileTestCase):
     def test_marians_final_logits_bias_is_read_beside_the_named_embedding(self):
         path = model("marian-bias", "model.safetensors")
         weights, bias = read_layer(path, tensor="model.shared.weight")
-        self.assertEqual(weights, rows(*safetensors_tensor(path, "model.shared.weight")))
+        self.assertEqual(listed(weights), rows(*safetensors_tensor(path, "model.shared.weight")))
         shape, values = safetensors_tensor(path, "final_logits_bias")
         self.assertEqual((shape, bias), ((1, 257), values))
 
@@ -355,8 +360,8 @@ class TestNpz(FileTestCase):
         for compression in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
             with self.subTest(compression=compression):
                 path = self.write("m.npz", npz_bytes(members, compression))
-                self.assertEqual(read_layer(path, bias_tensor="bias"),
-                                 ([[1.0, 2.0], [3.0, 4.0]], [0.5, -0.5]))
+                weights, bias = read_layer(path, bias_tensor="bias")
+                self.assertEqual((listed(weights), bias), ([[1.0, 2.0], [3.0, 4.0]], [0.5, -0.5]))
 
     def test_damaged_archives(self):
         good = npz_bytes([("w.npy", npy_bytes([1, 2], (1, 2)))])
@@ -391,7 +396,7 @@ class TestNpz(FileTestCase):
         content = npz_bytes([("w.npy", npy_bytes(bytes(2 ** 16), (2 ** 15, 2), "|i1"))],
                             zipfile.ZIP_DEFLATED)
         weights, _ = read_layer(self.write("m.npz", content))
-        self.assertEqual((len(weights), weights[-1]), (2 ** 15, [0, 0]))
+        self.assertEqual((len(weights), list(weights[-1])), (2 ** 15, [0, 0]))
 
     def test_a_member_that_inflates_past_its_declared_size_is_refused(self):
         # The directory and the local header declare the .npy file and its

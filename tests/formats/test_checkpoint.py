@@ -15,7 +15,7 @@ from reviews.formats.checkpoint import model_files
 from reviews.formats.layers import Tensor, read_model
 from tests.formats.model_data import ExactLayer, model, rows, safetensors_tensor
 from tests.formats.test_arrays import raw, safetensors_bytes
-from tests.support import FileTestCase
+from tests.support import FileTestCase, listed
 from tests.test_command import in_process
 
 # (folder, weights file, weights tensor, bias tensor or None) of each fixture.
@@ -36,7 +36,7 @@ class TestFixtureFolders(FileTestCase):
                 notes = []
                 layer = read_model(model(folder), note=notes.append)
                 shape, flat = safetensors_tensor(model(folder, weights_file), weights_name)
-                self.assertEqual(layer.weights, rows(shape, flat))
+                self.assertEqual(listed(layer.weights), rows(shape, flat))
                 self.assertEqual(layer.weights_tensor, Tensor(weights_name, "F32", shape))
                 if bias_name is None:
                     self.assertIsNone(layer.bias)
@@ -117,7 +117,7 @@ class TestChoosingByName(FileTestCase):
                                     raw([5, 5, 6, 6], "f"))], {"tie_word_embeddings": False})
         notes = []
         layer = read_model(folder, note=notes.append)
-        self.assertEqual((layer.weights, layer.weights_tensor.name),
+        self.assertEqual((listed(layer.weights), layer.weights_tensor.name),
                          ([[1, 0], [0, 1]], "lm_head.weight"))
         self.assertEqual(notes, ["%s: weights 'lm_head.weight': the model's output layer"
                                  % folder])
@@ -190,7 +190,7 @@ class TestChoosingByName(FileTestCase):
     def test_a_folder_of_several_unnamed_weights_files_is_refused(self):
         folder = self.folder_with([("w", "F32", (1, 1), raw([1], "f"))])
         os.rename(os.path.join(folder, "model.safetensors"), os.path.join(folder, "a.safetensors"))
-        self.assertEqual(read_model(folder).weights, [[1]])
+        self.assertEqual(listed(read_model(folder).weights), [[1]])
         shutil.copy(os.path.join(folder, "a.safetensors"), os.path.join(folder, "b.safetensors"))
         with self.assertRaisesRegex(InputError, "directory without a weights file .*; several"
                                                 " weights files: 'a.safetensors', 'b.safetensors'"):
