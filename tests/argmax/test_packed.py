@@ -264,5 +264,32 @@ class TestRoundingShift(unittest.TestCase):
                 self.assertGreater(dot(looser, looser), budget // 4)
 
 
+class TestGroupedTerms(unittest.TestCase):
+
+    def test_grouped_terms_give_the_sum_of_the_products_exactly(self):
+        rng = random.Random(5)
+        for _ in range(300):
+            # Few magnitudes (grouped) or many (every term a product), past 2**40 too.
+            y = [rng.choice([0, rng.randint(-3, 3), rng.randint(-2 ** 40, 2 ** 40)])
+                 for _ in range(rng.randint(1, 60))]
+            columns = [rng.getrandbits(rng.randint(1, 300)) for _ in y]
+            singles, groups = packed._grouped(y)
+            self.assertEqual(sum(v * columns[k] for v, k in singles)
+                             + sum(v * (sum(columns[k] for k in plus)
+                                        - sum(columns[k] for k in minus))
+                                   for v, plus, minus in groups), dot(y, columns))
+            # Each non-zero coordinate once; a group shares its magnitude among two or more.
+            self.assertEqual(sorted([k for _, k in singles]
+                                    + [k for _, plus, minus in groups for k in plus + minus]),
+                             [k for k, v in enumerate(y) if v])
+            self.assertTrue(all(v > 0 and len(plus) + len(minus) > 1 for v, plus, minus in groups))
+
+    def test_terms_are_grouped_only_where_magnitudes_repeat(self):
+        # 8 coordinates of 2 magnitudes: 4 a magnitude, grouped; 4 of 4: 1 each, not.
+        self.assertEqual(packed._grouped([1, -1, 1, 1, 1, 1, 1, 0, 3]),
+                         ([(3, 8)], [(1, [0, 2, 3, 4, 5, 6], [1])]))
+        self.assertEqual(packed._grouped([1, -1, 2, 3, 0]), ([(1, 0), (-1, 1), (2, 2), (3, 3)], []))
+
+
 if __name__ == "__main__":
     unittest.main()
