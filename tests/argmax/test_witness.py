@@ -75,6 +75,24 @@ class TestWitness(unittest.TestCase):
         with self.assertRaisesRegex(InputError, "numerators must be ints"):
             Witness((1, 0.5), 2)
 
+    def test_numerators_of_any_type_are_told_apart_without_hashing_their_type(self):
+        # A metaclass with __eq__ and no __hash__ makes its classes unhashable.
+        class Unhashable(type):
+            def __eq__(cls, other):
+                return cls is other
+
+        class Odd(int, metaclass=Unhashable):
+            pass
+
+        class Other(metaclass=Unhashable):
+            pass
+
+        self.assertEqual(Witness((Odd(4), True + 0), 2).numerators, (4, 1))
+        with self.assertRaisesRegex(InputError, "numerators must be ints"):
+            Witness((1, Other()), 2)
+        with self.assertRaisesRegex(InputError, "numerators must be ints"):
+            Witness((1, False), 2)
+
     def test_it_survives_pickling_as_integers(self):
         x = Witness((-6, 3, 0), 4)
         copy = pickle.loads(pickle.dumps(x))
