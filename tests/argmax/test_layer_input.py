@@ -93,6 +93,20 @@ class TestFloatRows(unittest.TestCase):
         with _kept_from(0), self.assertRaisesRegex(InputError, "a weights row changed"):
             check_layer(weights, None, progress)
 
+    def test_a_float32_row_changed_during_the_check_is_refused_too(self):
+        # The readers' rows: float32 arrays, hashed as they are stored.
+        weights = [array("f", row) for row in _float_layer(60, 6, 5)[0]]
+
+        def progress(done, total):
+            if done == 1:
+                weights[7][0] += 1.0
+
+        with _kept_from(0), self.assertRaisesRegex(InputError, "a weights row changed"):
+            check_layer(weights, None, progress)
+        self.assertNotEqual(layer_input._digest(array("f", [1.0, 2.0])),
+                            layer_input._digest(array("d", [1.0, 2.0])))
+        self.assertEqual(layer_input._digest([1.0, 2.0]), layer_input._digest(array("d", [1.0, 2.0])))
+
     def test_the_tolerance_pass_reads_the_layer_as_the_check_did(self):
         weights, bias = _float_layer(60, 6, 5)
         original = [list(row) for row in weights]
