@@ -90,6 +90,9 @@ _DIGITS = 3
 # Rivals added to the working set per round, and bits of the first bounds on a norm.
 _ADDED = 8
 _FIRST_BITS = 64
+# Rivals measured exactly at first for a witness's radius: the nearest is
+# among the rows of largest logit, or among those the packed layer lists.
+_LOOKED = 16
 
 Radius = namedtuple("Radius", "value exact")
 Radius.__doc__ = """A lower bound on a class's largest radius (its Chebyshev radius).
@@ -203,6 +206,8 @@ class _Geometry:
         self.squares = [dot(row, row) for row in self.rows]
         # ceil(|w_j|): |w_i - w_j| <= |w_i| + |w_j| settles most rivals with no distance.
         self.lengths = [math.isqrt(q - 1) + 1 if q else 0 for q in self.squares]
+        self.largest = max((max(map(abs, row)) for row in self.rows), default=0)
+        self.largest_bias = max(map(abs, self.biases), default=0)
         self.box = box
         self._shifted = None
 
@@ -274,9 +279,13 @@ class _Geometry:
         """Radius: min_j m_j / n_j at the witness, rounded down to 3 significant digits.
 
         Without a bias, margins grow with the witness: it is taken to the
-        edge of the box, and without a box the radius is unbounded.  Floats
-        propose the nearest rival; the bound is then checked against every
-        rival exactly, and lowered to the least of those it fails.
+        edge of the box, and without a box the radius is unbounded.  The
+        rivals of largest logit bound the minimum from above, by some v;
+        the packed layer (``shifted``) then lists every rival j with
+        m_j <= v (|w_i| + |w_j|), which holds the nearest one (n_j <=
+        |w_i| + |w_j|), and only those are measured exactly: a few packed
+        products and a few rows, not the 2 C d exact products of every
+        margin and distance.
         """
         if not self.has_bias:
             if self.box is None:
@@ -284,26 +293,51 @@ class _Geometry:
             size = max(map(abs, witness))
             if size:
                 witness = [v * self.box / size for v in witness]
-        margins, s = self.margins(i, witness)
-        if any(m <= 0 for j, m in enumerate(margins) if j != i):
-            # Only a witness of another layer: radii was given its results.
-            raise InputError("class %d: its witness does not make it the largest logit of this"
-                             " layer; radii needs the layer's own results" % i)
-        distances = self.distances(i)
-        rivals = [j for j in range(len(margins)) if j != i and distances[j]]
-        if not rivals:
+        numerators, s = _integers(witness)
+        top = dot(self.rows[i], numerators) + self.biases[i] * s
+        own = self.rows[i]
+        measured = {}
+
+        def ratio(j):
+            """m_j / n_j as a _Ratio, measured exactly once."""
+            if j not in measured:
+                margin = top - dot(self.rows[j], numerators) - self.biases[j] * s
+                if margin <= 0:
+                    # Only a witness of another layer: radii was given its results.
+                    raise InputError("class %d: its witness does not make it the largest logit"
+                                     " of this layer; radii needs the layer's own results" % i)
+                measured[j] = _Ratio(margin, self.squares[i] + self.squares[j]
+                                     - 2 * dot(own, self.rows[j]))
+            return measured[j]
+
+        # The rivals of largest logit first (a handicap past every logit's
+        # size lists them all): _LOOKED of them that are not twins.
+        size = sum(map(abs, numerators)) * self.largest + s * self.largest_bias
+        plain = list(numerators) + ([s] if self.has_bias else []) + [0]
+        nearest = None
+        for lister in (lambda: self.shifted().near(i, plain, 2 * size + 1, _LOOKED),
+                       lambda: self._within(i, numerators, s, measured[nearest])):
+            head = list(itertools.islice((j for j in lister() if ratio(j).distance), _LOOKED))
+            if not head:
+                # Every other row is a twin of class i's, or none is nearer.
+                break
+            nearest = min(head + ([nearest] if nearest is not None else []), key=ratio)
+        if nearest is None:
             return Radius(None, False)
-        try:
-            nearest = min(rivals, key=lambda j: margins[j] * margins[j] / distances[j])
-        except OverflowError:
-            nearest = min(rivals, key=_RatioKey(margins, distances))
-        while True:
-            value = _floor_root(margins[nearest] ** 2, s * s * distances[nearest])
-            short = _short(margins, distances, value * s, strict=False)
-            short.discard(i)
-            if not short:
-                return Radius(value, False)
-            nearest = min(short, key=_RatioKey(margins, distances))
+        # Every rival nearer than the nearest so far is listed, and measured.
+        nearest = min([j for j in self._within(i, numerators, s, measured[nearest])
+                       if ratio(j).distance] + [nearest], key=ratio)
+        m, q = measured[nearest].margin, measured[nearest].distance
+        return Radius(_floor_root(m * m, s * s * q), False)
+
+    def _within(self, i, numerators, s, nearest):
+        """The rivals j that may have m_j <= v (|w_i| + |w_j|) at the witness
+        numerators / s, v >= the ratio ``nearest`` (a _Ratio), which holds
+        every rival j with m_j / n_j <= v, as n_j <= |w_i| + |w_j|;
+        largest shifted logit first."""
+        p, d = nearest.margin, s * math.isqrt(nearest.distance)
+        candidate = [d * x for x in numerators] + ([d * s] if self.has_bias else []) + [p * s]
+        return self.shifted().near(i, candidate, 2 * p * s * self.lengths[i], _LOOKED)
 
     def decide_at(self, i, tolerance, working):
         """(witness, None) or (None, terms) for class i at ``tolerance`` (> 0).
