@@ -10,16 +10,22 @@ returns a certificate for each, checked exactly or exact by construction:
 * not argmaxable: a combination lam with lam >= 0, lam_i = 0, sum(lam) = 1,
   sum_j lam_j w_j = w_i and sum_j lam_j b_j >= b_i, kept sparse as its
   nonzero ``terms`` ((j, lam_j), ...): a basic solution has at most
-  rank + 1 of them (Caratheodory), so memory grows with C, not C**2.
+  rank + 2 of them (Caratheodory; rank + 1 without a bias), so memory
+  grows with C, not C**2.
 
 How it stays fast in pure Python: every number is scaled to an integer by
 one common denominator; a candidate x is checked against all C classes at
 once by a few big-integer products (the C logits, rounded to a few bits,
 packed into 2-byte fields of one integer, with a rigorous bound on the
 rounding: reviews.argmax.packed), and only the classes whose margin is within
-that bound are checked one by one in exact integers.  Candidates come from x = w_i, then from a small linear program
-over the classes that beat the last candidate (Clarkson's idea), in floats,
-then where floats fail in Decimals of as many digits as the layer's
+that bound are checked one by one in exact integers.  Candidates come
+from x = w_i and a few reflections; in 12 dimensions or more, then from
+the point nearest the origin of the hull of the rivals' constraints
+(Wolfe's algorithm, in floats: reviews.argmax.nearest), over the classes
+that beat the last candidate (Clarkson's idea), whose combination, where
+the hull holds the origin, is solved exactly by p-adic lifting
+(reviews.argmax.lifting); then from a small linear program over the same
+growing set of rivals, in floats, then where floats fail in Decimals of as many digits as the layer's
 numbers span (a layer of numbers from 1e-300 to 1e300 loses its small
 ones in floats); the same program in exact integers decides what both
 leave open, and always decides (reviews.argmax.feasibility proves that it ends).  With fewer
@@ -508,7 +514,10 @@ def _corral_combination(layer, i, working, corral, lead):
 
     The weights mu solve sum_n mu_n g_n = 0 and sum_n mu_n = 1 over the
     corral exactly, each must be >= 0; with a bias, the lead point's
-    weight is -sum_k mu_k c_k, so the rivals' bias condition holds.
+    weight is -sum_k mu_k c_k, so the rivals' bias condition holds.  A
+    corral has at most d + 2 points in the d + 1 coordinates of a layer
+    with a bias: without the lead point, d + 2 rivals meet the bias
+    condition with equality.
     """
     rivals = [working[n - lead] for n in corral if n >= lead]
     if not rivals:

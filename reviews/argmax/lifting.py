@@ -57,17 +57,19 @@ def solve_integers(rows, rhs):
         return None
     everything, rows, rhs = (rows, rhs), square, [rhs[r] for r in chosen]
     digits = _digits_needed(rows, rhs, p)
+    order = factors[1]
+    lower, upper = (_Packed(m, p.bit_length()) for m in _triangular_inverses(factors, p))
+    matrix = _Packed(rows, p.bit_length())
     # x = sum_i x_i p**i modulo p**digits, each x_i found from the residual.
     residual = list(rhs)
-    expansion = [0] * n
-    power = 1
+    steps = []
     for _ in range(digits):
-        step = _lu_solve(factors, [v % p for v in residual], p)
-        products = [sum(map(operator.mul, row, step)) for row in rows]
+        ordered = [residual[r] % p for r in order]
+        step = [v % p for v in upper.times([v % p for v in lower.times(ordered)])]
         # Each residual entry is divisible by p by construction.
-        residual = [(v - w) // p for v, w in zip(residual, products)]
-        expansion = [e + power * s for e, s in zip(expansion, step)]
-        power *= p
+        residual = [(v - w) // p for v, w in zip(residual, matrix.times(step))]
+        steps.append(step)
+    expansion, power = _combined(steps, p)
     solution = _reconstructed(expansion, power)
     if solution is None:
         return None
@@ -129,18 +131,70 @@ def _lu_modulo(rows, p):
     return matrix, order
 
 
-def _lu_solve(factors, rhs, p):
-    """The solution modulo p of the factored system for ``rhs``."""
-    matrix, order = factors
+def _triangular_inverses(factors, p):
+    """(L^-1, U^-1) modulo p of the factors, by rows, each in about n**3 / 6 steps."""
+    matrix, _ = factors
     n = len(matrix)
-    y = []
+    lower = []
     for r in range(n):
-        y.append((rhs[order[r]] - sum(map(operator.mul, matrix[r][:r], y))) % p)
-    x = [0] * n
+        line = [0] * (r + 1)
+        line[r] = 1
+        row = matrix[r]
+        for k in range(r):
+            f = row[k]
+            if f:
+                line[:k + 1] = [(a - f * b) % p for a, b in zip(line[:k + 1], lower[k])]
+        lower.append(line + [0] * (n - r - 1))
+    upper = [None] * n
     for r in range(n - 1, -1, -1):
-        line = matrix[r]
-        x[r] = (y[r] - sum(map(operator.mul, line[r + 1:], x[r + 1:]))) * line[r] % p
-    return x
+        row = matrix[r]
+        line = [0] * n
+        line[r] = 1
+        for k in range(r + 1, n):
+            f = row[k]
+            if f:
+                line[k:] = [(a - f * b) % p for a, b in zip(line[k:], upper[k][k:])]
+        upper[r] = [a * row[r] % p for a in line]
+    return lower, upper
+
+
+class _Packed:
+    """A matrix of integers whose product by a vector of ``bits``-bit
+    non-negative integers costs one big-by-small product a column: each
+    column packed into one integer, a field a row, every entry offset to
+    be non-negative."""
+
+    def __init__(self, rows, bits):
+        n = len(rows[0])
+        self.count = len(rows)
+        self.offset = max((abs(v) for row in rows for v in row), default=0)
+        self.width = (self.offset.bit_length() + 1 + bits + n.bit_length() + 8) // 8 * 8
+        lift = self.offset
+        self.columns = [int.from_bytes(b"".join((row[k] + lift).to_bytes(self.width // 8, "little")
+                                                  for row in rows), "little")
+                        for k in range(n)]
+
+    def times(self, vector):
+        """The matrix times ``vector`` (entries >= 0 of at most ``bits`` bits), exactly."""
+        total = sum(map(operator.mul, self.columns, vector))
+        size = self.width // 8
+        data = total.to_bytes(size * self.count, "little")
+        shift = self.offset * sum(vector)
+        return [int.from_bytes(data[n:n + size], "little") - shift
+                for n in range(0, len(data), size)]
+
+
+def _combined(steps, p):
+    """(sum_i steps[i] p**i entrywise, p**len(steps)): pairs combined in a
+    tree, so that the big products are few."""
+    modulus, power = p ** len(steps), p
+    while len(steps) > 1:
+        if len(steps) % 2:
+            steps.append([0] * len(steps[0]))
+        steps = [[a + power * b for a, b in zip(steps[n], steps[n + 1])]
+                 for n in range(0, len(steps), 2)]
+        power *= power
+    return steps[0], modulus
 
 
 def _digits_needed(rows, rhs, p):
