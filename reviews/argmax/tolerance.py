@@ -428,11 +428,13 @@ def with_tolerance(weights, bias, results, tolerance, box=None, jobs=1, integer=
         decided = [item for chunk in run_chunks(_start_worker, arguments, _carry_chunk, chunks,
                                                 jobs) for item in chunk]
     carried = [result._replace(tolerance=tolerance) for result in results]
+    # The results may be of some classes only (check_layer's classes=).
+    place = {result.index: n for n, result in enumerate(results)}
     for index, witness, terms in decided:
-        carried[index] = carried[index]._replace(
+        carried[place[index]] = carried[place[index]]._replace(
             argmaxable=terms is None, terms=terms and _fractions(terms),
             witness=witness and Witness(*witness),
-            classes=terms and len(results))
+            classes=terms and len(rows))
     return carried
 
 
