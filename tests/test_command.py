@@ -380,8 +380,8 @@ class TestCheckLayer(FileTestCase):
         document = json.loads(out)
         self.assertEqual(status, 0)
         self.assertEqual(list(document), ["version", "files", "weights_tensor", "bias_tensor",
-                                          "transpose", "file", "classes", "dim", "bias", "box",
-                                          "numbered_from", "unargmaxable", "tolerance",
+                                          "transpose", "file", "classes", "asked", "dim", "bias",
+                                          "box", "numbered_from", "unargmaxable", "tolerance",
                                           "thinner_than_1e-8", "certificates", "results"])
         self.assertEqual(document["version"], provenance().splitlines()[0])
         with open(path, "rb") as handle:
@@ -409,11 +409,11 @@ class TestCheckLayer(FileTestCase):
         path = self.write("twice.csv", "0\n0\n1\n")
         _, out, _ = in_process("check-layer", path, "--format", "json")
         lines = out.splitlines()
-        self.assertEqual((lines[16], lines[20:]), ('  "results": [', ["  ]", "}"]))
-        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[17:19]],
+        self.assertEqual((lines[17], lines[21:]), ('  "results": [', ["  ]", "}"]))
+        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[18:20]],
                          [{"index": 0, "argmaxable": False, "terms": [[1, "1", "1"]]},
                           {"index": 1, "argmaxable": False, "terms": [[0, "1", "1"]]}])
-        self.assertEqual(list(json.loads(lines[19])), ["index", "argmaxable", "witness", "radius"])
+        self.assertEqual(list(json.loads(lines[20])), ["index", "argmaxable", "witness", "radius"])
 
     def test_a_weight_of_exactly_1_is_shown_without_a_coefficient(self):
         path = self.write("twice.csv", "0\n0\n1\n")
@@ -594,9 +594,9 @@ class TestTolerance(FileTestCase):
             status, out, err = in_process("check-layer", path, "--format", "json")
         self.assertEqual(status, 0)
         self.assertNotIn("radius", out)
-        self.assertEqual(err, "counterexamples: note: no radius reported: a layer past"
-                         " C * C * d = 2**26 would take minutes more (pass --tolerance T to ask"
-                         " about a ball of radius above T)\n")
+        self.assertEqual(err, "counterexamples: note: no radius reported: past N * C * d ="
+                         " 2**26, N the classes decided, the radii would take minutes more"
+                         " (pass --tolerance T to ask about a ball of radius above T)\n")
 
     def test_a_tolerance_that_is_not_a_number_of_0_or_more_is_a_usage_error(self):
         path = self.write("layer.json", self.LAYER)
