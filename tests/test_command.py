@@ -77,10 +77,14 @@ class TestScript(unittest.TestCase):
         # Every printed number and verdict, pinned.  After a deliberate change,
         # bump the version and regenerate tests/golden/claims.json with
         # python tests/golden/regenerate.py (README, "Adding a reviewed paper").
+        # The golden file pins the claims that run only when selected too
+        # (their own tests compare them); a default run gives the others.
         first, second = command("--format", "json").stdout, command("--format", "json").stdout
         self.assertEqual(first, second)
         with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:
-            self.assertEqual(json.loads(first)["claims"], json.load(handle)["claims"])
+            pinned = json.load(handle)["claims"]
+        self.assertEqual(json.loads(first)["claims"], [c for c in pinned if c["by_default"]])
+        self.assertEqual([c["id"] for c in pinned], [c.id for c in all_claims()])
 
     def test_the_golden_file_pins_this_version(self):
         # A version names one output: changed claims need a new version, so
@@ -233,11 +237,13 @@ class TestMain(unittest.TestCase):
     def test_list_shows_ids_and_statements(self):
         status, out, _ = in_process("--list")
         self.assertEqual(status, 0)
-        self.assertTrue(out.startswith("id                               by      review states"
-                                       "  statement\n"), out)
-        self.assertIn("\nmemorization.interior            paper   PASS           Interior"
-                      " distributions are realized by z_i = log p_i.\n", out)
-        self.assertIn("\nlow-rank.box                     review  PASS           Bounding", out)
+        column = max(len(claim.id) for claim in all_claims()) + 2
+        self.assertTrue(out.startswith("id".ljust(column) + "by      review states  runs    "
+                                       " statement\n"), out)
+        self.assertIn("\n" + "memorization.interior".ljust(column) + "review  PASS          "
+                      " default  Interior distributions are realized by z_i = log p_i.\n", out)
+        self.assertIn("\n" + "low-rank.box".ljust(column) + "review  PASS           default"
+                      "  Bounding", out)
 
     def test_list_columns_are_aligned(self):
         _, out, _ = in_process("--list")
@@ -256,7 +262,7 @@ class TestMain(unittest.TestCase):
         listed = json.loads(out)
         self.assertEqual(status, 0)
         self.assertEqual(listed[0], {"id": "low-rank.unargmaxable-exists", "source": "paper",
-                                     "expected": "PASS",
+                                     "expected": "PASS", "by_default": True,
                                      "statement": "A low-rank softmax can have unargmaxable"
                                                   " classes."})
         self.assertEqual(len(listed), len(all_claims()))
@@ -271,6 +277,24 @@ class TestMain(unittest.TestCase):
             status, out, _ = in_process()
         self.assertEqual(status, 1)
         self.assertIn("MISMATCH: verdict FAIL, the review states PASS", out)
+
+    def test_a_claim_that_runs_only_when_selected_is_listed_not_run(self):
+        paper = Paper("T", ("A",), 2020, "2001.00001")
+        quick = Claim("x.quick", paper, "S1", "Q.", PASS, lambda: Outcome(PASS, "q", ()))
+        slow = Claim("x.slow", paper, "S1", "S.", PASS, lambda: Outcome(PASS, "s", ()),
+                     by_default=False)
+        with mock.patch.object(suite_command, "all_claims", return_value=[quick, slow]):
+            runs = {arguments: json.loads(in_process("--format", "json", *arguments)[1])
+                    for arguments in ((), ("--claim", "x.slow"), ("--claim", "x"))}
+            listed = json.loads(in_process("--list", "--format", "json")[1])
+            _, text, _ = in_process("--claim", "x.slow")
+        self.assertEqual({arguments: [(c["id"], c["by_default"]) for c in run["claims"]]
+                          for arguments, run in runs.items()},
+                         {(): [("x.quick", True)], ("--claim", "x.slow"): [("x.slow", False)],
+                          ("--claim", "x"): [("x.quick", True), ("x.slow", False)]})
+        self.assertEqual([c["by_default"] for c in listed], [True, False])
+        self.assertIn("\n    Runs only when selected (--claim with its id or paper): its check"
+                      " takes long.\n", text)
 
     def test_version_matches_pyproject(self):
         with open(os.path.join(ROOT, "pyproject.toml")) as handle:
