@@ -64,7 +64,8 @@ class TestRegistry(unittest.TestCase):
         papers = [c.id for c in all_claims() if c.source == BY_PAPER]
         self.assertEqual(papers, ["low-rank.unargmaxable-exists", "low-rank.general-position",
                                   "low-rank.region-counts", "low-rank.prevention",
-                                  "low-rank.13-of-150", "memorization.every-distribution"])
+                                  "low-rank.13-of-150", "low-rank.very-infrequent",
+                                  "memorization.every-distribution"])
         self.assertEqual({c.source for c in all_claims()}, {BY_PAPER, BY_REVIEW})
 
     def test_source_must_be_known_and_labels_the_statement(self):
