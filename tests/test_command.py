@@ -370,10 +370,14 @@ class TestReadmeExample(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertIn("invalid choice: 'figure2' (choose from 'figure1')", err)
 
-    def test_the_example_ships_as_package_data(self):
+    def test_the_example_and_the_trained_layers_ship_as_package_data(self):
         with open(os.path.join(ROOT, "pyproject.toml")) as handle:
-            self.assertIn('[tool.setuptools.package-data]\nreviews = ["data/*.json"]\n',
+            self.assertIn('[tool.setuptools.package-data]\nreviews = ["data/*.json",'
+                          ' "data/*.npz", "data/*.tokens.txt", "data/PROVENANCE.md"]\n',
                           handle.read())
+        shipped = sorted(os.listdir(os.path.join(ROOT, "reviews", "data")))
+        self.assertEqual([name for name in shipped if not name.endswith(
+            (".json", ".npz", ".tokens.txt")) and name != "PROVENANCE.md"], [])
 
 
 class TestCheckLayer(FileTestCase):
@@ -579,22 +583,25 @@ class TestBox(FileTestCase):
 
 
 class TestTolerance(FileTestCase):
-    # Class 1 wins exactly for |x| < 3e-9: a sliver the detector's tolerance misses.
+    # Class 1 wins exactly for |x| < 3e-9: a sliver that a tolerance of 1e-8 misses.
     LAYER = '{"weights": [[0], [1], [2]], "bias": [0, 3e-9, 0]}'
 
     def test_a_thin_class_is_listed_with_its_largest_radius(self):
         path = self.write("layer.json", self.LAYER)
         status, out, err = in_process("check-layer", path, "--box", "100")
         self.assertEqual((status, err), (0, ""))
-        self.assertIn("\nArgmaxable only on a region thinner than 1e-8: the paper's detector"
-                      " would call\nthese unargmaxable; pass --tolerance 1e-8 to ask its"
-                      " question.\n  class 1: largest radius 3e-9\n0 of 3 classes"
+        self.assertIn("\nArgmaxable only on a region thinner than 1e-8: --tolerance 1e-8, the"
+                      " question\nof the released detector's linear program, calls these"
+                      " unargmaxable; its\nsearch, which runs first, accepts any it finds,"
+                      " with no tolerance.\n  class 1: largest radius 3e-9\n0 of 3 classes"
                       " unargmaxable, 3 argmaxable.\n", out)
         markdown = in_process("check-layer", path, "--format", "markdown")[1]
-        self.assertIn("(with `--box 100`, as it does).\n\n| Class | Largest radius |\n"
-                      "| ---: | --- |\n| 1 | 3e-9 |\n", markdown)
+        self.assertIn(": `--box 100 --tolerance 1e-8`, the question of the released detector's"
+                      " linear program, calls these unargmaxable; its search, which runs first,"
+                      " accepts any it finds, with no tolerance.\n\n| Class | Largest radius"
+                      " |\n| ---: | --- |\n| 1 | 3e-9 |\n", markdown)
 
-    def test_at_the_detector_s_tolerance_it_is_unargmaxable(self):
+    def test_at_a_tolerance_of_1e_8_it_is_unargmaxable(self):
         path = self.write("layer.json", self.LAYER)
         status, out, _ = in_process("check-layer", path, "--box", "100", "--tolerance", "1e-8",
                                     "--format", "json")

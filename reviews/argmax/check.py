@@ -30,8 +30,8 @@ are exact there, and a combination is checked on the whole layer.
 Floats and Decimals only propose: a number past the float range is still
 taken at its exact value, and every certificate is checked exactly.
 
-The box.  The paper's detector asks a different question: is class i the
-strict argmax somewhere in the box |x_k| <= R (R = 100 in its code)?
+The box.  The paper's released detector looks only in a box: is class i
+the strict argmax somewhere in |x_k| <= R (R = 100 in its code)?
 ``check_layer(..., box=R)`` answers it exactly, with R a positive int,
 Fraction, Decimal or float taken at its exact value, and certificates
 (``ClassResult.box`` = R records the question):
@@ -54,7 +54,7 @@ combination proves nothing about R^d, and ``verify`` with box=None says so.
 
     check_layer     one ClassResult per class
     verify          exact, independent check of a ClassResult's certificate
-    braid_reflect   the paper's approximate search (floats), for comparison
+    braid_reflect   the Braid-reflect search (floats, a strict win only), for comparison
     ClassResult     index, argmaxable, witness, terms, classes, box, tolerance; .combination
     exact_layer     the layer's weights and bias as Fractions (reviews.argmax.layer_input)
 """
@@ -787,10 +787,11 @@ def _distance(a, b):
 
 
 def braid_reflect(weights, bias, index, patience=50):
-    """The paper's Braid-reflect search for a witness of class ``index``, in floats.
+    """The Braid-reflect search the paper describes, for a witness of class ``index``, in floats.
 
     Start at x = w_i; while another class a has the largest logit, reflect x
-    across the hyperplane where classes i and a tie.  Returns the point
+    across the hyperplane where classes i and a tie; only a strict win ends
+    it (the released code's tie rule differs: reviews.argmax.released).  Returns the point
     (tuple of floats) where class i came out on top in floats, or None after
     ``patience`` reflections, or where floats cannot hold the layer or the
     point.  A None proves nothing, and a point is only a candidate: check

@@ -67,11 +67,13 @@ def _layer_parser(out):
                              " than the CPUs); the output is the same for every N"
                              % job_count(None))
     parser.add_argument("--box", metavar="R", type=_box,
-                        help="only inputs with |x_k| <= R for every k, the question the"
-                             " paper's detector answers (it uses R = 100)")
+                        help="only inputs with |x_k| <= R for every k (the released"
+                             " detector looks in R = 100)")
     parser.add_argument("--tolerance", metavar="T", type=_tolerance, default=0,
-                        help="a class passes only where a ball of radius above T wins (the"
-                             " paper's detector: T = 1e-8 with --box 100); default 0")
+                        help="a class passes only where a ball of radius above T wins; with"
+                             " --box 100, T = 1e-8 is the question of the released detector's"
+                             " linear program, which it asks only of the classes its search"
+                             " misses (the search has no tolerance); default 0")
     parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
                         help="report format (default: text)")
     parser.add_argument("--certificates", choices=CERTIFICATES, default="all",

@@ -96,9 +96,12 @@ def _asked_lines(results, classes, code=str):
 
 
 # Classes whose largest radius is at most 1e-8 (reviews.argmax.tolerance):
-# exact verdicts that the paper's detector, and any rounding, may overturn.
-_THIN = ("Argmaxable only on a region thinner than 1e-8: the paper's detector would call"
-         " these unargmaxable; pass --tolerance 1e-8 to ask its question%s.")
+# exact verdicts that a tolerance, and any rounding, may overturn.  The
+# released detector's linear program asks the tolerance question, but only
+# of the classes its search misses, and the search takes any it finds.
+_THIN = ("Argmaxable only on a region thinner than 1e-8: %s, the question of the released"
+         " detector's linear program, calls these unargmaxable; its search, which runs"
+         " first, accepts any it finds, with no tolerance.")
 
 
 def _thin(results, radii):
@@ -112,9 +115,13 @@ def _thin_lines(results, radii):
     thin = _thin(results, radii)
     if not thin:
         return []
-    also = " (with --box 100, as it does)" if _box(results) is None else ""
-    return textwrap.wrap(_THIN % also, 78) + [
+    return textwrap.wrap(_THIN % _thin_option(results), 78) + [
         "  class %d: largest radius %s" % (i, _radius_text(value)) for i, value in thin]
+
+
+def _thin_option(results, code=str):
+    """The options that ask the thin classes' question of this layer."""
+    return code("--box 100 --tolerance 1e-8" if _box(results) is None else "--tolerance 1e-8")
 
 
 def _radius_text(value):
@@ -314,8 +321,7 @@ def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, pro
         lines.append("")
     thin = _thin(results, radii)
     if thin:
-        also = " (with `--box 100`, as it does)" if _box(results) is None else ""
-        lines += [(_THIN % also).replace("--tolerance 1e-8", "`--tolerance 1e-8`"), "",
+        lines += [_THIN % _thin_option(results, code_span), "",
                   "| Class | Largest radius |", "| ---: | --- |"]
         lines += ["| %d | %s |" % (i, _radius_text(value)) for i, value in thin]
         lines.append("")
