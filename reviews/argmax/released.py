@@ -12,9 +12,11 @@ hyperplane where classes i and a tie,
 
 and take the argmax again.  The class is called argmaxable when the last
 argmax is i and x lies in the box |x_k| <= 100: no tolerance, and no
-check that i wins strictly.  ``released_search`` follows that rule with
-Fractions (the reflection needs no square root), so what the rule does
-on a layer is computed exactly; the released code computes in the
+check that i wins strictly.  ``released_search`` follows that rule in
+exact integers (the layer scaled by its common denominator, which changes
+no argmax and no reflection; x as integers over one denominator; the
+reflection needs no square root), so what the rule does on a layer is
+computed exactly; the released code computes in the
 layer's float dtype, which gives the same argmax wherever the logits it
 compares are exact in binary or further apart than its rounding (a
 result's ``closest`` says how far apart they were: each reflection is an
@@ -34,10 +36,12 @@ suite's own search, which accepts only a strict win).
     PATIENCE, BOX       the released defaults: 100 reflections, |x_k| <= 100
 """
 
+import math
+import operator
 from collections import namedtuple
 from fractions import Fraction
 
-from reviews.argmax.layer_input import class_index, exact_layer
+from reviews.argmax.layer_input import class_index, integer_layer
 
 __all__ = ["released_search", "SearchResult", "lowest_argmax", "PATIENCE", "BOX"]
 
@@ -70,11 +74,12 @@ def lowest_argmax(values):
 def _lead(logits):
     """How far the largest logit is above the next one (0 at a tie)."""
     top, *rest = sorted(logits, reverse=True)[:2]
-    return top - rest[0] if rest else Fraction(0)
+    return top - rest[0] if rest else 0
 
 
-def _logits(rows, biases, x):
-    return [sum(w * v for w, v in zip(row, x)) + b for row, b in zip(rows, biases)]
+def _logits(rows, biases, point, q):
+    """The logits at point / q, times q (q > 0: the same order)."""
+    return [sum(map(operator.mul, row, point)) + b * q for row, b in zip(rows, biases)]
 
 
 def released_search(weights, bias, index, patience=PATIENCE, box=BOX):
@@ -90,26 +95,34 @@ def released_search(weights, bias, index, patience=PATIENCE, box=BOX):
     >>> found.accepted, found.point, found.reflections, found.margin
     (True, (Fraction(1, 2), Fraction(1, 2)), 0, Fraction(0, 1))
     """
-    rows, biases = exact_layer(weights, bias)
-    biases = biases or [Fraction(0)] * len(rows)
+    # The layer times its common denominator D: the same argmax at every x,
+    # and the same reflections (the step's D**2 cancels).  x = point / q
+    # in the layer's own units, its logits times D q.
+    rows, biases, scale = integer_layer(weights, bias)
+    biases = biases or [0] * len(rows)
     i = class_index(index, len(rows), "index")
-    x = tuple(rows[i])
-    logits = _logits(rows, biases, x)
+    point, q = list(rows[i]), scale
+    logits = _logits(rows, biases, point, q)
     last, reflections, stop = lowest_argmax(logits), 0, None
-    closest = _lead(logits)
+    closest = Fraction(_lead(logits), q * scale)
     while last != i and reflections < patience:
-        normal = [p - q for p, q in zip(rows[i], rows[last])]
-        square = sum(v * v for v in normal)
+        normal = list(map(operator.sub, rows[i], rows[last]))
+        square = sum(map(operator.mul, normal, normal))
         if square == 0:
             stop = "zero normal"
             break
-        step = 2 * (sum(v * c for v, c in zip(normal, x)) + biases[i] - biases[last]) / square
-        x = tuple(c - step * v for c, v in zip(x, normal))
-        logits = _logits(rows, biases, x)
+        # x - 2 (n . x + c) / |n|^2 n, with x = point / q: over q |n|^2.
+        offset = 2 * (sum(map(operator.mul, normal, point)) + (biases[i] - biases[last]) * q)
+        point = [p * square - offset * v for p, v in zip(point, normal)]
+        q *= square
+        common = math.gcd(q, *point)
+        point, q = [p // common for p in point], q // common
+        logits = _logits(rows, biases, point, q)
         last, reflections = lowest_argmax(logits), reflections + 1
-        closest = min(closest, _lead(logits))
+        closest = min(closest, Fraction(_lead(logits), q * scale))
     others = [value for j, value in enumerate(logits) if j != i]
-    margin = logits[i] - max(others) if others else None
+    margin = Fraction(logits[i] - max(others), q * scale) if others else None
     stop = stop or ("argmax" if last == i else "patience")
+    x = tuple(Fraction(p, q) for p in point)
     accepted = last == i and all(abs(c) <= box for c in x)
     return SearchResult(accepted, x, reflections, last, margin, closest, stop)
