@@ -23,4 +23,4 @@ The public API is re-exported by ``reviews.counterexamples``:
     InputError                                   the one error type
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

@@ -4,7 +4,9 @@ A reviewed claim names its paper, where in the paper it is made, the
 statement, the verdict the review states, and a check: a function of no
 arguments that returns an ``Outcome`` (a verdict, a one-line summary of the
 key numbers, and the evidence rows behind it).  The runner compares the
-verdict with the expected one.
+verdict with the expected one.  A claim whose check takes many times the
+rest runs only when asked for by id or paper (``by_default`` False), so
+that the default run stays quick.
 
 Each reviewed paper is one module in ``reviews.papers`` with a ``CLAIMS``
 tuple; ``reviews.papers.all_claims`` finds them all, so adding a paper adds
@@ -16,6 +18,7 @@ Public names:
     PASS, FAIL, NOT_CHECKED                       the verdicts
     BY_PAPER, BY_REVIEW                           whose statement a claim is
     select, run                                   choose claims (by id or paper), run them
+    default_claims                                the claims a run without --claim runs
     float_row                                     a float beside its exact value
     written                                       a number as a person writes it (1e6)
 """
@@ -30,7 +33,7 @@ from reviews.softmax import ulp_distance
 __all__ = [
     "Paper", "Claim", "Outcome", "Row", "Result", "Figure",
     "PASS", "FAIL", "NOT_CHECKED", "VERDICTS", "BY_PAPER", "BY_REVIEW", "SOURCES",
-    "select", "run", "float_row", "written",
+    "select", "default_claims", "run", "float_row", "written",
 ]
 
 _SHOWN_DIGITS = 20
@@ -69,27 +72,32 @@ Figure.__doc__ = """A figure of a claim: its file name, draw() (which returns SV
 and a sentence saying what it shows (a report's alt text and caption)."""
 
 
-class Claim(namedtuple("Claim", "id paper where statement expected check figures source")):
+class Claim(namedtuple("Claim",
+                       "id paper where statement expected check figures source by_default")):
     """A reviewed claim; ``check()`` returns its Outcome; ``figures`` illustrate it.
 
     ``source`` says whose statement it is: BY_PAPER, a claim the paper
     makes, or BY_REVIEW, the review's own statement about the paper (a
     repair, a test of its method), which a reader must not quote as the
-    paper's.
+    paper's.  ``by_default`` False: the claim runs only when selected
+    (``--claim`` with its id or its paper), as its check takes long.
     """
 
     __slots__ = ()
 
     def __new__(cls, id, paper, where, statement, expected, check, figures=(),
-                source=BY_PAPER):
+                source=BY_PAPER, by_default=True):
         if expected not in VERDICTS:
             raise InputError("claim %s: expected verdict %r is not one of %s"
                              % (id, expected, ", ".join(VERDICTS)))
         if source not in SOURCES:
             raise InputError("claim %s: source %r is not one of %s"
                              % (id, source, ", ".join(SOURCES)))
+        if not isinstance(by_default, bool):
+            raise InputError("claim %s: by_default must be True or False, not %r"
+                             % (id, by_default))
         return super().__new__(cls, id, paper, where, statement, expected, check,
-                               tuple(figures), source)
+                               tuple(figures), source, by_default)
 
     @property
     def whose(self):
@@ -99,6 +107,16 @@ class Claim(namedtuple("Claim", "id paper where statement expected check figures
         "The review's own statement"
         """
         return "The paper's claim" if self.source == BY_PAPER else "The review's own statement"
+
+    @property
+    def runs(self):
+        """When the claim runs, as --list shows it: "default", or "--claim"
+        for one that runs only when selected.
+
+        >>> Claim("a.b", None, "", "", PASS, None).runs
+        'default'
+        """
+        return "default" if self.by_default else "--claim"
 
 
 def _paper_of(claim_id):
@@ -122,6 +140,18 @@ def select(claims, ids):
     wanted = set(ids)
     return [claim for claim in claims
             if claim.id in wanted or _paper_of(claim.id) in wanted]
+
+
+def default_claims(claims):
+    """The claims a run without --claim runs: all but those that run only
+    when selected.
+
+    >>> made = [Claim("a.x", None, "", "", PASS, None),
+    ...         Claim("a.y", None, "", "", PASS, None, by_default=False)]
+    >>> [c.id for c in default_claims(made)]
+    ['a.x']
+    """
+    return [claim for claim in claims if claim.by_default]
 
 
 def run(claims):

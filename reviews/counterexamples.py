@@ -5,7 +5,8 @@
                                       [--output FILE] [--list] [--version]
     python reviews/counterexamples.py check-layer FILE|--example NAME [--bias FILE]
                                       [--tensor NAME] [--bias-tensor NAME]
-                                      [--vocab FILE] [--transpose] [--jobs N]
+                                      [--vocab FILE] [--transpose] [--classes LIST]
+                                      [--jobs N]
                                       [--box R] [--tolerance T] [--output FILE]
                                       [--format text|markdown|json]
                                       [--certificates all|unargmaxable]
@@ -36,7 +37,10 @@ for every N.  On a terminal, a long check shows on stderr the classes
 done, the rate and the time left, on one line wiped at the end; with
 ``--progress``, a log gets the same as a plain line every few seconds.
 ``--certificates unargmaxable`` keeps the JSON of a large layer small:
-only the unargmaxable classes' combinations, no witnesses.
+only the unargmaxable classes' combinations, no witnesses.  ``--classes
+LIST`` (``0:1000``, ``3,17,40:50``, ``@FILE``) decides only those classes,
+each against every row.  A claim that ``--list`` shows as ``--claim``
+runs only when ``--claim`` selects it.
 
 Exit status: 0 when every verdict is the one the review states, 1 when any
 differs (a MISMATCH line says which), 2 for a usage error, an unreadable

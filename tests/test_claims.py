@@ -5,7 +5,7 @@ import unittest
 
 from reviews.claims import (
     BY_PAPER, BY_REVIEW, FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper, Row,
-    float_row, run, select,
+    default_claims, float_row, run, select,
 )
 from reviews.errors import InputError
 from reviews.papers import all_claims
@@ -60,16 +60,26 @@ class TestRegistry(unittest.TestCase):
                 select(claims, [partial])
 
     def test_every_registered_claim_says_whose_statement_it_is(self):
-        # The review's own statements, as the issue lists them today.
-        own = sorted(c.id for c in all_claims() if c.source == BY_REVIEW)
-        self.assertEqual(own, ["low-rank.box", "low-rank.braid-reflect", "low-rank.tolerance",
-                               "memorization.repaired"])
+        # The papers' own statements; every other claim is the review's.
+        papers = [c.id for c in all_claims() if c.source == BY_PAPER]
+        self.assertEqual(papers, ["low-rank.unargmaxable-exists", "low-rank.general-position",
+                                  "low-rank.region-counts", "low-rank.prevention",
+                                  "low-rank.13-of-150", "low-rank.very-infrequent",
+                                  "memorization.every-distribution"])
         self.assertEqual({c.source for c in all_claims()}, {BY_PAPER, BY_REVIEW})
 
     def test_source_must_be_known_and_labels_the_statement(self):
         with self.assertRaisesRegex(InputError, "source 'author' is not one of paper, review"):
             Claim("a", PAPER, "S", "T.", PASS, None, source="author")
         self.assertEqual(claim("a", PASS, PASS).whose, "The paper's claim")
+
+    def test_a_claim_runs_by_default_unless_it_says_otherwise(self):
+        slow = Claim("a.slow", PAPER, "S", "T.", PASS, None, by_default=False)
+        self.assertEqual((claim("a", PASS, PASS).runs, slow.runs), ("default", "--claim"))
+        self.assertEqual(default_claims([claim("a.quick", PASS, PASS), slow])[0].id, "a.quick")
+        self.assertEqual([c.id for c in select([slow], ["a"])], ["a.slow"])
+        with self.assertRaisesRegex(InputError, "by_default must be True or False, not 1"):
+            Claim("a", PAPER, "S", "T.", PASS, None, by_default=1)
 
     def test_expected_verdict_must_be_known(self):
         with self.assertRaisesRegex(InputError, "expected verdict 'MAYBE'"):

@@ -77,10 +77,14 @@ class TestScript(unittest.TestCase):
         # Every printed number and verdict, pinned.  After a deliberate change,
         # bump the version and regenerate tests/golden/claims.json with
         # python tests/golden/regenerate.py (README, "Adding a reviewed paper").
+        # The golden file pins the claims that run only when selected too
+        # (their own tests compare them); a default run gives the others.
         first, second = command("--format", "json").stdout, command("--format", "json").stdout
         self.assertEqual(first, second)
         with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:
-            self.assertEqual(json.loads(first)["claims"], json.load(handle)["claims"])
+            pinned = json.load(handle)["claims"]
+        self.assertEqual(json.loads(first)["claims"], [c for c in pinned if c["by_default"]])
+        self.assertEqual([c["id"] for c in pinned], [c.id for c in all_claims()])
 
     def test_the_golden_file_pins_this_version(self):
         # A version names one output: changed claims need a new version, so
@@ -233,11 +237,13 @@ class TestMain(unittest.TestCase):
     def test_list_shows_ids_and_statements(self):
         status, out, _ = in_process("--list")
         self.assertEqual(status, 0)
-        self.assertTrue(out.startswith("id                               by      review states"
-                                       "  statement\n"), out)
-        self.assertIn("\nmemorization.interior            paper   PASS           Interior"
-                      " distributions are realized by z_i = log p_i.\n", out)
-        self.assertIn("\nlow-rank.box                     review  PASS           Bounding", out)
+        column = max(len(claim.id) for claim in all_claims()) + 2
+        self.assertTrue(out.startswith("id".ljust(column) + "by      review states  runs    "
+                                       " statement\n"), out)
+        self.assertIn("\n" + "memorization.interior".ljust(column) + "review  PASS          "
+                      " default  Interior distributions are realized by z_i = log p_i.\n", out)
+        self.assertIn("\n" + "low-rank.box".ljust(column) + "review  PASS           default"
+                      "  Bounding", out)
 
     def test_list_columns_are_aligned(self):
         _, out, _ = in_process("--list")
@@ -256,7 +262,7 @@ class TestMain(unittest.TestCase):
         listed = json.loads(out)
         self.assertEqual(status, 0)
         self.assertEqual(listed[0], {"id": "low-rank.unargmaxable-exists", "source": "paper",
-                                     "expected": "PASS",
+                                     "expected": "PASS", "by_default": True,
                                      "statement": "A low-rank softmax can have unargmaxable"
                                                   " classes."})
         self.assertEqual(len(listed), len(all_claims()))
@@ -271,6 +277,24 @@ class TestMain(unittest.TestCase):
             status, out, _ = in_process()
         self.assertEqual(status, 1)
         self.assertIn("MISMATCH: verdict FAIL, the review states PASS", out)
+
+    def test_a_claim_that_runs_only_when_selected_is_listed_not_run(self):
+        paper = Paper("T", ("A",), 2020, "2001.00001")
+        quick = Claim("x.quick", paper, "S1", "Q.", PASS, lambda: Outcome(PASS, "q", ()))
+        slow = Claim("x.slow", paper, "S1", "S.", PASS, lambda: Outcome(PASS, "s", ()),
+                     by_default=False)
+        with mock.patch.object(suite_command, "all_claims", return_value=[quick, slow]):
+            runs = {arguments: json.loads(in_process("--format", "json", *arguments)[1])
+                    for arguments in ((), ("--claim", "x.slow"), ("--claim", "x"))}
+            listed = json.loads(in_process("--list", "--format", "json")[1])
+            _, text, _ = in_process("--claim", "x.slow")
+        self.assertEqual({arguments: [(c["id"], c["by_default"]) for c in run["claims"]]
+                          for arguments, run in runs.items()},
+                         {(): [("x.quick", True)], ("--claim", "x.slow"): [("x.slow", False)],
+                          ("--claim", "x"): [("x.quick", True), ("x.slow", False)]})
+        self.assertEqual([c["by_default"] for c in listed], [True, False])
+        self.assertIn("\n    Runs only when selected (--claim with its id or paper): its check"
+                      " takes long.\n", text)
 
     def test_version_matches_pyproject(self):
         with open(os.path.join(ROOT, "pyproject.toml")) as handle:
@@ -346,10 +370,14 @@ class TestReadmeExample(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertIn("invalid choice: 'figure2' (choose from 'figure1')", err)
 
-    def test_the_example_ships_as_package_data(self):
+    def test_the_example_and_the_trained_layers_ship_as_package_data(self):
         with open(os.path.join(ROOT, "pyproject.toml")) as handle:
-            self.assertIn('[tool.setuptools.package-data]\nreviews = ["data/*.json"]\n',
+            self.assertIn('[tool.setuptools.package-data]\nreviews = ["data/*.json",'
+                          ' "data/*.npz", "data/*.tokens.txt", "data/PROVENANCE.md"]\n',
                           handle.read())
+        shipped = sorted(os.listdir(os.path.join(ROOT, "reviews", "data")))
+        self.assertEqual([name for name in shipped if not name.endswith(
+            (".json", ".npz", ".tokens.txt")) and name != "PROVENANCE.md"], [])
 
 
 class TestCheckLayer(FileTestCase):
@@ -380,8 +408,8 @@ class TestCheckLayer(FileTestCase):
         document = json.loads(out)
         self.assertEqual(status, 0)
         self.assertEqual(list(document), ["version", "files", "weights_tensor", "bias_tensor",
-                                          "transpose", "file", "classes", "dim", "bias", "box",
-                                          "numbered_from", "unargmaxable", "tolerance",
+                                          "transpose", "file", "classes", "asked", "dim", "bias",
+                                          "box", "numbered_from", "unargmaxable", "tolerance",
                                           "thinner_than_1e-8", "certificates", "results"])
         self.assertEqual(document["version"], provenance().splitlines()[0])
         with open(path, "rb") as handle:
@@ -409,11 +437,11 @@ class TestCheckLayer(FileTestCase):
         path = self.write("twice.csv", "0\n0\n1\n")
         _, out, _ = in_process("check-layer", path, "--format", "json")
         lines = out.splitlines()
-        self.assertEqual((lines[16], lines[20:]), ('  "results": [', ["  ]", "}"]))
-        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[17:19]],
+        self.assertEqual((lines[17], lines[21:]), ('  "results": [', ["  ]", "}"]))
+        self.assertEqual([json.loads(line.rstrip(",")) for line in lines[18:20]],
                          [{"index": 0, "argmaxable": False, "terms": [[1, "1", "1"]]},
                           {"index": 1, "argmaxable": False, "terms": [[0, "1", "1"]]}])
-        self.assertEqual(list(json.loads(lines[19])), ["index", "argmaxable", "witness", "radius"])
+        self.assertEqual(list(json.loads(lines[20])), ["index", "argmaxable", "witness", "radius"])
 
     def test_a_weight_of_exactly_1_is_shown_without_a_coefficient(self):
         path = self.write("twice.csv", "0\n0\n1\n")
@@ -555,22 +583,25 @@ class TestBox(FileTestCase):
 
 
 class TestTolerance(FileTestCase):
-    # Class 1 wins exactly for |x| < 3e-9: a sliver the detector's tolerance misses.
+    # Class 1 wins exactly for |x| < 3e-9: a sliver that a tolerance of 1e-8 misses.
     LAYER = '{"weights": [[0], [1], [2]], "bias": [0, 3e-9, 0]}'
 
     def test_a_thin_class_is_listed_with_its_largest_radius(self):
         path = self.write("layer.json", self.LAYER)
         status, out, err = in_process("check-layer", path, "--box", "100")
         self.assertEqual((status, err), (0, ""))
-        self.assertIn("\nArgmaxable only on a region thinner than 1e-8: the paper's detector"
-                      " would call\nthese unargmaxable; pass --tolerance 1e-8 to ask its"
-                      " question.\n  class 1: largest radius 3e-9\n0 of 3 classes"
+        self.assertIn("\nArgmaxable only on a region thinner than 1e-8: --tolerance 1e-8, the"
+                      " question\nof the released detector's linear program, calls these"
+                      " unargmaxable; its\nsearch, which runs first, accepts any it finds,"
+                      " with no tolerance.\n  class 1: largest radius 3e-9\n0 of 3 classes"
                       " unargmaxable, 3 argmaxable.\n", out)
         markdown = in_process("check-layer", path, "--format", "markdown")[1]
-        self.assertIn("(with `--box 100`, as it does).\n\n| Class | Largest radius |\n"
-                      "| ---: | --- |\n| 1 | 3e-9 |\n", markdown)
+        self.assertIn(": `--box 100 --tolerance 1e-8`, the question of the released detector's"
+                      " linear program, calls these unargmaxable; its search, which runs first,"
+                      " accepts any it finds, with no tolerance.\n\n| Class | Largest radius"
+                      " |\n| ---: | --- |\n| 1 | 3e-9 |\n", markdown)
 
-    def test_at_the_detector_s_tolerance_it_is_unargmaxable(self):
+    def test_at_a_tolerance_of_1e_8_it_is_unargmaxable(self):
         path = self.write("layer.json", self.LAYER)
         status, out, _ = in_process("check-layer", path, "--box", "100", "--tolerance", "1e-8",
                                     "--format", "json")
@@ -594,9 +625,9 @@ class TestTolerance(FileTestCase):
             status, out, err = in_process("check-layer", path, "--format", "json")
         self.assertEqual(status, 0)
         self.assertNotIn("radius", out)
-        self.assertEqual(err, "counterexamples: note: no radius reported: a layer past"
-                         " C * C * d = 2**26 would take minutes more (pass --tolerance T to ask"
-                         " about a ball of radius above T)\n")
+        self.assertEqual(err, "counterexamples: note: no radius reported: past N * C * d ="
+                         " 2**26, N the classes decided, the radii would take minutes more"
+                         " (pass --tolerance T to ask about a ball of radius above T)\n")
 
     def test_a_tolerance_that_is_not_a_number_of_0_or_more_is_a_usage_error(self):
         path = self.write("layer.json", self.LAYER)

@@ -223,7 +223,7 @@ class TestProgressOfTheCommand(FileTestCase):
         self.assertNotIn("\n", err.getvalue())
 
     def test_an_interrupt_wipes_the_progress_line_first(self):
-        def interrupted(weights, bias, progress, box, jobs, tolerance):
+        def interrupted(weights, bias, progress, box, jobs, tolerance, classes):
             progress(1, 4)
             raise KeyboardInterrupt
         with mock.patch.object(layer_command, "check_layer", interrupted):

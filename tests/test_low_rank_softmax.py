@@ -29,9 +29,13 @@ class TestVerdicts(unittest.TestCase):
             "low-rank.region-counts": PASS,
             "low-rank.prevention": PASS,
             "low-rank.braid-reflect": PASS,
+            "low-rank.released-tie-rule": PASS,
             "low-rank.box": PASS,
             "low-rank.tolerance": PASS,
+            "low-rank.released-count": PASS,
             "low-rank.13-of-150": NOT_CHECKED,
+            "low-rank.very-infrequent": NOT_CHECKED,
+            "low-rank.trained-layers": PASS,
         }
         self.assertEqual({key: o.verdict for key, o in OUTCOMES.items()}, expected)
         self.assertEqual({c.id: c.expected for c in CLAIMS}, expected)
@@ -47,6 +51,25 @@ class TestVerdicts(unittest.TestCase):
         self.assertEqual(hints[0], hints[1])
         self.assertIn("check-layer PATH, PATH a model folder", value("low-rank.13-of-150",
                                                                       "instead"))
+
+    def test_what_a_count_must_match_to_be_compared_with_the_paper_s(self):
+        compare = value("low-rank.13-of-150", "to compare")
+        for needed in ("--patience 2500 --exact-algorithm lp_chebyshev", "float32",
+                       "--filter-lang", "--classes LIST", "--box 100 --tolerance 1e-8 answers"
+                       " the LP stage's exactly"):
+            self.assertIn(needed, compare)
+        self.assertIn("a tie to the lowest index",
+                      value("low-rank.13-of-150", "the detector"))
+
+    def test_the_abstract_s_very_infrequent_is_not_checked_and_says_why(self):
+        outcome = OUTCOMES["low-rank.very-infrequent"]
+        self.assertEqual([row.label for row in outcome.evidence], ["why", "what is checked"])
+        self.assertIn("low-rank.trained-layers", value("low-rank.very-infrequent",
+                                                       "what is checked"))
+
+    def test_only_the_trained_layers_claim_waits_to_be_selected(self):
+        self.assertEqual([c.id for c in CLAIMS if not c.by_default],
+                         ["low-rank.trained-layers"])
 
     def test_every_claim_cites_the_paper(self):
         self.assertTrue(all(c.paper == PAPER for c in CLAIMS))
@@ -235,8 +258,11 @@ class TestBox(unittest.TestCase):
         self.assertIn("|x|_inf = 735.258", value("low-rank.box", "over R^3"))
 
     def test_the_meaning_for_the_paper_s_counts_is_stated(self):
-        self.assertIn("the detector's verdicts are verdicts about the box",
-                      value("low-rank.box", "meaning"))
+        meaning = value("low-rank.box", "meaning")
+        self.assertIn("verdicts in the box, where both stages of the released detector look,"
+                      " are verdicts about the box", meaning)
+        self.assertIn("the released detector's own count is not that question's:"
+                      " low-rank.released-count", meaning)
 
 
 class TestTolerance(unittest.TestCase):

@@ -2,7 +2,7 @@
 
 import unittest
 
-from reviews.claims import FAIL, PASS
+from reviews.claims import BY_PAPER, BY_REVIEW, FAIL, NOT_CHECKED, PASS
 from reviews.softmax import REFERENCE_DIGITS
 import decimal
 from fractions import Fraction
@@ -57,14 +57,45 @@ class TestVerdicts(unittest.TestCase):
             "memorization.masking": PASS,
             "memorization.underflow": PASS,
             "memorization.repaired": PASS,
+            "memorization.construction-independent": NOT_CHECKED,
+            "memorization.non-identification": NOT_CHECKED,
+            "memorization.minor-repairable": NOT_CHECKED,
         }
         self.assertEqual({key: o.verdict for key, o in OUTCOMES.items()}, expected)
         self.assertEqual({c.id: c.expected for c in CLAIMS}, expected)
 
-    def test_every_claim_cites_appendix_c3_of_the_paper(self):
+    def test_every_claim_cites_its_place_in_the_paper(self):
         for claim in CLAIMS:
-            self.assertEqual((claim.paper, claim.where), (PAPER, "Appendix C.3"))
+            self.assertEqual(claim.paper, PAPER)
+        self.assertEqual({c.id: c.where for c in CLAIMS if c.where != "Appendix C.3"}, {
+            "memorization.construction-independent":
+                "Deterministic observational-equivalence construction",
+            "memorization.non-identification": "Non-identification result"})
         self.assertEqual(PAPER.arxiv, "2504.14765")
+
+
+class TestWhoseStatements(unittest.TestCase):
+    """Only the surjectivity of Appendix C.3 is the paper's: the rest is the review's."""
+
+    def test_the_paper_s_only_statement_is_that_every_distribution_is_realized(self):
+        self.assertEqual([c.id for c in CLAIMS if c.source == BY_PAPER],
+                         ["memorization.every-distribution"])
+        self.assertTrue(all(c.source == BY_REVIEW for c in CLAIMS[1:]))
+
+    def test_underflow_says_it_is_this_suite_s_own_test(self):
+        claim = [c for c in CLAIMS if c.id == "memorization.underflow"][0]
+        self.assertIn("this suite's own test of the review's point", claim.statement)
+        self.assertIn("the review's text does not discuss float underflow",
+                      values("memorization.underflow", "whose")[0])
+
+    def test_no_review_statement_is_quoted_as_the_paper_s(self):
+        for claim in CLAIMS[1:]:
+            self.assertEqual(claim.whose, "The review's own statement")
+
+    def test_the_statements_that_are_no_numbers_say_why(self):
+        for claim in CLAIMS:
+            if claim.expected == NOT_CHECKED:
+                self.assertEqual([row.label for row in OUTCOMES[claim.id].evidence], ["why"])
 
 
 class TestEvidence(unittest.TestCase):

@@ -8,9 +8,13 @@ the entry point down:
 
     check           check_layer, verify, braid_reflect, exact_layer: the
                     checker and its certificates
-    tolerance       the detector's question (a ball of radius above T),
+    tolerance       the tolerance question (a ball of radius above T, the
+                    question of the released detector's linear program),
                     its certificates with the norms bounded exactly, and
                     each class's radius
+    certified       verify_all: every certificate of a layer, read once
+    released        the released detector's search rule (ties to the
+                    lowest index), in exact arithmetic, for comparison
     regions         region_count, realized_rankings: how many rankings a
                     layer can produce
     planar          argmax regions and convex hulls of 2-D layers (figures)

@@ -36,8 +36,8 @@ are exact there, and a combination is checked on the whole layer.
 Floats and Decimals only propose: a number past the float range is still
 taken at its exact value, and every certificate is checked exactly.
 
-The box.  The paper's detector asks a different question: is class i the
-strict argmax somewhere in the box |x_k| <= R (R = 100 in its code)?
+The box.  The paper's released detector looks only in a box: is class i
+the strict argmax somewhere in |x_k| <= R (R = 100 in its code)?
 ``check_layer(..., box=R)`` answers it exactly, with R a positive int,
 Fraction, Decimal or float taken at its exact value, and certificates
 (``ClassResult.box`` = R records the question):
@@ -60,7 +60,7 @@ combination proves nothing about R^d, and ``verify`` with box=None says so.
 
     check_layer     one ClassResult per class
     verify          exact, independent check of a ClassResult's certificate
-    braid_reflect   the paper's approximate search (floats), for comparison
+    braid_reflect   the Braid-reflect search (floats, a strict win only), for comparison
     ClassResult     index, argmaxable, witness, terms, classes, box, tolerance; .combination
     exact_layer     the layer's weights and bias as Fractions (reviews.argmax.layer_input)
 """
@@ -77,8 +77,8 @@ from reviews.exact import common_denominator, shown, to_float
 from reviews.argmax.candidates import SharedDirection, reflected_witness, reflections
 from reviews.argmax.feasibility import Program, basis_combination, is_combination, scaled_floats
 from reviews.argmax.layer_input import (
-    FloatRows, box_bound, certificate_number, check_spread, class_index, exact_layer, extremes,
-    integer_layer, sequence, validated,
+    FloatRows, asked_classes, box_bound, certificate_number, check_spread, class_index,
+    exact_layer, extremes, integer_layer, sequence, validated,
 )
 from reviews.argmax.lines import upper_envelope
 from reviews.argmax.masked import check_unmasked, masked_classes, verify_unmasked
@@ -619,7 +619,8 @@ def _decide(layer, i):
         reduction = layer.reduced(needed=True, exact=True)
 
 
-def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tolerance=0):
+def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tolerance=0,
+                classes=None):
     """Decide every class of the layer exactly; one ClassResult per class.
 
     ``progress``, if given, is called as progress(done, total) while the
@@ -629,12 +630,15 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     None for every usable CPU) share the classes; the results are the same
     for every ``jobs``.  With jobs > 1 under the ``spawn`` start method
     (macOS, Windows), call it from under ``if __name__ == "__main__":``.
-    ``tolerance`` = T > 0 (taken exactly) asks the paper's detector's
-    question: is class i the argmax on a ball of radius above T, its centre
-    in the box if any (reviews.argmax.tolerance); 0 asks check_layer's own.
+    ``tolerance`` = T > 0 (taken exactly) asks whether class i is the
+    argmax on a ball of radius above T, its centre in the box if any (the
+    question of the released detector's linear program, which its search
+    stage does not ask: reviews.argmax.tolerance); 0 asks check_layer's own.
     A class whose bias is -inf is masked: never argmaxable, with
     ``masked`` True, and the others are decided without it
-    (reviews.argmax.masked).
+    (reviews.argmax.masked).  ``classes`` (an iterable of class ids)
+    decides only those, each against every row of the layer, and returns
+    their results in increasing class order; None decides every class.
 
     >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
     >>> [r.argmaxable for r in check_layer(W)]
@@ -648,24 +652,28 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     [True, False]
     >>> check_layer([[0], [1]], [0, -2], box=1)[1].terms
     ((0, Fraction(1, 1)),)
+    >>> [(r.index, r.argmaxable) for r in check_layer(W, classes=[3, 1])]
+    [(1, True), (3, False)]
     """
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
     masked = masked_classes(bias)
     if masked:
-        return check_unmasked(weights, bias, masked, lambda w, b: check_layer(
-            w, b, progress, box=box, jobs=jobs, tolerance=tolerance), ClassResult)
+        return check_unmasked(weights, bias, masked, lambda w, b, asked: check_layer(
+            w, b, progress, box=box, jobs=jobs, tolerance=tolerance, classes=asked),
+            ClassResult, classes)
     jobs = job_count(jobs)
     bound = None if box is None else box_bound(box)
     tolerance = tolerance_bound(tolerance)
     rows, biases, denominator = integer_layer(weights, bias)
+    asked = asked_classes(classes, len(rows))
     # Repeated rows are settled by a twin; the rest on one representative per row.
     twins = Twins(rows, biases)
     reduced = (twins.select(rows), twins.select(biases), denominator)
     check_spread(*reduced, bound, tolerance)
     # Only representatives that stand for a class without a twin need deciding.
-    needed = sorted({twins.position[i] for i in range(twins.classes) if i not in twins.twin})
+    needed = sorted({twins.position[i] for i in asked if i not in twins.twin})
     if not needed:
         decided = {}
     elif len(rows[0]) == 1 and (bound is None or biases is None):
@@ -676,7 +684,7 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     else:
         decided = dict(zip(needed, _check(reduced, bound, needed, jobs, progress)))
     results = []
-    for i in range(twins.classes):
+    for i in asked:
         if i in twins.twin:
             result = ClassResult(i, False, None, ((twins.twin[i], Fraction(1)),), twins.classes)
             results.append(result if bound is None else _into_box(result, bound))
@@ -870,10 +878,11 @@ def _distance(a, b):
 
 
 def braid_reflect(weights, bias, index, patience=50):
-    """The paper's Braid-reflect search for a witness of class ``index``, in floats.
+    """The Braid-reflect search the paper describes, for a witness of class ``index``, in floats.
 
     Start at x = w_i; while another class a has the largest logit, reflect x
-    across the hyperplane where classes i and a tie.  Returns the point
+    across the hyperplane where classes i and a tie; only a strict win ends
+    it (the released code's tie rule differs: reviews.argmax.released).  Returns the point
     (tuple of floats) where class i came out on top in floats, or None after
     ``patience`` reflections, or where floats cannot hold the layer or the
     point.  A None proves nothing, and a point is only a candidate: check

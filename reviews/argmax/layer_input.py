@@ -14,6 +14,7 @@ or TypeError for an argument of the wrong type.
     finite              one finite float or Fraction
     certificate_number  one number of a certificate, as a Fraction
     class_index         a class number of a layer
+    asked_classes       the classes asked of a layer, in increasing order
 """
 
 import array
@@ -32,7 +33,7 @@ from reviews.exact import common_denominator, real_number, shown
 __all__ = ["FLOAT_SPREAD_BITS", "MAX_SPREAD_LAYER_BITS", "FLOAT_ROWS_ENTRIES", "exact_layer",
            "integer_layer", "FloatRows",
            "check_spread", "extremes", "box_bound", "validated", "sequence", "finite",
-           "certificate_number", "class_index"]
+           "certificate_number", "class_index", "asked_classes"]
 
 
 # The magnitudes of a float layer span at most 2,098 bits (2**-1074 to
@@ -353,6 +354,42 @@ def class_index(value, classes, where):
         raise InputError("%s is %s, not a class of this layer (0 to %d)"
                          % (where, shown(value), classes - 1))
     return int(value)
+
+
+def asked_classes(classes, count):
+    """The classes asked of a layer of ``count`` classes: ``range(count)``
+    for None (all), else the ids of the iterable ``classes`` in increasing
+    order, each once; TypeError for a non-iterable or an id that is not an
+    int, InputError for none at all or an id that is not a class.
+
+    >>> asked_classes(None, 3), asked_classes([2, 0, 2], 3), asked_classes(range(2, 0, -1), 3)
+    (range(0, 3), [0, 2], range(1, 3))
+    >>> asked_classes([], 3)
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: classes asks for no class (None asks for all)
+    """
+    if classes is None:
+        return range(count)
+    if isinstance(classes, range) and classes:
+        # Increasing and without repeats already: its ends say it all.
+        ordered = classes if classes.step > 0 else classes[::-1]
+        for end in (ordered[0], ordered[-1]):
+            class_index(end, count, "classes' %s id" % ("first" if end == ordered[0] else "last"))
+        return ordered
+    if isinstance(classes, (str, bytes)):
+        raise TypeError("classes must be class ids (ints), not text")
+    try:
+        ids = iter(classes)
+    except TypeError:
+        raise TypeError("classes must be an iterable of class ids (ints), not %s"
+                        % type(classes).__name__) from None
+    asked = set()
+    for n, value in enumerate(ids):
+        asked.add(class_index(value, count, "classes[%d]" % n))
+    if not asked:
+        raise InputError("classes asks for no class (None asks for all)")
+    return sorted(asked)
 
 
 def box_bound(box):

@@ -15,7 +15,7 @@ certificate is its bias.
 
 from decimal import Decimal
 
-from reviews.argmax.layer_input import validated
+from reviews.argmax.layer_input import asked_classes, validated
 
 __all__ = ["masked_classes", "check_unmasked", "verify_unmasked", "radii_unmasked"]
 
@@ -42,21 +42,28 @@ def _kept(count, masked):
     return [j for j in range(count) if j not in masked]
 
 
-def check_unmasked(weights, bias, masked, check, make):
-    """One result per class of the layer: a masked one is ``make(i, False,
-    classes=C, masked=True)``; the others are ``check(weights, bias)`` of
-    the layer without the masked classes, renumbered."""
+def check_unmasked(weights, bias, masked, check, make, classes=None):
+    """One result per class asked of the layer (``classes``, as
+    asked_classes takes them; None: every class), in increasing order: a
+    masked one is ``make(i, False, classes=C, masked=True)``; the others
+    are ``check(weights, bias, asked)`` of the layer without the masked
+    classes, ``asked`` their numbers there (None for all), renumbered."""
     # Checked whole first, so that a bad entry is named by its own class.
     validated(weights, [0 if j in masked else b for j, b in enumerate(bias)])
+    asked = asked_classes(classes, len(weights))
     kept = _kept(len(weights), masked)
-    decided = check([weights[j] for j in kept], [bias[j] for j in kept]) if kept else []
-    results = {i: make(i, False, classes=len(weights), masked=True) for i in masked}
+    position = {j: n for n, j in enumerate(kept)}
+    wanted = [position[i] for i in asked if i in position]
+    decided = check([weights[j] for j in kept], [bias[j] for j in kept],
+                    None if classes is None else wanted) if wanted else []
+    results = {i: make(i, False, classes=len(weights), masked=True)
+               for i in asked if i not in position}
     for result in decided:
         terms = None if result.terms is None else tuple((kept[j], v) for j, v in result.terms)
         results[kept[result.index]] = result._replace(
             index=kept[result.index], terms=terms,
             classes=None if result.classes is None else len(weights))
-    return [results[i] for i in range(len(weights))]
+    return [results[i] for i in asked]
 
 
 def verify_unmasked(weights, bias, result, masked, verify):

@@ -1,8 +1,9 @@
-"""The detector's tolerance: is a class the argmax on a ball of radius above T?
+"""The tolerance question: is a class the argmax on a ball of radius above T?
 
-The paper's detector calls class i argmaxable when some ball of radius
-r > T (T = 1e-8, the ball's centre x in the box |x_k| <= R) lies where
-class i wins: when some x has
+The released detector's linear program (its second stage, for the classes
+its search misses; its search has no tolerance) calls class i argmaxable
+when some ball of radius r > T (T = 1e-8, the ball's centre x in the box
+|x_k| <= R) lies where class i wins: when some x has
 
     m_j(x) = (w_i - w_j) . x + b_i - b_j > T * n_j,   n_j = |w_i - w_j|_2,
 
@@ -61,7 +62,7 @@ is at most 1e-8.
     tolerance_bound  the tolerance T, validated, as a Fraction
     clears           exact check: a witness's margins exceed T * n_j
     holds_at         exact check: a combination proves failure at T
-    THRESHOLD        1e-8, the detector's tolerance: radii below it are found exactly
+    THRESHOLD        1e-8, the released LP's radius bound: radii below it are found exactly
 """
 
 import decimal
@@ -84,7 +85,7 @@ from reviews.argmax.workers import run_chunks
 __all__ = ["Radius", "with_tolerance", "radii", "tolerance_bound", "clears", "holds_at",
            "THRESHOLD"]
 
-# The paper's detector: a class passes when its ball's radius is above this.
+# The released detector's LP: a class passes when its ball's radius is above this.
 THRESHOLD = Fraction(1, 10 ** 8)
 _DIGITS = 3
 # Rivals added to the working set per round, and bits of the first bounds on a norm.
@@ -462,11 +463,13 @@ def with_tolerance(weights, bias, results, tolerance, box=None, jobs=1, integer=
         decided = [item for chunk in run_chunks(_start_worker, arguments, _carry_chunk, chunks,
                                                 jobs) for item in chunk]
     carried = [result._replace(tolerance=tolerance) for result in results]
+    # The results may be of some classes only (check_layer's classes=).
+    place = {result.index: n for n, result in enumerate(results)}
     for index, witness, terms in decided:
-        carried[index] = carried[index]._replace(
+        carried[place[index]] = carried[place[index]]._replace(
             argmaxable=terms is None, terms=terms and _fractions(terms),
             witness=witness and Witness(*witness),
-            classes=terms and len(results))
+            classes=terms and len(rows))
     return carried
 
 

@@ -18,6 +18,7 @@ from reviews.command.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, Wr
                                      add_output, columns, deliver, not_empty, write_notes)
 from reviews.errors import InputError
 from reviews.formats.checkpoint import model_files
+from reviews.formats.classes import parse_classes
 from reviews.formats.layers import read_model
 from reviews.formats.source import STDIN, file_digest, shown_name
 from reviews.formats.text import decimal_from_text
@@ -56,17 +57,23 @@ def _layer_parser(out):
                              " model folder's own is read without it)")
     parser.add_argument("--transpose", action="store_true",
                         help="the weights are stored as (d, C): one column per class")
+    parser.add_argument("--classes", metavar="LIST",
+                        help="decide only these classes, each against every row: ids and"
+                             " half-open ranges as Python slices (0:1000, 3,17,40:50), or"
+                             " @FILE with one id a line; default: every class")
     parser.add_argument("--jobs", metavar="N", type=_jobs,
                         help="worker processes to split the classes across (default, and 0:"
                              " one per CPU, %d here, but one for a small layer; never more"
                              " than the CPUs); the output is the same for every N"
                              % job_count(None))
     parser.add_argument("--box", metavar="R", type=_box,
-                        help="only inputs with |x_k| <= R for every k, the question the"
-                             " paper's detector answers (it uses R = 100)")
+                        help="only inputs with |x_k| <= R for every k (the released"
+                             " detector looks in R = 100)")
     parser.add_argument("--tolerance", metavar="T", type=_tolerance, default=0,
-                        help="a class passes only where a ball of radius above T wins (the"
-                             " paper's detector: T = 1e-8 with --box 100); default 0")
+                        help="a class passes only where a ball of radius above T wins; with"
+                             " --box 100, T = 1e-8 is the question of the released detector's"
+                             " linear program, which it asks only of the classes its search"
+                             " misses (the search has no tolerance); default 0")
     parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
                         help="report format (default: text)")
     parser.add_argument("--certificates", choices=CERTIFICATES, default="all",
@@ -103,11 +110,12 @@ _PARALLEL_WORK = 1 << 21
 _PARALLEL_WORK_IMPORTING = 1 << 24   # under spawn or forkserver
 
 
-def jobs_for(jobs, classes, dim, method="fork"):
+def jobs_for(jobs, classes, dim, method="fork", decided=None):
     """The processes for ``--jobs``: N as asked, at most one per usable
-    CPU; for one per CPU (None), one process for a layer too small to gain
-    from more, and a larger one when processes start by ``method`` "spawn"
-    or "forkserver" than "fork".
+    CPU; for one per CPU (None), one process for a check too small to gain
+    from more (``decided`` of the layer's ``classes``, all if None), and a
+    larger one when processes start by ``method`` "spawn" or "forkserver"
+    than "fork".
 
     >>> jobs_for(1, 4, 2), jobs_for(None, 4, 2)
     (1, 1)
@@ -117,7 +125,8 @@ def jobs_for(jobs, classes, dim, method="fork"):
     1
     """
     least = _PARALLEL_WORK if method == "fork" else _PARALLEL_WORK_IMPORTING
-    if jobs is None and classes * (classes * dim + _CLASS_WORK) < least:
+    decided = classes if decided is None else decided
+    if jobs is None and decided * (classes * dim + _CLASS_WORK) < least:
         return 1
     return min(job_count(jobs), job_count(None))
 
@@ -165,6 +174,8 @@ def check_layer_command(argv, out, err):
         raise UsageError("check-layer needs FILE or --example NAME (one of them)")
     if arguments.example is not None:
         arguments.file = _example_path(arguments.example)
+    # Read before the layer: a mistake in the list costs no reading of a large file.
+    asked = None if arguments.classes is None else parse_classes(arguments.classes)
     if arguments.output is not None:
         refuse_inputs(arguments.output,
                       (arguments.file, arguments.bias) + model_files(arguments.file))
@@ -191,7 +202,10 @@ def check_layer_command(argv, out, err):
             # A model folder names its files only as it is read; the report is not written yet.
             refuse_inputs(arguments.output, layer.files)
         weights, bias = layer.weights, layer.bias
-        jobs = jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method())
+        if asked is not None:
+            asked = asked.resolve(len(weights))
+        decided = len(weights) if asked is None else len(asked)
+        jobs = jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method(), decided)
         if arguments.jobs is not None and jobs < arguments.jobs:
             # "At most": a one-dimensional layer, or one class left to decide
             # after its twins, is checked in this process whatever is asked.
@@ -204,14 +218,14 @@ def check_layer_command(argv, out, err):
                             % (len(weights), len(weights[0])))
         try:
             results = check_layer(weights, bias, progress=progress, box=arguments.box,
-                                  jobs=jobs, tolerance=arguments.tolerance)
+                                  jobs=jobs, tolerance=arguments.tolerance, classes=asked)
             found = None
-            if len(weights) ** 2 * len(weights[0]) <= _RADIUS_WORK:
+            if decided * len(weights) * len(weights[0]) <= _RADIUS_WORK:
                 found = radii(weights, bias, results)
             else:
-                notes.append("no radius reported: a layer past C * C * d = 2**26 would take"
-                             " minutes more (pass --tolerance T to ask about a ball of radius"
-                             " above T)")
+                notes.append("no radius reported: past N * C * d = 2**26, N the classes"
+                             " decided, the radii would take minutes more (pass --tolerance T"
+                             " to ask about a ball of radius above T)")
         except InputError as error:
             # check_layer's messages about the bias start with "bias", those
             # about the whole layer (its spread) with "the layer's".
@@ -232,6 +246,8 @@ def check_layer_command(argv, out, err):
          + file_digest(path) for path in layer.files], layer.weights_tensor,
         layer.bias_tensor, arguments.transpose)
     shown = {"certificates": arguments.certificates} if arguments.format == "json" else {}
+    if asked is not None:
+        shown["classes"] = len(weights)
     deliver(render(name, results, len(weights[0]), bias is not None, found, tokens=layer.tokens,
                     provenance=provenance, **shown), arguments.output, out)
     if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in results):

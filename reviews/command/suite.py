@@ -9,7 +9,7 @@ import os
 import platform
 
 from reviews import __version__
-from reviews.claims import run, select
+from reviews.claims import default_claims, run, select
 from reviews.command.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, add_output,
                                      deliver, not_empty)
 from reviews.errors import InputError
@@ -37,20 +37,25 @@ def main_parser(out):
     parser.add_argument("--claim", action="append", default=[], metavar="ID",
                         type=not_empty("a claim id (see --list)"),
                         help="run only this claim, or a paper's claims by the prefix of"
-                             " their ids (low-rank); repeatable")
+                             " their ids (low-rank); repeatable; a claim that --list shows"
+                             " as runs --claim runs only so")
     parser.add_argument("--figures", metavar="DIR", type=not_empty("a folder name"),
                         help="also write the claims' SVG figures into DIR (created if missing)")
     add_output(parser)
     parser.add_argument("--list", action="store_true",
                         help="list the claims: id, whose statement (paper or review),"
-                             " the verdict the review states, the statement")
+                             " the verdict the review states, when it runs (default, or"
+                             " only with --claim), the statement")
     parser.add_argument("--version", action="store_true", help="print the suite's version")
     return parser
 
 
 def run_claims(arguments, out):
     claims = all_claims()
-    claims = select(claims, arguments.claim) if arguments.claim else claims
+    if arguments.claim:
+        claims = select(claims, arguments.claim)
+    elif not arguments.list:
+        claims = default_claims(claims)
     if arguments.list:
         if arguments.format == "html":
             raise UsageError("--list takes --format text, markdown or json, not html")

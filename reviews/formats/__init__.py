@@ -7,6 +7,7 @@ extension and builds the layer; each other module reads one kind of file:
                     and provenance from any file or model folder
     checkpoint      model folders, shards, and which arrays are the layer
     vocab           tokenizer.json, vocab.json, vocab.txt, .vocab: tokens
+    classes         lists of class ids: 0:1000, 3,17,40:50, @FILE
     embeddings      GloVe and word2vec text: a token and its vector per line
     source          regular files only, within size limits; message excerpts
     text            number text: CSV, whitespace- or semicolon-separated, JSON

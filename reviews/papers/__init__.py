@@ -7,6 +7,11 @@ nothing else.
     low_rank_softmax        Grivas, Bogoychev & Lopez (2022), arXiv:2203.06462
     memorization_problem    Lopez-Lira, Tang & Zhu (2025), arXiv:2504.14765
 
+and the checks that a paper's module uses, kept apart (no CLAIMS of their own):
+
+    low_rank_released       the low-rank paper's released detector, as its source works
+    low_rank_trained        the low-rank paper's "very infrequent", on trained layers
+
     all_claims      every registered claim, modules in name order
 """
 

@@ -1,9 +1,16 @@
-"""Claims of Appendix C.3 of The Memorization Problem (arXiv 2504.14765 v2).
+"""Claims of Appendix C.3 of The Memorization Problem (arXiv 2504.14765 v2),
+as the review of it states them.
 
-The appendix's stochastic extension says finite real logits realize every
-probability distribution on a finite label set.  The review says they do
-not: every softmax coordinate is strictly positive, so the boundary of the
-simplex is reached only as a limit, or with masking or infinite logits.
+The paper's one statement checked here is the appendix's stochastic
+extension: finite real logits realize every probability distribution on a
+finite label set.  Every other claim is the review's own: interior
+distributions are realized by z_i = log p_i; boundary distributions are
+reachable only as limits, or with explicit masking or infinite logits; the
+repaired extension holds; and, not numerical, so NOT CHECKED, what survives
+(the deterministic construction does not use the step, the
+non-identification argument stands under its unrestricted-model
+assumption, the error is minor and repairable).  memorization.underflow is
+this suite's own test of the review's point, in no text of the review.
 
 Each check decides its verdict from exact values (``decimal``); floats are
 shown beside them, with their distance in ulp.
@@ -13,8 +20,8 @@ import decimal
 import math
 from fractions import Fraction
 
-from reviews.claims import (BY_REVIEW, FAIL, PASS, Claim, Figure, Outcome, Paper, Row, float_row,
-                            written)
+from reviews.claims import (BY_REVIEW, FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper,
+                            Row, float_row, written)
 from reviews.exact import to_decimal
 from reviews.softmax import (
     REFERENCE_DIGITS,
@@ -192,6 +199,9 @@ def _check_underflow():
         float_row("stable at [%r, 0], p2" % above, stable[1], softmax_exact([above, 0])[1]),
     ]
     rows += threshold_rows()
+    rows.append(Row("whose", "this suite's own test of the review's point that finite logits"
+                    " never reach the boundary; the review's text does not discuss float"
+                    " underflow"))
     verdict = PASS if holds else FAIL
     return Outcome(verdict, "float p2 = 0.0 from gap 745.14 on, exact p2 > 0, log p2 = -gap;"
                    " naive nan at 710", tuple(rows))
@@ -282,6 +292,26 @@ def _check_repaired():
     return Outcome(verdict, "finite logits within every eps down to 1e-300 for %d boundary"
                    " targets; the interior by z_i = ln p_i (memorization.interior)"
                    % len(_BOUNDARY), tuple(rows))
+
+
+def _not_numerical(summary, why):
+    """The outcome of a statement about the paper's arguments: NOT CHECKED, and why."""
+    return lambda: Outcome(NOT_CHECKED, summary, (Row("why", why),))
+
+
+_CONSTRUCTION = _not_numerical(
+    "a statement about which steps a proof uses, not a number",
+    "whether the deterministic observational-equivalence construction uses the C.3 step is"
+    " read from the paper's proofs; no computation decides it")
+_NON_IDENTIFICATION = _not_numerical(
+    "a reading of the non-identification argument and its assumptions, not a number",
+    "the argument's scope (an unrestricted relation between factual and counterfactual"
+    " parameters, so no separation without further structure) is read from the paper;"
+    " no computation decides it")
+_MINOR = _not_numerical(
+    "a judgement of how much the error matters, not a number",
+    "\"minor\" weighs the error against the paper's results; memorization.repaired checks"
+    " that the repair itself holds, which is the numerical part")
 
 
 # Where float exp(g) overflows: from ln(2**1024 - 2**970), where e**g
@@ -415,17 +445,31 @@ CLAIMS = (
           (Figure("positivity.svg", draw_positivity, POSITIVITY_DESCRIPTION),)),
     Claim("memorization.interior", PAPER, WHERE,
           "Interior distributions are realized by z_i = log p_i.",
-          PASS, _check_interior),
+          PASS, _check_interior, source=BY_REVIEW),
     Claim("memorization.boundary-limits", PAPER, WHERE,
-          "Boundary distributions are reachable only as limits.",
-          PASS, _check_boundary_limits),
+          "With finite logits, boundary distributions are reachable only as limits.",
+          PASS, _check_boundary_limits, source=BY_REVIEW),
     Claim("memorization.masking", PAPER, WHERE,
           "Explicit masking or infinite logits reach the boundary.",
-          PASS, _check_masking),
+          PASS, _check_masking, source=BY_REVIEW),
     Claim("memorization.underflow", PAPER, WHERE,
-          "Float underflow is not reachability.",
-          PASS, _check_underflow),
+          "Float underflow is not reachability: a float softmax coordinate of 0.0 stands for a"
+          " positive value (this suite's own test of the review's point).",
+          PASS, _check_underflow, source=BY_REVIEW),
     Claim("memorization.repaired", PAPER, WHERE,
           "Restricted to the interior, or stated as an approximation, the C.3 extension"
           " holds.", PASS, _check_repaired, source=BY_REVIEW),
+    Claim("memorization.construction-independent", PAPER,
+          "Deterministic observational-equivalence construction",
+          "The deterministic observational-equivalence construction does not use the C.3"
+          " step.", NOT_CHECKED, _CONSTRUCTION, source=BY_REVIEW),
+    Claim("memorization.non-identification", PAPER, "Non-identification result",
+          "The non-identification argument stands; it assumes an unrestricted relation between"
+          " factual and counterfactual parameters, so it shows that skill and memorisation"
+          " cannot be separated without further structure, not that every additional"
+          " assumption or intervention is useless.", NOT_CHECKED, _NON_IDENTIFICATION,
+          source=BY_REVIEW),
+    Claim("memorization.minor-repairable", PAPER, WHERE,
+          "The error in Appendix C.3 is minor and repairable.", NOT_CHECKED, _MINOR,
+          source=BY_REVIEW),
 )

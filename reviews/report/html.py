@@ -15,7 +15,8 @@ import html as _html
 import re
 
 from reviews.formats.source import shown_name
-from reviews.report.text import alt_text, citation, tally, verdict_cell, version_line
+from reviews.report.text import (SELECTED_ONLY, alt_text, citation, tally, verdict_cell,
+                                 version_line)
 
 __all__ = ["html"]
 
@@ -118,9 +119,11 @@ def _section(result, drawn, number):
              "<p>%s. %s:</p>" % (_e(citation(claim)).replace(
                  "arXiv:%s" % _e(claim.paper.arxiv), _arxiv(claim.paper.arxiv), 1),
                  _e(claim.whose)),
-             "<blockquote>%s</blockquote>" % _e(claim.statement),
-             "<p>Review states: <b>%s</b>. Found: %s</p>" % (_e(claim.expected),
-                                                            _e(outcome.summary))]
+             "<blockquote>%s</blockquote>" % _e(claim.statement)]
+    if not claim.by_default:
+        lines.append('<p class="small">%s</p>' % _e(SELECTED_ONLY))
+    lines.append("<p>Review states: <b>%s</b>. Found: %s</p>" % (_e(claim.expected),
+                                                                _e(outcome.summary)))
     if not result.matches:
         lines.append('<p class="mismatch">MISMATCH: verdict %s, the review states %s</p>'
                      % (_e(outcome.verdict), _e(claim.expected)))

@@ -26,6 +26,7 @@ import textwrap
 from collections import namedtuple
 
 from reviews.exact import exact_text, rational_text, to_decimal
+from reviews.formats.classes import ranges_text
 from reviews.formats.source import shown_name
 from reviews.report.text import code_span, markdown_name, table_cell
 
@@ -70,20 +71,37 @@ def _tolerance(results):
     return results[0].tolerance if results else 0
 
 
-def _header(results, dim, has_bias):
+def _header(results, dim, has_bias, classes=None):
     box = _box(results)
     inputs = "" if box is None else "; inputs boxed to |x_k| <= %s" % exact_text(box)
     tolerance = _tolerance(results)
     if tolerance:
         inputs += "; tolerance %s (a ball of radius above it)" % exact_text(tolerance)
-    return "%s, d = %d, %s%s; %s" % (_classes(len(results)), dim,
-                                     "with bias" if has_bias else "no bias", inputs, _NUMBERING)
+    return "%s, d = %d, %s%s; %s" % (
+        _classes(len(results) if classes is None else classes), dim,
+        "with bias" if has_bias else "no bias", inputs, _NUMBERING)
+
+
+def _asked(results):
+    """The classes the results are of, as --classes takes them: 0:3,17."""
+    return ranges_text([r.index for r in results])
+
+
+def _asked_lines(results, classes, code=str):
+    """The sentence naming the classes asked, when only some were (``classes`` = C)."""
+    if classes is None:
+        return []
+    return ["Asked: classes %s (%s), each decided against all %d."
+            % (code(_asked(results)), _classes(len(results)), classes)]
 
 
 # Classes whose largest radius is at most 1e-8 (reviews.argmax.tolerance):
-# exact verdicts that the paper's detector, and any rounding, may overturn.
-_THIN = ("Argmaxable only on a region thinner than 1e-8: the paper's detector would call"
-         " these unargmaxable; pass --tolerance 1e-8 to ask its question%s.")
+# exact verdicts that a tolerance, and any rounding, may overturn.  The
+# released detector's linear program asks the tolerance question, but only
+# of the classes its search misses, and the search takes any it finds.
+_THIN = ("Argmaxable only on a region thinner than 1e-8: %s, the question of the released"
+         " detector's linear program, calls these unargmaxable; its search, which runs"
+         " first, accepts any it finds, with no tolerance.")
 
 
 def _thin(results, radii):
@@ -97,9 +115,13 @@ def _thin_lines(results, radii):
     thin = _thin(results, radii)
     if not thin:
         return []
-    also = " (with --box 100, as it does)" if _box(results) is None else ""
-    return textwrap.wrap(_THIN % also, 78) + [
+    return textwrap.wrap(_THIN % _thin_option(results), 78) + [
         "  class %d: largest radius %s" % (i, _radius_text(value)) for i, value in thin]
+
+
+def _thin_option(results, code=str):
+    """The options that ask the thin classes' question of this layer."""
+    return code("--box 100 --tolerance 1e-8" if _box(results) is None else "--tolerance 1e-8")
 
 
 def _radius_text(value):
@@ -148,10 +170,10 @@ def _combination(result):
     return "%s[%d] %s %s" % (symbol, result.index, relation, " + ".join(terms))
 
 
-def _count(results, unargmaxable):
+def _count(results, unargmaxable, classes=None):
     masked = sum(r.masked for r in unargmaxable)
-    return "%d of %s unargmaxable%s, %d argmaxable." % (
-        len(unargmaxable), _classes(len(results)),
+    return "%d of %s%s unargmaxable%s, %d argmaxable." % (
+        len(unargmaxable), _classes(len(results)), "" if classes is None else " asked",
         " (%d masked by a bias of -inf: the others are decided without %s)"
         % (masked, "it" if masked == 1 else "them") if masked else "",
         len(results) - len(unargmaxable))
@@ -172,14 +194,17 @@ def _token(tokens, index):
     return " (no token)" if token is None else " " + repr(token)
 
 
-def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provenance=None):
+def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provenance=None,
+               classes=None):
     """A header line, each unargmaxable class (and its token, if
     ``tokens`` = {id: token}) with the nonzero terms of its combination
     (coefficients to 6 significant digits), then a count; with ``radii``
     (reviews.argmax.tolerance.radii), the argmaxable classes whose largest
     radius is at most 1e-8 before the count.  With ``provenance`` (a
     Provenance), the version line, each file read, the tensors and the
-    options come first, one line each.
+    options come first, one line each.  ``classes`` = C, the layer's
+    number of classes, says that the results are of the classes asked
+    only (check_layer's classes=): the header names them.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -197,18 +222,20 @@ def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provena
     """
     unargmaxable = [r for r in results if not r.argmaxable]
     lines = _provenance_lines(provenance, results)
-    lines.append("%s: %s" % (shown_name(name), _header(results, dim, has_bias)))
+    lines.append("%s: %s" % (shown_name(name), _header(results, dim, has_bias, classes)))
+    lines += _asked_lines(results, classes)
     if unargmaxable:
         lines += textwrap.wrap(_meaning(has_bias, _box(results), _tolerance(results)), 78)
         lines += ["  class %d%s: %s" % (r.index, _token(tokens, r.index), _combination(r))
                   for r in unargmaxable]
         lines += _thin_lines(results, radii)
-        lines.append(_count(results, unargmaxable))
+        lines.append(_count(results, unargmaxable, classes))
         lines.append("Coefficients to %d significant digits. %s"
                      % (_DIGITS, _where_exact(unargmaxable, _WHERE_EXACT)))
     else:
         lines += _thin_lines(results, radii)
-        lines += [_count(results, unargmaxable), _where_exact(unargmaxable, _WHERE_EXACT)]
+        lines += [_count(results, unargmaxable, classes),
+                  _where_exact(unargmaxable, _WHERE_EXACT)]
     return "\n".join(lines) + "\n"
 
 
@@ -251,7 +278,8 @@ def _provenance_json(provenance):
             ("transpose", provenance.transpose)]
 
 
-def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, provenance=None):
+def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, provenance=None,
+                   classes=None):
     """A section to paste into a review: the layer, a table of the
     unargmaxable classes and their combinations, the thin classes (as in
     layer_text), the count.
@@ -281,7 +309,8 @@ def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, pro
     if provenance is not None:
         lines += ["- %s: %s" % (label.capitalize(), markdown_name(value))
                   for label, value in _provenance_items(provenance, results)] + [""]
-    lines += ["%s." % _header(results, dim, has_bias), ""]
+    lines += ["%s." % _header(results, dim, has_bias, classes), ""]
+    lines += _asked_lines(results, classes, code_span) + [""] * (classes is not None)
     if unargmaxable:
         token = "" if tokens is None else " Token |"
         lines += [_meaning(has_bias, _box(results), _tolerance(results)), "",
@@ -292,12 +321,11 @@ def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, pro
         lines.append("")
     thin = _thin(results, radii)
     if thin:
-        also = " (with `--box 100`, as it does)" if _box(results) is None else ""
-        lines += [(_THIN % also).replace("--tolerance 1e-8", "`--tolerance 1e-8`"), "",
+        lines += [_THIN % _thin_option(results, code_span), "",
                   "| Class | Largest radius |", "| ---: | --- |"]
         lines += ["| %d | %s |" % (i, _radius_text(value)) for i, value in thin]
         lines.append("")
-    lines.append("%s %s." % (_count(results, unargmaxable),
+    lines.append("%s %s." % (_count(results, unargmaxable, classes),
                              _where_exact(unargmaxable, "`%s`" % _WHERE_EXACT)))
     return "\n".join(lines) + "\n"
 
@@ -311,11 +339,13 @@ def _markdown_token(tokens, index):
 
 
 def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, tokens=None,
-               provenance=None):
+               provenance=None, classes=None):
     """One JSON object; rationals exact as "p/q" or "p", each beside its
     approximation to 6 significant digits.
 
-    Keys: "file", "classes", "dim", "bias" (true or false), "box" (the
+    Keys: "file", "classes" (the layer's number of classes: ``classes`` if
+    given, else that of the results), "asked" (the classes the results are
+    of, as --classes takes them: "0:1000,1500"), "dim", "bias" (true or false), "box" (the
     bound R as exact text when inputs were limited to |x_k| <= R, else
     null; terms then prove sum_j lam_j l[j] >= l[i] in the box), "numbered_from"
     (0: classes are numbered as in Python), "unargmaxable" (their indices),
@@ -350,6 +380,7 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, 
     {
       "file": "f.csv",
       "classes": 2,
+      "asked": "0:2",
       "dim": 1,
       "bias": true,
       "box": null,
@@ -361,7 +392,7 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, 
         {"index": 1, "argmaxable": false, "terms": [[0, "1", "1"]]}
       ]
     }
-    >>> print("\\n".join(layer_json("f.csv", results, 1, True, certificates="unargmaxable").splitlines()[8:]))
+    >>> print("\\n".join(layer_json("f.csv", results, 1, True, certificates="unargmaxable").splitlines()[9:]))
       "certificates": "unargmaxable",
       "results": [
         {"index": 1, "argmaxable": false, "terms": [[0, "1", "1"]]}
@@ -374,7 +405,8 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, 
     box = _box(results)
     unargmaxable = [r for r in results if not r.argmaxable]
     header = [] if provenance is None else _provenance_json(provenance)
-    header += [("file", name), ("classes", len(results)), ("dim", dim), ("bias", has_bias),
+    header += [("file", name), ("classes", len(results) if classes is None else classes),
+               ("asked", _asked(results)), ("dim", dim), ("bias", has_bias),
               ("box", None if box is None else rational_text(box)), ("numbered_from", 0),
               ("unargmaxable", [r.index for r in unargmaxable])]
     if radii is not None:

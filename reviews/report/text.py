@@ -12,7 +12,7 @@ reviews.report.html.)
     markdown    a table to paste into a review, then the evidence
     as_json     stable keys: suite, python, ok, claims
     FORMATS     the renderers by name
-    version_line, citation, tally, alt_text, verdict_cell
+    version_line, citation, tally, alt_text, verdict_cell, SELECTED_ONLY
                 lines every format shares
     markdown_name  a user's name (file, tensor, token) as a markdown code span
     code_span, table_cell    markdown pieces: any text as code, a table cell
@@ -30,6 +30,7 @@ from reviews.formats.source import shown_name
 
 __all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
            "version_line", "citation", "tally", "alt_text", "verdict_cell", "listing",
+           "SELECTED_ONLY",
            "markdown_name", "code_span", "table_cell"]
 
 Suite = namedtuple("Suite", "name version python")
@@ -81,6 +82,10 @@ def verdict_cell(result):
     return "%s (MISMATCH: the review states %s)" % (result.outcome.verdict, result.claim.expected)
 
 
+# Said of a claim that a run without --claim leaves out.
+SELECTED_ONLY = "Runs only when selected (--claim with its id or paper): its check takes long."
+
+
 def alt_text(claim, drawn):
     """What a figure shows, in one line: its description, else its name."""
     return " ".join((drawn.description or "Figure %s of claim %s" % (
@@ -107,6 +112,7 @@ def text(suite, results, figures=None):
             "    %s" % citation(claim),
             "    %s: %s" % (claim.whose, claim.statement),
             "    Review states: %s" % claim.expected,
+        ] + ([] if claim.by_default else ["    %s" % SELECTED_ONLY]) + [
             "    Found: %s" % outcome.summary,
         ]
         if not result.matches:
@@ -165,6 +171,8 @@ def markdown(suite, results, figures=None):
         lines += ["### `%s`: %s" % (claim.id, verdict_cell(result)), "",
                   "%s. %s:" % (citation(claim), claim.whose), "",
                   "> %s" % claim.statement, ""]
+        if not claim.by_default:
+            lines += [SELECTED_ONLY.replace("--claim", "`--claim`"), ""]
         lines += ["- %s: %s" % (row.label, code_span(row.value)) for row in outcome.evidence]
         for drawn in figures.get(claim.id, ()):
             if drawn.path is None:
@@ -190,6 +198,7 @@ def _claim_json(result, figures):
         "where": claim.where,
         "statement": claim.statement,
         "source": claim.source,
+        "by_default": claim.by_default,
         "expected": claim.expected,
         "verdict": outcome.verdict,
         "matches": result.matches,
@@ -216,34 +225,43 @@ FORMATS = {"text": text, "markdown": markdown, "json": as_json}
 
 def listing(claims, form="text"):
     """The claims' ids, whose statements they are, the verdicts the review
-    states and the statements: aligned columns under a header; for
-    ``form`` "markdown" a table as the README shows it, for "json" a list
-    of objects with those four keys.
+    states, when they run (by default, or only when selected by --claim)
+    and the statements: aligned columns under a header; for ``form``
+    "markdown" a table as the README shows it, for "json" a list of objects
+    with the keys id, source, expected, by_default and statement.
 
     >>> from reviews.claims import BY_REVIEW, FAIL, PASS, Claim
     >>> print(listing([Claim("a.one", None, "", "Red.", FAIL, None),
-    ...                Claim("a.two", None, "", "Blue.", PASS, None, source=BY_REVIEW)]), end="")
-    id     by      review states  statement
-    a.one  paper   FAIL           Red.
-    a.two  review  PASS           Blue.
+    ...                Claim("a.two", None, "", "Blue.", PASS, None, source=BY_REVIEW,
+    ...                      by_default=False)]), end="")
+    id     by      review states  runs     statement
+    a.one  paper   FAIL           default  Red.
+    a.two  review  PASS           --claim  Blue.
     >>> print(listing([Claim("a.one", None, "", "|x|.", FAIL, None)], "markdown"), end="")
-    | id | by | the review states | statement |
-    | --- | --- | --- | --- |
-    | `a.one` | paper | FAIL | \\|x\\|. |
+    | id | by | the review states | runs | statement |
+    | --- | --- | --- | --- | --- |
+    | `a.one` | paper | FAIL | default | \\|x\\|. |
     """
     if form == "markdown":
-        lines = ["| id | by | the review states | statement |", "| --- | --- | --- | --- |"]
-        lines += ["| %s | %s | %s | %s |" % (code_span(claim.id), claim.source, claim.expected,
-                                           table_cell(claim.statement)) for claim in claims]
+        lines = ["| id | by | the review states | runs | statement |",
+                 "| --- | --- | --- | --- | --- |"]
+        lines += ["| %s | %s | %s | %s | %s |" % (code_span(claim.id), claim.source,
+                                                claim.expected, code_span(claim.runs)
+                                                if claim.runs.startswith("-") else claim.runs,
+                                                table_cell(claim.statement))
+                  for claim in claims]
         return "\n".join(lines) + "\n"
     if form == "json":
         return json.dumps([{"id": claim.id, "source": claim.source, "expected": claim.expected,
-                            "statement": claim.statement} for claim in claims], indent=2) + "\n"
-    rows = [("id", "by", "review states", "statement")]
-    rows += [(claim.id, claim.source, claim.expected, claim.statement) for claim in claims]
-    widths = [max(len(row[k]) for row in rows) for k in range(3)]
-    return "".join("%-*s  %-*s  %-*s  %s\n" % (widths[0], row[0], widths[1], row[1],
-                                              widths[2], row[2], row[3]) for row in rows)
+                            "by_default": claim.by_default, "statement": claim.statement}
+                           for claim in claims], indent=2) + "\n"
+    rows = [("id", "by", "review states", "runs", "statement")]
+    rows += [(claim.id, claim.source, claim.expected, claim.runs, claim.statement)
+             for claim in claims]
+    widths = [max(len(row[k]) for row in rows) for k in range(4)]
+    return "".join("%-*s  %-*s  %-*s  %-*s  %s\n" % (widths[0], row[0], widths[1], row[1],
+                                                    widths[2], row[2], widths[3], row[3],
+                                                    row[4]) for row in rows)
 
 
 def code_span(text):

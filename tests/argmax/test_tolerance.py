@@ -1,4 +1,4 @@
-"""Tests of reviews.argmax.tolerance: the detector's question at tolerance T, exactly."""
+"""Tests of reviews.argmax.tolerance: the tolerance question (the released LP's) at T, exactly."""
 
 import math
 import random
@@ -141,7 +141,7 @@ class TestExactThresholds(unittest.TestCase):
         self.assertTrue(holds_at(rows[:1], [5], [F(1)], 0, box=2))      # 5 >= 2 * |(1, 1)|_1
 
 
-class TestTheDetectorsQuestion(unittest.TestCase):
+class TestTheLinearProgramsQuestion(unittest.TestCase):
     """--box 100 --tolerance 1e-8 against a float Chebyshev LP, where its radius is far from T."""
 
     def test_agreement_with_the_float_lp_away_from_the_threshold(self):

@@ -121,7 +121,7 @@ class TestLayerJson(unittest.TestCase):
     def test_every_exact_value_has_its_approximation_beside_it(self):
         document = json.loads(layer_json("w.csv", LAYER, 2, False))
         self.assertEqual(document, {
-            "file": "w.csv", "classes": 4, "dim": 2, "bias": False, "box": None,
+            "file": "w.csv", "classes": 4, "asked": "0:4", "dim": 2, "bias": False, "box": None,
             "numbered_from": 0,
             "unargmaxable": [1, 2, 3], "certificates": "all",
             "results": [
@@ -137,7 +137,7 @@ class TestLayerJson(unittest.TestCase):
 
     def test_keys_in_order(self):
         self.assertEqual(list(json.loads(layer_json("w.csv", LAYER, 2, True))),
-                         ["file", "classes", "dim", "bias", "box", "numbered_from",
+                         ["file", "classes", "asked", "dim", "bias", "box", "numbered_from",
                           "unargmaxable", "certificates", "results"])
 
     def test_witness_approximations_are_rounded_to_6_digits(self):

@@ -257,6 +257,7 @@ class TestJson(unittest.TestCase):
             "where": "Section 1",
             "statement": "One | two.",
             "source": "paper",
+            "by_default": True,
             "expected": "FAIL",
             "verdict": "FAIL",
             "matches": True,

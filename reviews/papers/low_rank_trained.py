@@ -1,0 +1,109 @@
+"""The low-rank paper's "very infrequent", against output layers of trained models.
+
+The abstract says that in the 13 of 150 public LM/MT models with
+unargmaxable tokens, "they are very infrequent and unlikely to impact model
+quality".  Those models are not here (low-rank.13-of-150), so that is NOT
+CHECKED.  What this module checks exactly is two trained output layers
+shipped in PyPI packages (reviews/data, PROVENANCE.md says from where and
+under which licence): a morphology tagger's head and a fastText skip-gram
+output layer, every class decided by check_layer and every certificate
+checked again by verify_all.  Deciding the fastText layer's 1763 classes
+takes seconds, many times the rest of the claims: its claim runs only when
+selected.  The checks are used by reviews.papers.low_rank_softmax, whose
+CLAIMS hold them.
+
+    check_trained_layers    the exact counts on the shipped layers
+    check_very_infrequent   the abstract's statement: NOT CHECKED, and why
+    TRAINED_LAYERS          the shipped layers: file, package, what it is
+"""
+
+import hashlib
+import os
+from collections import namedtuple
+
+from reviews.argmax.certified import verify_all
+from reviews.argmax.check import check_layer
+from reviews.claims import FAIL, NOT_CHECKED, PASS, Outcome, Row
+
+__all__ = ["check_trained_layers", "check_very_infrequent", "TRAINED_LAYERS"]
+
+TrainedLayer = namedtuple("TrainedLayer", "name package what sha256 unargmaxable")
+TRAINED_LAYERS = (
+    TrainedLayer("natasha_slovnet_morph_news_v1_head", "natasha 1.6.0 (MIT)",
+                 "slovnet Russian morphology tagger's head, 753 tag bundles",
+                 "30186f5d89cf25e0f74045da1f74d4d04214bf5ba569f77b125eba8de508e21d", 0),
+    TrainedLayer("gensim_lee_fasttext_new_output", "gensim 4.4.0 (LGPL-2.1, test data)",
+                 "fastText skip-gram output layer (negative sampling), Lee corpus",
+                 "3de134c50964e83ff8bc8f1f127ef33fab0964ddf9d7375998643e699aa94396", 1254),
+)
+_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
+# The fastText words are stored by descending count: the first ones are its most frequent.
+_FREQUENT = 100
+_SHOWN_WORDS = 10
+
+
+def _path(layer, suffix):
+    return os.path.join(_DATA, layer.name + suffix)
+
+
+def _digest(path):
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
+
+
+def check_trained_layers():
+    """Every class of both shipped layers decided, every certificate checked."""
+    # Imported here: a run that does not select this claim need not load the readers.
+    from reviews.formats.layers import read_layer
+    from reviews.formats.vocab import read_vocab
+    rows, holds = [], True
+    for layer in TRAINED_LAYERS:
+        path = _path(layer, ".npz")
+        weights, bias = read_layer(path)
+        tokens = read_vocab(_path(layer, ".tokens.txt"))
+        results = check_layer(weights, bias, jobs=None)
+        checked = verify_all(weights, bias, results)
+        failing = [r.index for r in results if not r.argmaxable]
+        holds = (holds and all(checked) and len(failing) == layer.unargmaxable
+                 and _digest(path) == layer.sha256 and len(tokens) == len(weights))
+        rows += [
+            Row(layer.name, "%s; %s: C = %d, d = %d, %s" % (
+                layer.package, layer.what, len(weights), len(weights[0]),
+                "with bias" if bias is not None else "no bias")),
+            Row("  exact", "%d of %d classes unargmaxable, %d argmaxable; %d of %d certificates"
+                " checked again (verify_all)" % (len(failing), len(weights),
+                                                 len(weights) - len(failing), sum(checked),
+                                                 len(checked))),
+        ]
+        if failing:
+            frequent = [(i + 1, tokens[i]) for i in failing if i < _FREQUENT]
+            rows.append(Row("  frequent words", "%d of the %d most frequent words (fastText keeps"
+                            " them by descending count) are unargmaxable, the first %d: %s" % (
+                                len(frequent), _FREQUENT, _SHOWN_WORDS,
+                                ", ".join("%r (rank %d)" % (token, rank)
+                                          for rank, token in frequent[:_SHOWN_WORDS]))))
+        rows.append(Row("  file", "reviews/data/%s.npz, sha256 %s (reviews/data/PROVENANCE.md)"
+                        % (layer.name, layer.sha256)))
+    rows.append(Row("whose", "the counts are this review's, decided here; the paper's \"very"
+                    " infrequent\" is about its LM/MT models (low-rank.very-infrequent, NOT"
+                    " CHECKED), which these layers are not"))
+    verdict = PASS if holds else FAIL
+    return Outcome(verdict, "tagger head (d = 64): 0 of 753 unargmaxable; fastText output"
+                   " layer (d = 10): 1254 of 1763, frequent words among them; every"
+                   " certificate checked", tuple(rows))
+
+
+def check_very_infrequent():
+    """The abstract's statement about its LM/MT models: not checkable here."""
+    return Outcome(NOT_CHECKED, "needs the 13 models' weights and their use on text, not"
+                   " available offline", (
+                       Row("why", "how often the unargmaxable tokens of the 13 models would"
+                           " be the right prediction, and what that costs in quality, needs"
+                           " those models and text to run them on"),
+                       Row("what is checked", "low-rank.trained-layers (run it with --claim):"
+                           " exact counts on two trained output layers that are no LM/MT"
+                           " models: 0 of 753 classes of a tagger head (d = 64), but 1254 of"
+                           " 1763 words, frequent ones among them, of a fastText layer (d ="
+                           " 10): how infrequent unargmaxable classes are depends on the"
+                           " layer, and the statement is the paper's about its own models"),
+                   ))

@@ -1,0 +1,61 @@
+"""Tests of reviews.argmax.certified: verify_all says what verify says, class by class."""
+
+import random
+import unittest
+from fractions import Fraction as F
+
+from reviews.argmax.certified import verify_all
+from reviews.argmax.check import ClassResult, check_layer, verify
+from reviews.errors import InputError
+
+
+def gaussian(seed, classes, dim, bias):
+    rng = random.Random(seed)
+    weights = [[rng.gauss(0, 1) for _ in range(dim)] for _ in range(classes)]
+    return weights, [rng.gauss(0, 1) for _ in range(classes)] if bias else None
+
+
+def spoiled(result):
+    """The result with its certificate made wrong."""
+    if result.argmaxable:
+        return result._replace(witness=tuple(-v for v in result.witness))
+    (j, v), *rest = result.terms
+    return result._replace(terms=((j, v + F(1, 10 ** 6)),) + tuple(rest))
+
+
+class TestAsVerify(unittest.TestCase):
+
+    def test_true_certificates_hold_with_a_bias_and_without(self):
+        for bias in (False, True):
+            weights, biases = gaussian(4, 60, 3, bias)
+            results = check_layer(weights, biases)
+            self.assertEqual(verify_all(weights, biases, results), [True] * 60)
+
+    def test_it_says_what_verify_says_of_wrong_certificates(self):
+        weights, biases = gaussian(5, 40, 2, True)
+        results = [spoiled(r) for r in check_layer(weights, biases)]
+        self.assertEqual(verify_all(weights, biases, results),
+                         [verify(weights, biases, r) for r in results])
+        self.assertIn(False, verify_all(weights, biases, results))
+
+    def test_a_combination_must_be_one(self):
+        weights = [[0], [1], [2]]
+        for terms in (((0, F(1, 2)), (2, F(1, 2))), ((0, F(1, 2)), (1, F(1, 2))),
+                      ((0, F(2, 3)), (2, F(1, 3))), ((0, F(-1)), (2, F(2))), ()):
+            result = ClassResult(1, False, None, terms)
+            self.assertEqual(verify_all(weights, None, [result]),
+                             [verify(weights, None, result)] if terms else [False], terms)
+
+    def test_a_tie_is_no_witness(self):
+        self.assertEqual(verify_all([[1, 0], [1, 0]], None, [ClassResult(0, True, (1, 0))]),
+                         [False])
+
+    def test_wrong_shapes_and_masked_layers_are_refused(self):
+        with self.assertRaisesRegex(InputError, "2 coordinates, not the layer's 1"):
+            verify_all([[0], [1]], None, [ClassResult(1, True, (1, 0))])
+        with self.assertRaisesRegex(InputError, "use verify"):
+            verify_all([[0], [1]], [0, float("-inf")], [])
+
+
+if __name__ == "__main__":
+    unittest.main()
