@@ -81,12 +81,13 @@ from reviews.argmax.layer_input import (
     exact_layer, extremes, integer_layer, sequence, validated,
 )
 from reviews.argmax.lines import upper_envelope
-from reviews.argmax.masked import check_unmasked, masked_classes, verify_unmasked
+from reviews.argmax.masked import iter_unmasked, masked_classes, verify_unmasked
 from reviews.argmax.lifting import solve_integers
 from reviews.argmax.nearest import NearestPoint
 from reviews.argmax.packed import Packed, dot
 from reviews.argmax.span import SpanCoordinates
-from reviews.argmax.tolerance import clears, holds_at, tolerance_bound, with_tolerance
+from reviews.argmax.result import ClassResult, decoded, encoded
+from reviews.argmax.tolerance import Geometry, Radius, clears, holds_at, tolerance_bound
 from reviews.argmax.twins import Twins
 from reviews.argmax.witness import Witness
 from reviews.argmax.workers import job_count, run_chunks, start_method
@@ -94,56 +95,7 @@ from reviews.argmax.workers import job_count, run_chunks, start_method
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
 
-class ClassResult(namedtuple("ClassResult",
-                             "index argmaxable witness terms classes box tolerance masked")):
-    """The decision for one class.
-
-    index: the class; argmaxable: bool; witness: d Fractions (a tuple, or a
-    reviews.argmax.witness.Witness, which reads and compares as one) or
-    None; terms: the nonzero weights of the combination as
-    ((j, Fraction), ...) in increasing j, or None; classes: C, the layer's
-    number of classes (needed only for ``combination``); box: None for
-    inputs anywhere in R^d, or the Fraction R for inputs with |x_k| <= R
-    (the terms are then a combination for that box: module docstring);
-    tolerance: the Fraction T > 0 when the question was a ball of radius
-    above T (reviews.argmax.tolerance), else 0.
-    masked: True for a class whose bias is -inf (never argmaxable; its
-    certificate is its bias).
-
-    >>> ClassResult(2, False, None, ((0, Fraction(1, 2)), (1, Fraction(1, 2))), 3).combination
-    (Fraction(1, 2), Fraction(1, 2), 0)
-    """
-
-    __slots__ = ()
-
-    def __new__(cls, index, argmaxable, witness=None, terms=None, classes=None, box=None,
-                tolerance=0, masked=False):
-        return super().__new__(cls, index, argmaxable, witness, terms, classes, box, tolerance,
-                               masked)
-
-    @property
-    def combination(self):
-        """The combination as a dense tuple of length C (0 off the terms), or None."""
-        if self.terms is None:
-            return None
-        if self.classes is None:
-            raise InputError("class %d: a dense combination needs the number of classes"
-                             % self.index)
-        if self.classes > _DENSE_LIMIT:
-            raise InputError("class %d: a dense combination has at most 2**26 classes, not %s;"
-                             " use its terms" % (self.index, shown(self.classes)))
-        dense = [0] * self.classes
-        for j, value in self.terms:
-            if not 0 <= j < self.classes:
-                raise InputError("class %d: its terms name class %d of only %d"
-                                 % (self.index, j, self.classes))
-            dense[j] = value
-        return tuple(dense)
-
-
 _FIRST_PENALTY = 4
-# A dense combination past this many classes would not fit in memory.
-_DENSE_LIMIT = 2 ** 26
 
 _FLOAT_ROUNDS = 64
 _ADDED_PER_ROUND = 8
@@ -655,14 +607,46 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     >>> [(r.index, r.argmaxable) for r in check_layer(W, classes=[3, 1])]
     [(1, True), (3, False)]
     """
+    return [checked.result for checked in iter_check_layer(
+        weights, bias, progress, box=box, jobs=jobs, tolerance=tolerance, classes=classes)]
+
+
+Checked = namedtuple("Checked", "result radius")
+Checked.__doc__ = """A class's ClassResult, and its Radius (reviews.argmax.tolerance.radii)
+when iter_check_layer was asked for radii, else None (and None for a class
+that is not argmaxable)."""
+
+
+def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tolerance=0,
+                     classes=None, radii=False):
+    """check_layer's results as they come: an iterator of a Checked per class
+    asked, in increasing class order, each as soon as it and every class
+    before it are decided.
+
+    The layer is read, validated and prepared before this returns (its
+    errors are raised here); the classes are decided while the iterator is
+    read, by ``jobs`` worker processes, which end when it is exhausted or
+    closed.  With ``radii``, each argmaxable class's Radius (a certified
+    lower bound, or its exact largest radius where that is below 1e-8:
+    reviews.argmax.tolerance.radii) is found where the class was decided,
+    for its result (at the tolerance, if any).
+
+    Class 1 wins for 0 < x < 2, at x = 1 by 1 over either neighbour:
+
+    >>> W, b = [[0], [1], [2]], [0, 1, 0]
+    >>> [c.result.argmaxable for c in iter_check_layer(W, b)]
+    [True, True, True]
+    >>> next(c.radius for c in iter_check_layer(W, b, radii=True) if c.result.index == 1)
+    Radius(value=Fraction(1, 1), exact=False)
+    """
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
     masked = masked_classes(bias)
     if masked:
-        return check_unmasked(weights, bias, masked, lambda w, b, asked: check_layer(
-            w, b, progress, box=box, jobs=jobs, tolerance=tolerance, classes=asked),
-            ClassResult, classes)
+        return iter_unmasked(weights, bias, masked, lambda w, b, asked: iter_check_layer(
+            w, b, progress, box=box, jobs=jobs, tolerance=tolerance, classes=asked, radii=radii),
+            _masked_result, classes)
     jobs = job_count(jobs)
     bound = None if box is None else box_bound(box)
     tolerance = tolerance_bound(tolerance)
@@ -674,27 +658,27 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     check_spread(*reduced, bound, tolerance)
     # Only representatives that stand for a class without a twin need deciding.
     needed = sorted({twins.position[i] for i in asked if i not in twins.twin})
-    if not needed:
-        decided = {}
-    elif len(rows[0]) == 1 and (bound is None or biases is None):
-        lines = upper_envelope([w for w, in reduced[0]], reduced[1] or [0] * len(reduced[0]))
-        decided = {n: ClassResult(n, not terms, witness, terms)
-                   for n, (witness, terms) in enumerate(lines)}
-        decided = {n: r if bound is None else _into_box(r, bound) for n, r in decided.items()}
-    else:
-        decided = dict(zip(needed, _check(reduced, bound, needed, jobs, progress)))
-    results = []
-    for i in asked:
-        if i in twins.twin:
-            result = ClassResult(i, False, None, ((twins.twin[i], Fraction(1)),), twins.classes)
-            results.append(result if bound is None else _into_box(result, bound))
-        else:
-            results.append(twins.renamed(decided[twins.position[i]]))
-    if tolerance:
-        # The layer as read above: the caller's rows may have changed since.
-        results = with_tolerance(weights, bias, results, tolerance, bound, jobs,
-                                 integer=(rows, biases))
-    return results
+    plan = (reduced, bound, twins, (rows, biases) if tolerance or radii else None,
+            tolerance, radii)
+    return _in_order(asked, twins, bound, tolerance, _decided(plan, needed, jobs, progress))
+
+
+def _masked_result(index, argmaxable, classes, masked):
+    return Checked(ClassResult(index, argmaxable, classes=classes, masked=masked), None)
+
+
+def _in_order(asked, twins, bound, tolerance, decided):
+    """A Checked per class asked: a twin's at once, the others' from ``decided`` in turn."""
+    try:
+        for i in asked:
+            if i in twins.twin:
+                result = ClassResult(i, False, None, ((twins.twin[i], Fraction(1)),),
+                                     twins.classes, tolerance=tolerance)
+                yield Checked(result if bound is None else _into_box(result, bound), None)
+            else:
+                yield next(decided)
+    finally:
+        decided.close()
 
 
 # Classes per chunk sent to a worker: at most this many, and about
@@ -703,43 +687,91 @@ _CHUNK = 64
 _CHUNKS_PER_JOB = 4
 
 
-def _check(integer, bound, indices, jobs, progress):
-    """The results for the classes ``indices`` of the layer ``integer`` (from integer_layer)."""
-    indices = list(indices)
-    if jobs == 1 or len(indices) < 2:
-        _start_worker(integer, bound)
+def _decided(plan, needed, jobs, progress):
+    """A Checked for each of the representatives ``needed``, in order, from
+    this process or from ``jobs`` workers."""
+    reduced, bound = plan[:2]
+    if len(reduced[0][0]) == 1 and (bound is None or reduced[1] is None):
+        # One dimension: the upper envelope of lines decides every class at once.
+        lines = upper_envelope([w for w, in reduced[0]], reduced[1] or [0] * len(reduced[0]))
+        decided = [ClassResult(n, not terms, witness, terms)
+                   for n, (witness, terms) in enumerate(lines)]
+        _start_worker(*plan)
         try:
-            results = []
-            for done, i in enumerate(indices, 1):
-                results.append(_decide_boxed(i))
+            for done, n in enumerate(needed, 1):
+                checked = _worker.finished(n, decided[n])
                 if progress is not None:
-                    progress(done, len(indices))
-            return results
+                    progress(done, len(needed))
+                yield checked
         finally:
             _stop_worker()
-    size = max(1, min(_CHUNK, -(-len(indices) // (jobs * _CHUNKS_PER_JOB))))
-    chunks = [indices[n:n + size] for n in range(0, len(indices), size)]
+        return
+    if jobs == 1 or len(needed) < 2:
+        _start_worker(*plan)
+        try:
+            for done, n in enumerate(needed, 1):
+                checked = _worker.finished(n)
+                if progress is not None:
+                    progress(done, len(needed))
+                yield checked
+        finally:
+            _stop_worker()
+        return
+    size = max(1, min(_CHUNK, -(-len(needed) // (jobs * _CHUNKS_PER_JOB))))
+    chunks = [needed[n:n + size] for n in range(0, len(needed), size)]
     if start_method() == "fork":
         # Forked workers inherit the layer built here once, instead of each
         # building its own copy side by side, slower for sharing the CPUs.
-        _start_worker(integer, bound)
+        _start_worker(*plan)
         start, arguments = None, ()
     else:
-        start, arguments = _start_worker, (integer, bound)
+        start, arguments = _start_worker, plan
     try:
         done = run_chunks(start, arguments, _decide_chunk, chunks, jobs, progress, _decoded)
     finally:
         _stop_worker()
-    return [result for chunk in done for result in chunk]
+    for chunk in done:
+        yield from chunk
 
 
-# (layer, box bound) of this process while a check runs (in a worker, its lifetime).
+class _Plan:
+    """What a process needs to decide classes of the layer: the packed
+    layer of representatives, and, for a tolerance or radii, the whole
+    integer layer's geometry (reviews.argmax.tolerance), made when first
+    needed."""
+
+    def __init__(self, reduced, bound, twins, integer, tolerance, radii):
+        self.layer, self.bound, self.twins = _Layer(*reduced, box=bound), bound, twins
+        self.integer, self.tolerance, self.radii = integer, tolerance, radii
+        self._geometry = None
+
+    def geometry(self):
+        if self._geometry is None:
+            self._geometry = Geometry(*self.integer, self.bound)
+        return self._geometry
+
+    def finished(self, n, result=None):
+        """The Checked of representative n: decided (unless ``result`` is
+        given), in the box, in the layer's classes, at the tolerance, with
+        its radius if asked."""
+        if result is None:
+            result = _decide(self.layer, n)
+        if self.bound is not None:
+            result = _into_box(result, self.bound)
+        result = self.twins.renamed(result)
+        if self.tolerance:
+            result = self.geometry().carried(result, self.tolerance)
+        return Checked(result, self.geometry().radius(result) if self.radii else None)
+
+
+# The _Plan of this process while a check runs (in a worker, its lifetime).
 _worker = None
 
 
-def _start_worker(integer, bound):
+def _start_worker(reduced, bound, twins=None, integer=None, tolerance=0, radii=False):
     global _worker
-    _worker = _Layer(*integer, box=bound), bound
+    _worker = _Plan(reduced, bound, twins or Twins(reduced[0], reduced[1]), integer, tolerance,
+                    radii)
 
 
 def _stop_worker():
@@ -748,30 +780,21 @@ def _stop_worker():
 
 
 def _decide_boxed(i):
-    layer, bound = _worker
+    """The result of representative i, in the box (no tolerance, no radius)."""
+    layer, bound = _worker.layer, _worker.bound
     result = _decide(layer, i)
     return result if bound is None else _into_box(result, bound)
 
 
 def _decide_chunk(indices):
-    """The results of a chunk of classes, in plain integers (cheap to send)."""
-    return [_encoded(_decide_boxed(i)) for i in indices]
-
-
-def _encoded(result):
-    witness = result.witness and Witness.of(result.witness)
-    witness = witness and (witness.numerators, witness.denominator)
-    terms = result.terms and tuple((j, v.numerator, v.denominator) for j, v in result.terms)
-    box = result.box and (result.box.numerator, result.box.denominator)
-    return result.index, result.argmaxable, witness, terms, result.classes, box
+    """The Checked of a chunk of representatives, in plain integers (cheap to send)."""
+    return [(encoded(checked.result), checked.radius and tuple(checked.radius))
+            for checked in map(_worker.finished, indices)]
 
 
 def _decoded(chunk):
-    """The ClassResults of a chunk's results from ``_decide_chunk``."""
-    return [ClassResult(index, argmaxable, witness and Witness(*witness),
-                        terms and tuple((j, Fraction(n, q)) for j, n, q in terms),
-                        classes, box and Fraction(*box))
-            for index, argmaxable, witness, terms, classes, box in chunk]
+    """The Checked of a chunk from ``_decide_chunk``."""
+    return [Checked(decoded(result), radius and Radius(*radius)) for result, radius in chunk]
 
 
 def _into_box(result, box):
