@@ -691,26 +691,17 @@ def _decided(plan, needed, jobs, progress):
     """A Checked for each of the representatives ``needed``, in order, from
     this process or from ``jobs`` workers."""
     reduced, bound = plan[:2]
+    lines = None
     if len(reduced[0][0]) == 1 and (bound is None or reduced[1] is None):
         # One dimension: the upper envelope of lines decides every class at once.
-        lines = upper_envelope([w for w, in reduced[0]], reduced[1] or [0] * len(reduced[0]))
-        decided = [ClassResult(n, not terms, witness, terms)
-                   for n, (witness, terms) in enumerate(lines)]
+        envelope = upper_envelope([w for w, in reduced[0]], reduced[1] or [0] * len(reduced[0]))
+        lines = [ClassResult(n, not terms, witness, terms)
+                 for n, (witness, terms) in enumerate(envelope)]
+    if lines is not None or jobs == 1 or len(needed) < 2:
         _start_worker(*plan)
         try:
             for done, n in enumerate(needed, 1):
-                checked = _worker.finished(n, decided[n])
-                if progress is not None:
-                    progress(done, len(needed))
-                yield checked
-        finally:
-            _stop_worker()
-        return
-    if jobs == 1 or len(needed) < 2:
-        _start_worker(*plan)
-        try:
-            for done, n in enumerate(needed, 1):
-                checked = _worker.finished(n)
+                checked = _worker.finished(n, lines and lines[n])
                 if progress is not None:
                     progress(done, len(needed))
                 yield checked
