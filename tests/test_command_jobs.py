@@ -152,7 +152,7 @@ class TestAnExplicitJobsIsTakenAsAsked(FileTestCase):
         layer = self.write("twelve.csv", "".join("%d,%d\n" % (k, -k * k) for k in range(12)))
         with mock.patch("reviews.argmax.workers.usable_cpus", return_value=2), \
                 mock.patch.object(layer_command, "start_method", return_value="fork"), \
-                mock.patch("reviews.argmax.check.run_chunks", wraps=workers.run_chunks) as run:
+                mock.patch("reviews.argmax.check.iter_items", wraps=workers.iter_items) as run:
             status, out, err = in_process("check-layer", layer, "--jobs", "4")
             self.assertEqual(status, 0)
             self.assertEqual(run.call_args[0][4], 2)

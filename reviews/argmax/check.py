@@ -90,7 +90,7 @@ from reviews.argmax.result import ClassResult, decoded, encoded
 from reviews.argmax.tolerance import Geometry, Radius, clears, holds_at, tolerance_bound
 from reviews.argmax.twins import Twins
 from reviews.argmax.witness import Witness
-from reviews.argmax.workers import job_count, run_chunks, start_method
+from reviews.argmax.workers import iter_items, job_count, start_method
 
 __all__ = ["ClassResult", "check_layer", "verify", "braid_reflect", "exact_layer"]
 
@@ -681,12 +681,6 @@ def _in_order(asked, twins, bound, tolerance, decided):
         decided.close()
 
 
-# Classes per chunk sent to a worker: at most this many, and about
-# _CHUNKS_PER_JOB chunks per process so that they finish together.
-_CHUNK = 64
-_CHUNKS_PER_JOB = 4
-
-
 def _decided(plan, needed, jobs, progress):
     """A Checked for each of the representatives ``needed``, in order, from
     this process or from ``jobs`` workers."""
@@ -708,8 +702,6 @@ def _decided(plan, needed, jobs, progress):
         finally:
             _stop_worker()
         return
-    size = max(1, min(_CHUNK, -(-len(needed) // (jobs * _CHUNKS_PER_JOB))))
-    chunks = [needed[n:n + size] for n in range(0, len(needed), size)]
     if start_method() == "fork":
         # Forked workers inherit the layer built here once, instead of each
         # building its own copy side by side, slower for sharing the CPUs.
@@ -718,11 +710,9 @@ def _decided(plan, needed, jobs, progress):
     else:
         start, arguments = _start_worker, plan
     try:
-        done = run_chunks(start, arguments, _decide_chunk, chunks, jobs, progress, _decoded)
+        yield from iter_items(start, arguments, _decide_chunk, needed, jobs, progress, _decoded)
     finally:
         _stop_worker()
-    for chunk in done:
-        yield from chunk
 
 
 class _Plan:
