@@ -354,8 +354,9 @@ def _running(pid):
 
 def _spin(chunk):
     # A chunk that never ends, in pure Python, as a class that takes hours:
-    # only the end of its worker stops it.
-    print(os.getpid(), flush=True)
+    # only the end of its worker stops it.  One write: the two workers'
+    # lines must not interleave.
+    os.write(1, b"%d\n" % os.getpid())
     while True:
         sum(range(1000))
 
@@ -383,10 +384,14 @@ def ended_workers(test, script, arguments, ending):
     child = subprocess.Popen([sys.executable, "-c", script] + arguments,
                              stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, text=True)
-    with child:
+    try:
         pids = [int(child.stdout.readline()) for _ in range(2)]
         os.kill(child.pid, ending)
         status = child.wait(timeout=120)
+    finally:
+        child.kill()   # a test that failed before its signal leaves nothing behind
+        child.wait()
+        child.stdout.close()
     deadline = time.monotonic() + 60
     while any(map(_running, pids)) and time.monotonic() < deadline:
         time.sleep(0.05)
