@@ -129,6 +129,20 @@ class TestReading(FileTestCase):
                          ([[1, 2], [0.5, -1]], "float16"))
 
 
+    def test_a_byte_order_other_than_little_or_big_is_refused(self):
+        pickle = state_dict([("w", "k", 4, 0, (2, 2), (2, 1))])
+        for byteorder in (b"middle", b"LITTLE", b"\xff"):
+            with self.subTest(byteorder=byteorder):
+                path = self.write("m.pt", archive(pickle, [("k", floats([1, 2, 3, 4]))],
+                                                  byteorder=byteorder))
+                with self.assertRaises(InputError) as caught:
+                    read_model(path)
+                self.assertEqual(str(caught.exception),
+                                 "%s, member 'archive/byteorder': the byte order is %r;"
+                                 " expected little or big"
+                                 % (path, byteorder.decode("ascii", "backslashreplace")))
+
+
 class TestShards(FileTestCase):
 
     def test_torch_shards_through_their_index(self):
