@@ -4,7 +4,8 @@ pickletools.genops reads a pickle's opcodes without running any; the
 screen here follows them and refuses, by name where it can, what a state
 dict (reviews.formats.torch) never needs: any opcode outside a short list,
 any global outside those allowed (GLOBAL's and INST's, or the two strings
-written just before STACK_GLOBAL), memo indices past the pickle's length
+written or recalled from the memo just before STACK_GLOBAL, as protocol 4
+writes them), memo indices past the pickle's length
 (a huge one would make the C unpickler allocate in proportion), containers
 nested past _MAX_DEPTH (hashing a tuple nested 200,000 deep overflows the
 C stack), and more than _MAX_OPCODES opcodes.
@@ -23,7 +24,7 @@ __all__ = ["screen"]
 # numbers, remember and recall them, call the allowed globals (REDUCE) and
 # set an ordered dict's metadata (BUILD).
 _OPCODES = frozenset([
-    "PROTO", "FRAME", "STOP", "MARK", "GLOBAL", "REDUCE", "BUILD", "BINPERSID",
+    "PROTO", "FRAME", "STOP", "MARK", "GLOBAL", "STACK_GLOBAL", "REDUCE", "BUILD", "BINPERSID",
     "BINPUT", "LONG_BINPUT", "MEMOIZE", "BINGET", "LONG_BINGET",
     "EMPTY_TUPLE", "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3", "EMPTY_LIST", "APPEND", "APPENDS",
     "EMPTY_DICT", "SETITEM", "SETITEMS", "BINUNICODE", "SHORT_BINUNICODE",
@@ -31,7 +32,9 @@ _OPCODES = frozenset([
 _PUTS = frozenset(["BINPUT", "LONG_BINPUT"])
 _GETS = frozenset(["BINGET", "LONG_BINGET"])
 # STACK_GLOBAL's module and name are the two strings before it: written by
-# these opcodes, with memo puts (which leave the stack as it is) between.
+# these opcodes, or recalled from the memo (protocol 4 writes a module's
+# name once and recalls it after), with memo puts (which leave the stack
+# as it is) between.
 _STRINGS = frozenset(["SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "STRING",
                       "BINSTRING", "SHORT_BINSTRING"])
 _KEEPS = _PUTS | frozenset(["MEMOIZE", "FRAME"])
@@ -106,12 +109,24 @@ def screen(data, where, allowed, refusal):
     nested past _MAX_DEPTH, or more than _MAX_OPCODES opcodes.  ``where``
     starts every message."""
     stack, marks, memo, before = [], [], {}, []
+    strings = {}   # memo index: the string it holds
     try:
         for count, (opcode, argument, position) in enumerate(
                 pickletools.genops(io.BytesIO(data))):
             if count == _MAX_OPCODES:
                 raise InputError("%s: more than %d opcodes, past the limit for a state dict"
                                  % (where, _MAX_OPCODES))
+            # What the opcode does as the screen reads it: a recalled string
+            # is that string.
+            seen = (opcode.name, argument)
+            if opcode.name in _GETS and argument in strings:
+                seen = ("SHORT_BINUNICODE", strings[argument])
+            elif opcode.name in _PUTS or opcode.name == "MEMOIZE":
+                index = argument if opcode.name in _PUTS else len(memo)
+                if before and before[-1][0] in _STRINGS:
+                    strings[index] = before[-1][1]
+                else:
+                    strings.pop(index, None)
             named = _named(opcode.name, argument, before)
             if named is None:
                 raise InputError("%s: byte %d: opcode %s runs a global not named by two strings"
@@ -122,7 +137,7 @@ def screen(data, where, allowed, refusal):
                 raise InputError("%s: byte %d: opcode %s is not read (a state dict does not"
                                  " need it)" % (where, position, opcode.name))
             if opcode.name not in _KEEPS:
-                before = (before + [(opcode.name, argument)])[-2:]
+                before = (before + [seen])[-2:]
             if opcode.name in _PUTS and not 0 <= argument < len(data):
                 raise InputError("%s: byte %d: memo index %d past the pickle's %d bytes"
                                  % (where, position, argument, len(data)))
