@@ -6,7 +6,9 @@ dict (reviews.formats.torch) never needs: any opcode outside a short list,
 any global outside those allowed (GLOBAL's and INST's, or the two strings
 written or recalled from the memo just before STACK_GLOBAL, as protocol 4
 writes them), memo indices past the pickle's length
-(a huge one would make the C unpickler allocate in proportion), containers
+(a huge one would make the C unpickler allocate in proportion), dict keys
+other than strings, small ints, None and bools (keys that all hash alike,
+NaNs or multiples of 2**61 - 1, take time quadratic in their number), containers
 nested past _MAX_DEPTH (hashing a tuple nested 200,000 deep overflows the
 C stack), and more than _MAX_OPCODES opcodes.
 
@@ -50,13 +52,23 @@ _MAX_DEPTH = 100
 # A state dict's pickle is some 30 opcodes per tensor; each makes at most
 # one object, so this many cost at most some 100 MB.
 _MAX_OPCODES = 2 ** 20
+# The objects a dict key may be: strings (their hashes are salted), ints
+# below 2**60 (each its own hash, but for -1 and -2), None and bools.  Keys
+# that hash alike cost time quadratic in their number: NaNs (all hash to 0
+# before Python 3.10) or multiples of 2**61 - 1 (0 on every version); 1.4
+# KB of them took 44 s.  On the stack such an object stands as _KEY.
+_KEYS = _STRINGS | frozenset(["BININT", "BININT1", "BININT2", "NONE", "NEWTRUE", "NEWFALSE"])
+_LARGEST_KEY = 2 ** 60
+_KEY = -1
 
 
 def _nesting(name, argument, stack, marks, memo):
     """Follow opcode ``name`` on ``stack``, the depths of the objects the
     unpickler would hold (0 for one that holds none, else 1 + the deepest
     it holds), ``marks`` (the stack's lengths at each MARK) and ``memo``
-    (index: depth); the depth of the object it makes or adds to.
+    (index: depth); the depth of the object it makes or adds to.  An
+    object that may be a dict key (a string, a small int, None, a bool)
+    stands as _KEY, which is a depth of 0.
 
     A list or dict changed after it is memoized keeps its depth in the
     memo: neither can be hashed, and hashing (or comparing) is what
@@ -69,7 +81,7 @@ def _nesting(name, argument, stack, marks, memo):
     if name in _TAKES:
         start = (marks.pop() if marks else 0) if _TAKES[name] is None else max(
             len(stack) - _TAKES[name], marks[-1] if marks else 0)
-        taken = max(stack[start:], default=0)
+        taken = max(max(stack[start:], default=0), 0)
         del stack[start:]
         if name in _ADDS:
             if not stack:
@@ -81,9 +93,20 @@ def _nesting(name, argument, stack, marks, memo):
         memo[argument if name in _PUTS else len(memo)] = stack[-1] if stack else 0
     elif name in _GETS:
         stack.append(memo.get(argument, 0))
+    elif name in _KEYS or name == "LONG1" and abs(argument) < _LARGEST_KEY:
+        stack.append(_KEY)
     elif name not in ("PROTO", "FRAME", "STOP"):
-        stack.append(0)   # a number, a string, a global or an empty container
+        stack.append(0)   # a float, a large int, a global or an empty container
     return stack[-1] if stack else 0
+
+
+def _keys(name, stack, marks):
+    """The stack entries that SETITEM or SETITEMS would use as dict keys."""
+    if name == "SETITEM":
+        return stack[-2:-1]
+    if name == "SETITEMS" and marks:
+        return stack[marks[-1]::2]
+    return []
 
 
 def _named(name, argument, before):
@@ -141,6 +164,10 @@ def screen(data, where, allowed, refusal):
             if opcode.name in _PUTS and not 0 <= argument < len(data):
                 raise InputError("%s: byte %d: memo index %d past the pickle's %d bytes"
                                  % (where, position, argument, len(data)))
+            if any(key != _KEY for key in _keys(opcode.name, stack, marks)):
+                raise InputError("%s: byte %d: a dict key other than a string, an int below"
+                                 " 2**60, None or a bool: refused (keys that hash alike would"
+                                 " take time quadratic in their number)" % (where, position))
             if _nesting(opcode.name, argument, stack, marks, memo) > _MAX_DEPTH:
                 raise InputError("%s: byte %d: containers nested more than %d deep, past the"
                                  " limit for a state dict" % (where, position, _MAX_DEPTH))
