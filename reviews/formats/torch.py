@@ -319,6 +319,10 @@ def _legacy_checkpoint(handle, size, path):
                              % (where, storage.numel))
         places[key] = start
         handle.seek(end)
+    if handle.tell() != size:
+        # Bytes no reader of the format reads, which a report would still hash.
+        raise InputError("%s: %d bytes follow the last storage, where a legacy checkpoint ends"
+                         % (path, size - handle.tell()))
 
     def read_storage(storage):
         where = "%s, storage %s" % (path, excerpt(storage.key))

@@ -354,6 +354,16 @@ class TestChoosingArrays(FileTestCase):
 
 class TestNpz(FileTestCase):
 
+    def test_bytes_before_the_archive_are_refused(self):
+        member = [("w.npy", npy_bytes([1, 0, 0, 1], (2, 2)))]
+        path = self.write("w.npz", b"\0" * 1000 + npz_bytes(member))
+        with self.assertRaises(InputError) as caught:
+            read_layer(path)
+        self.assertEqual(str(caught.exception), "%s: 1000 bytes come before the first member of"
+                                                " the zip archive" % path)
+        self.assertEqual(listed(read_layer(self.write("w.npz", npz_bytes(member)))[0]),
+                         [[1, 0], [0, 1]])
+
     def test_stored_and_deflated_members(self):
         members = [("arr_0.npy", npy_bytes([1, 2, 3, 4], (2, 2), "<f4")),
                    ("bias.npy", npy_bytes([0.5, -0.5], (2,)))]

@@ -339,11 +339,54 @@ class TestFiles(FileTestCase):
         self.assertRefused(path, "it is a directory without a weights file")
 
     def test_a_text_file_past_64_mib_is_refused_unread(self):
-        path = self.write("l.csv", "")
-        with open(path, "wb") as handle:
-            handle.truncate(MAX_TEXT_BYTES + 1)  # sparse: costs no disk space
+        path = self.write("l.csv", "1," * 2 ** 20)
+        with open(path, "r+b") as handle:
+            handle.truncate(MAX_TEXT_BYTES + 1)  # sparse past 2 MiB, within MAX_HOLE_BYTES
         with self.assertRaisesRegex(InputError, "has 67108865 bytes, past the limit of 67108864"):
             read_layer(path)
+
+    def sparse(self, name, head, holes, tail=b""):
+        """A file of ``head``, ``holes`` bytes never written, then ``tail``;
+        the test is skipped where the file system writes the holes out."""
+        path = self.write(name, head)
+        with open(path, "r+b") as handle:
+            handle.truncate(len(head) + holes)
+            handle.seek(0, os.SEEK_END)
+            handle.write(tail)
+        if 512 * getattr(os.stat(path), "st_blocks", 0) > len(head) + len(tail) + 2 ** 20:
+            os.remove(path)
+            self.skipTest("this file system stores no holes")
+        return path
+
+    @unittest.skipUnless(hasattr(os, "SEEK_HOLE"), "finds no holes here")
+    def test_a_file_of_holes_is_refused_before_its_bytes_are_hashed(self):
+        # A small head beside four tensors of 2**26 float64 values each, all
+        # holes: the head reads at once, but the report would hash 2 GiB.
+        from tests.formats.test_arrays import raw, safetensors_bytes
+        tensors = [("t%d" % n, "F64", (2 ** 26,), b"") for n in range(4)]
+        header = safetensors_bytes([("head", "F32", (2, 2), b"")] + tensors,
+                                   offsets=dict({"head": [0, 16]}, **{
+                                       "t%d" % n: [16 + n * 2 ** 29, 16 + (n + 1) * 2 ** 29]
+                                       for n in range(4)}))
+        path = self.sparse("m.safetensors", header + raw([1, 0, 0, 1], "f"), 2 ** 31)
+        with self.assertRaises(InputError) as caught:
+            read_layer(path, tensor="head")
+        self.assertEqual(str(caught.exception),
+                         "cannot read %s: it is a sparse file, more than 67108864 of its %d"
+                         " bytes holes never written (more than 64 MiB are refused: its SHA-256"
+                         " would read them all)" % (path, os.path.getsize(path)))
+
+    @unittest.skipUnless(hasattr(os, "SEEK_HOLE"), "finds no holes here")
+    def test_an_npz_behind_a_hole_is_refused(self):
+        from tests.formats.test_arrays import npz_bytes
+        path = self.sparse("m.npz", b"", 20 * 2 ** 30,
+                           npz_bytes([("w.npy", npy_bytes([1, 0, 0, 1], (2, 2)))]))
+        with self.assertRaisesRegex(InputError, "it is a sparse file, more than 67108864 of its"
+                                                " 21474836"):
+            read_layer(path)
+        # Holes within the limit are read: zeros, as in a sparse copy of a real file.
+        path = self.sparse("m.npy", npy_bytes(b"", (2 ** 17, 2)), 2 ** 21)
+        self.assertEqual(listed(read_layer(path)[0]), [[0, 0]] * 2 ** 17)
 
 
 class TestNpyHeader(FileTestCase):

@@ -453,6 +453,18 @@ class TestLegacy(FileTestCase):
                 with self.assertRaises(InputError):
                     read_model(path, tensor="w", bias_tensor="b")
 
+    def test_bytes_after_the_last_storage_are_refused(self):
+        # No reader reads them, but the report would hash every one.
+        path = self.write("m.bin", self.content() + b"\0" * 100)
+        with self.assertRaises(InputError) as caught:
+            read_model(path, tensor="w")
+        self.assertEqual(str(caught.exception), "%s: 100 bytes follow the last storage, where a"
+                                                " legacy checkpoint ends" % path)
+
+    def test_a_real_legacy_file_ends_with_its_last_storage(self):
+        self.assertEqual(len(read_model(self.write("m.bin", self.content()),
+                                        tensor="w").weights), 2)
+
     def test_lying_lengths_and_keys_are_refused(self):
         for storages, message in (
                 ([("7", 9, floats(range(9))), ("9", 2, floats([5, 6]))],
