@@ -22,6 +22,7 @@ read.
 """
 
 import hashlib
+import io
 import os
 import re
 import stat
@@ -145,7 +146,7 @@ def open_regular(path):
         mode = os.stat(path).st_mode
         if stat.S_ISREG(mode):
             flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-            handle = os.fdopen(os.open(path, flags), "rb")
+            handle = _Reader(io.FileIO(os.open(path, flags), "rb"), path)
             status = os.fstat(handle.fileno())
             mode = status.st_mode
             if stat.S_ISREG(mode):
@@ -161,6 +162,38 @@ def open_regular(path):
                          % (shown_name(path), error.strerror or error)) from None
     raise InputError("cannot read %s: it is %s, not a regular file"
                      % (shown_name(path), _kind(mode)))
+
+
+class _Reader(io.BufferedReader):
+    """A file opened for reading, whose read errors (a failing disk, a file
+    such as /proc/self/mem that opens but cannot be read) are InputError
+    naming it, as errors opening it are."""
+
+    def __init__(self, raw, path):
+        super().__init__(raw)
+        self.path = path
+
+    def _failed(self, error):
+        return InputError("cannot read %s: %s" % (shown_name(self.path),
+                                                  error.strerror or error))
+
+    def read(self, size=-1):
+        try:
+            return super().read(size)
+        except OSError as error:
+            raise self._failed(error) from None
+
+    def read1(self, size=-1):
+        try:
+            return super().read1(size)
+        except OSError as error:
+            raise self._failed(error) from None
+
+    def readinto(self, buffer):
+        try:
+            return super().readinto(buffer)
+        except OSError as error:
+            raise self._failed(error) from None
 
 
 def _refuse_holes(descriptor, status, path):

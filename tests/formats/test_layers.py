@@ -1,5 +1,7 @@
 """Tests of reviews.formats.layers: JSON, CSV and .npy read exactly, and errors."""
 
+import errno
+import io
 import os
 import re
 import struct
@@ -8,6 +10,7 @@ import unittest
 from decimal import Decimal
 from unittest import mock
 
+from reviews.counterexamples import main
 from reviews.formats import layers as layer_files
 from reviews.argmax.check import exact_layer
 from reviews.errors import InputError
@@ -343,6 +346,32 @@ class TestFiles(FileTestCase):
         with open(path, "r+b") as handle:
             handle.truncate(MAX_TEXT_BYTES + 1)  # sparse past 2 MiB, within MAX_HOLE_BYTES
         with self.assertRaisesRegex(InputError, "has 67108865 bytes, past the limit of 67108864"):
+            read_layer(path)
+
+    def test_a_read_error_after_the_open_is_one_input_error(self):
+        # A failing disk: the file opens, then a read fails.
+        class FailingDisk(io.FileIO):
+            def readinto(self, buffer):
+                raise OSError(errno.EIO, "Input/output error")
+
+        for name, content in (("l.npy", npy_bytes([1, 2], (1, 2))), ("l.csv", "1,2\n")):
+            with self.subTest(name=name):
+                path = self.write(name, content)
+                with mock.patch.object(io, "FileIO", FailingDisk):
+                    with self.assertRaises(InputError) as caught:
+                        read_layer(path)
+                    out, err = io.StringIO(), io.StringIO()
+                    self.assertEqual(main(["check-layer", path], out, err), 2)
+                self.assertEqual(str(caught.exception),
+                                 "cannot read %s: Input/output error" % path)
+                self.assertEqual(err.getvalue(), "counterexamples: error: cannot read %s:"
+                                                 " Input/output error\n" % path)
+
+    @unittest.skipUnless(os.path.exists("/proc/self/mem"), "no /proc/self/mem here")
+    def test_a_file_that_opens_but_cannot_be_read_is_one_input_error(self):
+        path = os.path.join(self.folder.name, "mem.npy")
+        os.symlink("/proc/self/mem", path)
+        with self.assertRaisesRegex(InputError, "^cannot read %s: " % re.escape(path)):
             read_layer(path)
 
     def sparse(self, name, head, holes, tail=b""):
