@@ -299,9 +299,21 @@ def _order(n, denominator):
 
 
 def sequence(values, what):
-    """``values`` as a list; TypeError for text or a non-sequence, naming ``what``."""
+    """``values`` as a list; TypeError for text, a set or a mapping (whose
+    order is their hashes' or keys', not the classes'), or a non-sequence,
+    naming ``what``.
+
+    >>> sequence({2: 0.5}, "bias")
+    Traceback (most recent call last):
+      ...
+    TypeError: bias must be an ordered sequence of numbers, not dict (its keys would be read)
+    """
     if isinstance(values, (str, bytes)):
         raise TypeError("%s must be a sequence of numbers, not text" % what)
+    if isinstance(values, (collections.abc.Set, collections.abc.Mapping)):
+        raise TypeError("%s must be an ordered sequence of numbers, not %s (%s)" % (
+            what, type(values).__name__, "unordered" if isinstance(values, collections.abc.Set)
+            else "its keys would be read"))
     try:
         return list(values)
     except TypeError:
