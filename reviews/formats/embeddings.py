@@ -17,13 +17,9 @@ import decimal
 
 from reviews.errors import InputError
 from reviews.formats.source import excerpt
-from reviews.formats.text import decimal_from_text
+from reviews.formats.text import Numbers, decimal_from_text
 
 __all__ = ["embedding_rows"]
-
-
-def _numbers(fields):
-    return [decimal_from_text(field) for field in fields]
 
 
 def _is_number(field):
@@ -66,7 +62,7 @@ def embedding_rows(text, path):
         # Numbers first, or numbers separated by semicolons ("1; 2").
         return None
     dim = header[1] if header else len(first) - 1
-    rows, tokens = [], {}
+    rows, tokens, read_number = [], {}, Numbers(path)
     for number, line in enumerate(body, 2 if header else 1):
         fields = line.split(" ")
         while fields and fields[-1] == "":
@@ -84,7 +80,7 @@ def embedding_rows(text, path):
                      else "and no token")
             raise InputError("%s: line %d has %d numbers %s; a line is a token and %d numbers"
                              % (path, number, len(fields) - start, after, dim))
-        parsed = _numbers(values)
+        parsed = list(map(read_number, values))
         for column, (field, value) in enumerate(zip(values, parsed), 2):
             if not isinstance(value, decimal.Decimal):
                 raise InputError("%s: line %d, field %d: %s is %s"
