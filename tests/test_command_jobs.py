@@ -2,6 +2,9 @@
 and the same bytes for every number of processes."""
 
 import json
+import multiprocessing
+import os
+import signal
 import unittest
 from unittest import mock
 
@@ -9,7 +12,8 @@ from reviews import counterexamples
 from reviews.argmax import workers
 from reviews.command import layer as layer_command
 from reviews.command.layer import jobs_for as _jobs_for
-from tests.support import FileTestCase
+from tests.argmax.test_workers import ended_workers
+from tests.support import ROOT, FileTestCase
 from tests.test_command import FIGURE_1_JSON, in_process
 
 # 160 classes in d = 32, enough to be split by default: 158 vertices of the
@@ -117,8 +121,30 @@ class TestSameBytesForEveryJobs(FileTestCase):
         self.assertEqual(document["unargmaxable"], [5, 158, 159])
 
 
-if __name__ == "__main__":
-    unittest.main()
+# check-layer whose every class takes forever (the decision of a class
+# replaced by a loop), on 2 CPUs started by fork, whatever this machine has.
+LONG_CLASSES = """import sys
+sys.path.insert(0, %r)
+from reviews.argmax import check, workers
+from reviews.counterexamples import main
+from tests.argmax.test_workers import _spin
+
+workers.START_METHOD = "fork"
+workers.usable_cpus = lambda: 2
+check._decide = lambda layer, i: _spin([i])
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+class TestEndedCommand(FileTestCase):
+
+    @unittest.skipUnless("fork" in multiprocessing.get_all_start_methods()
+                         and os.path.isdir("/proc/self"), "needs fork and /proc")
+    def test_check_layer_ended_by_sigterm_leaves_no_worker_deep_in_a_class(self):
+        layer = self.write("layer.json", SPLIT_LAYER)
+        self.assertEqual(ended_workers(self, LONG_CLASSES % ROOT,
+                                       ["check-layer", layer, "--jobs", "2"], signal.SIGTERM),
+                         -signal.SIGTERM)
 
 
 class TestNotesOnlyForACheckedLayer(FileTestCase):
@@ -161,3 +187,7 @@ class TestAnExplicitJobsIsTakenAsAsked(FileTestCase):
             run.reset_mock()
             self.assertEqual(in_process("check-layer", layer)[0], 0)
             run.assert_not_called()
+
+
+if __name__ == "__main__":
+    unittest.main()

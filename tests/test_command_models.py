@@ -19,8 +19,9 @@ class TestModelFolders(unittest.TestCase):
         self.assertRegex(out, r"\n  class 10 'f': w\[10\] = ")
         self.assertEqual(err.splitlines(), [
             "counterexamples: note: %s: weights 'bert.embeddings.word_embeddings.weight': no"
-            " output layer is stored, so it is tied to the input embedding (config.json has"
-            " tie_word_embeddings = true)" % model("bert-mlm"),
+            " array has an output layer's usual name, so the output layer is taken as tied to"
+            " this input embedding (config.json has tie_word_embeddings = true)"
+            % model("bert-mlm"),
             "counterexamples: note: %s: array 'cls.predictions.bias' (200,) is read as the bias"
             " (the output layer's bias by its name); name another with bias_tensor=... or"
             " --bias-tensor" % model("bert-mlm"),

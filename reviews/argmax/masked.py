@@ -15,7 +15,9 @@ certificate is its bias.
 
 from decimal import Decimal
 
-from reviews.argmax.layer_input import asked_classes, validated
+from reviews.argmax.layer_input import asked_classes, sequence, validated
+from reviews.errors import InputError
+from reviews.exact import real_number
 
 __all__ = ["masked_classes", "iter_unmasked", "verify_unmasked", "radii_unmasked"]
 
@@ -23,18 +25,31 @@ _MINUS_INFINITY = float("-inf")
 
 
 def masked_classes(bias):
-    """The classes whose bias is -inf (a float or a Decimal), in order.
+    """The classes whose bias is -inf, in order: a float, a Decimal or any
+    other real number (a numpy float32) that is -inf, in any sequence (a
+    list, a tuple, an array.array, a memoryview, a numpy array).
 
     A Decimal is tested as a Decimal: -3E+391 is finite, though float()
-    of it is -inf.
+    of it is -inf.  An iterable that cannot be read twice (a generator)
+    masks nothing: it is read once, by the check.
 
     >>> masked_classes([0, float("-inf"), Decimal("-Infinity"), Decimal("-3E+391")])
     [1, 2]
     """
-    if bias is None or not isinstance(bias, (list, tuple)):
+    if bias is None or not (hasattr(bias, "__len__") and hasattr(bias, "__getitem__")):
         return []
-    return [j for j, value in enumerate(bias) if value == _MINUS_INFINITY and (
-        isinstance(value, float) or isinstance(value, Decimal) and value.is_infinite())]
+    return [j for j, value in enumerate(sequence(bias, "bias")) if _minus_infinity(value)]
+
+
+def _minus_infinity(value):
+    if type(value) is float:
+        return value == _MINUS_INFINITY
+    if isinstance(value, Decimal):
+        return value.is_infinite() and value < 0
+    try:
+        return real_number(value, "bias") == _MINUS_INFINITY
+    except InputError:
+        return False   # not a number: the check names it
 
 
 def _kept(count, masked):

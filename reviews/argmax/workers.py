@@ -12,6 +12,11 @@ Each process has a pipe of its own, and nothing else is shared: a process
 that dies, or that this one ends at any moment (Ctrl-C, an error), holds no
 lock another needs.  (multiprocessing.Pool shares its queues' locks, and
 ending its processes can leave one taken: Pool.terminate then waits forever.)
+Each process also holds the reading end of a second pipe, its lifeline,
+that this one never writes to: a thread of the worker waits on it and ends
+the worker the moment it reads end-of-file, that is when this process has
+gone, however it went (SIGTERM, SIGHUP and SIGKILL end it without a word
+to its workers), even while the worker is deep inside one chunk's work.
 
     run_chunks    [work(chunk) for chunk in chunks], over ``jobs`` processes
     iter_items    work's results item by item, in order, as they come
@@ -27,6 +32,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import time
 from multiprocessing.reduction import ForkingPickler
 
@@ -104,11 +110,13 @@ def _interrupts_held():
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
-def _serve(connection, start, arguments, work):
+def _serve(connection, lifeline, start, arguments, work):
     """A worker process: run ``start``, say so, then send (True, work(chunk))
-    for each chunk received, or (False, error), until None arrives."""
+    for each chunk received, or (False, error), until None arrives; end at
+    once when ``lifeline`` reads end-of-file (the parent has gone)."""
     for end in _PARENT_ENDS:
         end.close()
+    threading.Thread(target=_outlive_no_parent, args=(lifeline,), daemon=True).start()
     # Ctrl-C reaches every process of the terminal's group: only the parent
     # handles it (by ending the workers), so the workers print no traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -139,6 +147,16 @@ def _serve(connection, start, arguments, work):
         return   # the parent has gone (end of file, a broken or reset pipe)
 
 
+def _outlive_no_parent(lifeline):
+    """Wait until the parent's end of ``lifeline`` closes, then end this
+    process: its work is for a parent that can no longer receive it."""
+    try:
+        lifeline.recv_bytes()
+    except (EOFError, OSError):
+        pass
+    os._exit(1)
+
+
 def _sendable(error):
     """``error``, or a RuntimeError naming it where it would not arrive whole."""
     try:
@@ -153,23 +171,33 @@ def _named(error):
 
 
 class _Worker:
-    """One worker process, this end of its pipe, and the number of the chunk
-    it works on (None while it starts)."""
+    """One worker process, this end of its pipe and of its lifeline (never
+    written to: closed, by this process or by its death, it ends the
+    worker), and the number of the chunk it works on (None while it
+    starts)."""
 
     def __init__(self, context, start, arguments, work):
         self.connection, theirs = context.Pipe()
-        _PARENT_ENDS.add(self.connection)
+        watched, self.lifeline = context.Pipe(duplex=False)
+        _PARENT_ENDS.update((self.connection, self.lifeline))
         try:
             self.process = context.Process(target=_serve, daemon=True,
-                                           args=(theirs, start, arguments, work))
+                                           args=(theirs, watched, start, arguments, work))
             self.process.start()
         except BaseException:
-            _PARENT_ENDS.discard(self.connection)
-            self.connection.close()
+            self.close()
             raise
         finally:
-            theirs.close()   # the worker's end is the worker's: its death is an EOF here
+            # The worker's ends are the worker's: its death is an EOF here.
+            theirs.close()
+            watched.close()
         self.chunk = None
+
+    def close(self):
+        """Close this process's ends of the pipes."""
+        for end in (self.connection, self.lifeline):
+            _PARENT_ENDS.discard(end)
+            end.close()
 
     def receive(self):
         """The worker's next answer; InputError if it died first."""
@@ -233,8 +261,7 @@ def _end(started, terminate=True):
     for worker in started:
         worker.process.join()
         worker.process.close()   # its sentinel, now: not when the collector comes
-        _PARENT_ENDS.discard(worker.connection)
-        worker.connection.close()
+        worker.close()
 
 
 def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None):

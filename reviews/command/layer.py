@@ -21,7 +21,7 @@ from reviews.formats.classes import parse_classes
 from reviews.formats.layers import read_model
 from reviews.formats.source import STDIN, file_digest, shown_name
 from reviews.formats.text import decimal_from_text
-from reviews.report.files import refuse_inputs
+from reviews.report.files import refuse_folder, refuse_inputs
 from reviews.report.progress import Progress
 from reviews.report.layer import CERTIFICATES, LAYER_FORMATS, Provenance
 from reviews.report.text import Suite, version_line
@@ -176,6 +176,7 @@ def check_layer_command(argv, out, err):
     # Read before the layer: a mistake in the list costs no reading of a large file.
     asked = None if arguments.classes is None else parse_classes(arguments.classes)
     if arguments.output is not None:
+        refuse_folder(arguments.output)
         refuse_inputs(arguments.output,
                       (arguments.file, arguments.bias) + model_files(arguments.file))
     # The reader's messages and notes already start with the file they are about.

@@ -143,8 +143,14 @@ def not_empty(what):
 
 
 def add_output(parser):
-    parser.add_argument("--output", metavar="FILE", type=not_empty("a file name"),
-                        help="write the report to FILE, not to standard output")
+    parser.add_argument("--output", metavar="FILE", type=_output,
+                        help="write the report to FILE, not to standard output (- is"
+                             " standard output)")
+
+
+def _output(text):
+    """--output FILE: a file name; - is standard output (None)."""
+    return None if text == "-" else not_empty("a file name")(text)
 
 
 def deliver(report, output, out):

@@ -15,7 +15,7 @@ from reviews.command.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, ad
 from reviews.errors import InputError
 from reviews.formats.source import shown_name
 from reviews.papers import all_claims
-from reviews.report.files import refuse_figures, write_file
+from reviews.report.files import refuse_figures, refuse_folder, write_file
 from reviews.report.html import html
 from reviews.report.text import FORMATS, Drawn, Suite, all_match, listing
 
@@ -61,6 +61,7 @@ def run_claims(arguments, out):
             raise UsageError("--list takes --format text, markdown or json, not html")
         deliver(listing(claims, arguments.format), arguments.output, out)
         return 0
+    refuse_folder(arguments.output, arguments.figures)
     if arguments.figures:
         refuse_figures(arguments.output, [os.path.join(arguments.figures, figure.name)
                                           for claim in claims for figure in claim.figures])

@@ -7,7 +7,8 @@ has another CRC is an error, and so is a member that is encrypted,
 compressed by another method than deflate, or stored with two sizes.
 
     zip_errors    turn what zipfile raises for a damaged archive into InputError
-    zip_members   the members of an archive, at most 4096, names distinct
+    zip_members   the members of an archive, at most 4096, names distinct, the
+                  first at byte 0
     ZipMember     a raw stream of one member's data
 """
 
@@ -34,6 +35,10 @@ def zip_members(handle, path):
     if len(members) > _MAX_MEMBERS:
         raise InputError("%s has %d members, past the limit of %d"
                          % (path, len(members), _MAX_MEMBERS))
+    if members and min(info.header_offset for info in members) > 0:
+        # Bytes before the archive (zipfile reads past them), which a report would still hash.
+        raise InputError("%s: %d bytes come before the first member of the zip archive"
+                         % (path, min(info.header_offset for info in members)))
     names = set()
     for info in members:
         if info.filename in names:

@@ -4,12 +4,17 @@ A model comes as a hub ships it: a folder with ``config.json``, the weights
 (``model.safetensors``, ``pytorch_model.bin``, or shards listed by a
 ``*.index.json``) and its tokenizer.  The output layer is found as a person
 would find it: an untied head stored under its usual name (``lm_head.weight``,
-...), else, when config.json does not say ``tie_word_embeddings = false``,
-the input embedding it is tied to (``transformer.wte.weight``, ...); its bias
-by name (``final_logits_bias``, ...), else the only array of one value per
-class beside the weights.  Each choice made without the user is said in a
-note; two candidates are an error that lists them.  Shards are opened only
-for the tensors used.
+``lm_head.decoder.weight``, ...), else, when config.json does not say
+``tie_word_embeddings = false``, the input embedding it is tied to
+(``transformer.wte.weight``, ...).  Its bias: for weights ``X.weight``,
+``X.bias`` (a Linear layer's own); else by name (``final_logits_bias``,
+...), else the only array of one value per class beside the weights.  Each
+choice made without the user is said in a note; two candidates that differ
+are an error that lists them, and so is ``X.bias`` of another length.  A
+config.json that caps the logits (``final_logit_softcapping``) or scales
+them (a tied T5 head) gets a note: both are increasing functions of the
+logits, so the verdicts hold for the model's own logits too.  Shards are
+opened only for the tensors used.
 
     ARRAY_READERS   the readers of array files, by extension
     Checkpoint      a model's named tensors across its files
@@ -19,13 +24,15 @@ for the tensors used.
     model_files     every file of a model's folder (none may be replaced by a report)
 """
 
+import decimal
 import math
 import os
 
 from reviews.errors import InputError
 from reviews.formats.npy import npy_arrays, npz_arrays
 from reviews.formats.safetensors import safetensors_arrays
-from reviews.formats.source import excerpt, open_regular, read_text, shown_shape
+from reviews.formats.source import (excerpt, open_regular, read_text, shown_number,
+                                    shown_shape)
 from reviews.formats.text import describe_json, parse_json
 from reviews.formats.torch import torch_arrays
 
@@ -48,15 +55,19 @@ _INDEX = ".index.json"
 # Output layers stored as such, then the input embeddings a tied head reuses,
 # then the heads' biases: the names the common architectures give them.
 _HEADS = ("lm_head.weight", "embed_out.weight", "output.weight",
-          "cls.predictions.decoder.weight")
+          "cls.predictions.decoder.weight", "lm_head.decoder.weight", "vocab_projector.weight",
+          "generator_lm_head.weight", "proj_out.weight")
 _EMBEDDINGS = ("transformer.wte.weight", "model.embed_tokens.weight",
                "model.decoder.embed_tokens.weight", "model.shared.weight", "shared.weight",
                "bert.embeddings.word_embeddings.weight", "gpt_neox.embed_in.weight",
                "transformer.word_embeddings.weight", "roberta.embeddings.word_embeddings.weight",
-               "distilbert.embeddings.word_embeddings.weight", "embed_tokens.weight",
+               "distilbert.embeddings.word_embeddings.weight",
+               "electra.embeddings.word_embeddings.weight", "embed_tokens.weight",
                "tok_embeddings.weight", "wte.weight")
 _BIASES = ("final_logits_bias", "cls.predictions.bias", "lm_head.bias", "embed_out.bias",
            "output.bias", "cls.predictions.decoder.bias")
+# Models whose tied head scales the decoder's output by d_model ** -0.5.
+_SCALED_WHEN_TIED = ("t5", "mt5", "umt5")
 
 
 def listing(arrays):
@@ -66,6 +77,13 @@ def listing(arrays):
     if len(arrays) > _LISTED:
         shown.append("and %d more" % (len(arrays) - _LISTED))
     return "; ".join(shown)
+
+
+def _likely(arrays, dimensions):
+    """The arrays with ``dimensions`` axes first, largest first: a model's
+    head is not listed after a dozen layer norms."""
+    return sorted(arrays, key=lambda array: (len(array.shape) != dimensions,
+                                             -math.prod(array.shape)))
 
 
 def _candidates(arrays, dimensions, other=None):
@@ -93,19 +111,15 @@ def choose_array(arrays, name, path, dimensions, what, option, other=None):
         for array in arrays:
             if array.name == name:
                 return array
-        # The arrays that could be meant first, largest first: a model's head
-        # is not cut off behind a dozen layer norms.
-        likely = sorted(arrays, key=lambda array: (len(array.shape) != dimensions,
-                                                   -math.prod(array.shape)))
         raise InputError("%s has no array %s; it has: %s"
-                         % (path, excerpt(name), listing(likely)))
+                         % (path, excerpt(name), listing(_likely(arrays, dimensions))))
     candidates = _candidates(arrays, dimensions, other)
     if len(candidates) == 1:
         return candidates[0]
     if not arrays:
         raise InputError("%s holds no arrays" % path)
     raise InputError("%s holds %d arrays; name the %s (%s): %s"
-                     % (path, len(arrays), what, option, listing(arrays)))
+                     % (path, len(arrays), what, option, listing(_likely(arrays, dimensions))))
 
 
 def _per_class(classes):
@@ -280,16 +294,23 @@ class Checkpoint:
         return array
 
 
-def _tied(config):
-    """Why an input embedding is the output layer, or None if config.json unties them."""
+def _tied(config, where):
+    """Why an input embedding is the output layer, or None if config.json
+    unties them; InputError for a tie_word_embeddings that is neither true
+    nor false (transformers reads "false" as tied and 0 or null as untied:
+    a guess either way)."""
     if config is None:
         return "no config.json says otherwise"
-    tie = config.get("tie_word_embeddings", True)
+    if "tie_word_embeddings" not in config:
+        return "config.json has no tie_word_embeddings = false"
+    tie = config["tie_word_embeddings"]
+    if tie is True:
+        return "config.json has tie_word_embeddings = true"
     if tie is False:
         return None
-    if tie is True and "tie_word_embeddings" in config:
-        return "config.json has tie_word_embeddings = true"
-    return "config.json has no tie_word_embeddings = false"
+    raise InputError("%s: config.json has tie_word_embeddings = %s, not true or false: is the"
+                     " output layer tied to the input embedding? Name it with %s"
+                     % (where, describe_json(tie), WEIGHTS_OPTION))
 
 
 def _weights_name(checkpoint, note):
@@ -305,20 +326,50 @@ def _weights_name(checkpoint, note):
     if heads:
         note("%s: weights %s: the model's output layer" % (where, excerpt(heads[0])))
         return heads[0]
-    reason = _tied(checkpoint.config)
+    reason = _tied(checkpoint.config, where)
     if reason is None:
-        raise InputError("%s: config.json has tie_word_embeddings = false, but no output layer"
-                         " (%s) is stored; name one with %s"
-                         % (where, ", ".join(_HEADS), WEIGHTS_OPTION))
+        raise InputError("%s: config.json has tie_word_embeddings = false, and no array has an"
+                         " output layer's usual name (%s); name the output layer with %s%s"
+                         % (where, ", ".join(_HEADS), WEIGHTS_OPTION,
+                            _matrices(checkpoint)))
     if len(embeddings) > 1:
         raise InputError("%s has %d input embeddings; name the output layer with %s: %s"
                          % (where, len(embeddings), WEIGHTS_OPTION,
                             ", ".join(map(excerpt, embeddings))))
     if embeddings:
-        note("%s: weights %s: no output layer is stored, so it is tied to the input"
-             " embedding (%s)" % (where, excerpt(embeddings[0]), reason))
+        note("%s: weights %s: no array has an output layer's usual name, so the output layer"
+             " is taken as tied to this input embedding (%s)"
+             % (where, excerpt(embeddings[0]), reason))
         return embeddings[0]
     return None
+
+
+def _matrices(checkpoint):
+    """': ' and the arrays of the checkpoint's file, matrices first,
+    largest first, for a message; '' for shards, which are not opened for
+    it."""
+    if checkpoint.sharded:
+        return ""
+    return ": " + listing(_likely(checkpoint.arrays_beside(None), 2))
+
+
+def _monotone_notes(config, where, note):
+    """Notes for a config.json whose model turns the head's logits z into
+    others by an increasing function, which keeps every ranking: the
+    verdicts hold for the model's own logits too.  (T5 scales the head's
+    input when config.json ties the head, whichever array is read.)"""
+    if config is None:
+        return
+    cap = config.get("final_logit_softcapping")
+    if isinstance(cap, decimal.Decimal) and cap > 0:
+        note("%s: config.json has final_logit_softcapping = %s: the model's logits are"
+             " c * tanh(z / c), an increasing function of each logit z, so every verdict holds"
+             " for the capped logits too" % (where, shown_number(cap)))
+    if (config.get("model_type") in _SCALED_WHEN_TIED
+            and config.get("tie_word_embeddings", True) is True):
+        note("%s: config.json has model_type = %s: a tied head's input is scaled by d_model"
+             " ** -0.5, which multiplies every logit by one positive number, so every verdict"
+             " holds for the scaled logits too" % (where, describe_json(config["model_type"])))
 
 
 def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=True):
@@ -347,28 +398,65 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
                                            WEIGHTS_OPTION))
     if weights is None:
         weights = checkpoint.array(tensor, "weights", WEIGHTS_OPTION)
+    _monotone_notes(checkpoint.config, checkpoint.path, note)
     if bias_tensor is None and not find_bias:
         return weights, None
     classes = classes_of(weights)
     if bias_tensor is not None:
         bias = checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
     else:
-        names = set(checkpoint.names)
-        named = [checkpoint.array(name, "bias", BIAS_OPTION) for name in _BIASES if name in names]
-        named = [a for a in named if tuple(a.shape) in _per_class(classes)]
-        if len(named) > 1:
-            raise InputError("%s has %d biases of the output layer; name one with %s: %s"
-                             % (checkpoint.path, len(named), BIAS_OPTION, listing(named)))
-        if not named:
+        bias = _named_bias(checkpoint, weights, classes, note)
+        if bias is None:
             return weights, _found_bias(checkpoint.arrays_beside(weights.name), weights,
                                         classes, checkpoint.file_of(weights.name), note)
-        bias = named[0]
-        note("%s: array %s %s is read as the bias (the output layer's bias by its name);"
-             " name another with %s"
-             % (checkpoint.path, excerpt(bias.name), shown_shape(bias.shape), BIAS_OPTION))
     for other in bias_like(checkpoint.arrays_beside(weights.name), weights, classes):
         if other.name != bias.name:
             note("%s: array %s %s (one value per class) is not read: the bias is %s"
                  % (checkpoint.file_of(weights.name), excerpt(other.name),
                     shown_shape(other.shape), excerpt(bias.name)))
     return weights, bias
+
+
+def _named_bias(checkpoint, weights, classes, note):
+    """The bias of ``weights`` by name (said in a note), or None.
+
+    Weights ``X.weight`` are a Linear layer's, whose bias is ``X.bias``: an
+    untied RoBERTa head keeps ``lm_head.decoder.bias``, which the forward
+    pass adds, beside ``lm_head.bias``, which it does not.  Without it, the
+    heads' biases by their usual names; several that differ are an error
+    listing them (which is added is the model's code's to say).
+    """
+    names = set(checkpoint.names)
+    where = checkpoint.path
+    stem, dot, last = weights.name.rpartition(".")
+    own = stem + ".bias" if dot and last == "weight" else None
+    if own in names:
+        bias = checkpoint.array(own, "bias", BIAS_OPTION)
+        if tuple(bias.shape) not in _per_class(classes):
+            raise InputError("%s: array %s %s, the bias of %s by its name, does not have one"
+                             " value for each of its %d classes (stored as (d, C)? then read"
+                             " it transposed)" % (where, excerpt(own), shown_shape(bias.shape),
+                                                  excerpt(weights.name), classes))
+        note("%s: array %s %s is read as the bias (the bias of %s by its name); name another"
+             " with %s" % (where, excerpt(own), shown_shape(bias.shape), excerpt(weights.name),
+                           BIAS_OPTION))
+        return bias
+    named = [checkpoint.array(name, "bias", BIAS_OPTION) for name in _BIASES if name in names]
+    for other in named:
+        if tuple(other.shape) not in _per_class(classes):
+            note("%s: array %s %s is not read as the bias: it does not have one value for each"
+                 " of the %d classes" % (where, excerpt(other.name), shown_shape(other.shape),
+                                        classes))
+    named = [a for a in named if tuple(a.shape) in _per_class(classes)]
+    if not named:
+        return None
+    values = [array.load()[0].tolist() for array in named]
+    if any(other != values[0] for other in values[1:]):
+        raise InputError("%s has %d biases of the output layer that differ; name one with %s:"
+                         " %s" % (where, len(named), BIAS_OPTION, listing(named)))
+    note("%s: array %s %s is read as the bias (the output layer's bias by its name%s); name"
+         " another with %s" % (where, excerpt(named[0].name), shown_shape(named[0].shape),
+                               ", the same values as %s" % ", ".join(
+                                   excerpt(a.name) for a in named[1:]) if named[1:] else "",
+                               BIAS_OPTION))
+    return named[0]

@@ -4,7 +4,9 @@ GloVe's text has one line per class, ``token v1 ... vd``, separated by
 spaces; word2vec's text (and fastText's .vec) is the same after a first
 line ``C d``.  The token is whatever comes before the last d numbers, so
 it may hold any character but a line break (GloVe's larger files have
-tokens with spaces).  A .txt or .vec file is read this way when its first
+tokens with spaces), except that it may not end in a field that is a
+number: ``and 0.3 0.3 7`` in a file of d = 2 is a line with a number too
+many, not the token ``and 0.3``.  A .txt or .vec file is read this way when its first
 field is not a number and the rest of its first row are; numbers are read
 exactly, as everywhere (reviews.formats.text).
 
@@ -15,13 +17,9 @@ import decimal
 
 from reviews.errors import InputError
 from reviews.formats.source import excerpt
-from reviews.formats.text import decimal_from_text
+from reviews.formats.text import Numbers, decimal_from_text
 
 __all__ = ["embedding_rows"]
-
-
-def _numbers(fields):
-    return [decimal_from_text(field) for field in fields]
 
 
 def _is_number(field):
@@ -64,7 +62,7 @@ def embedding_rows(text, path):
         # Numbers first, or numbers separated by semicolons ("1; 2").
         return None
     dim = header[1] if header else len(first) - 1
-    rows, tokens = [], {}
+    rows, tokens, read_number = [], {}, Numbers(path)
     for number, line in enumerate(body, 2 if header else 1):
         fields = line.split(" ")
         while fields and fields[-1] == "":
@@ -73,7 +71,16 @@ def embedding_rows(text, path):
         if not token or len(values) != dim:
             raise InputError("%s: line %d has %d fields; a line is a token and %d numbers"
                              % (path, number, len(fields), dim))
-        parsed = _numbers(values)
+        if len(fields) > dim + 1 and _is_number(fields[-dim - 1]):
+            # A token may hold spaces, but one ending in a number is a row
+            # with a number too many, not the token 'and 0.3'.
+            start = next((k for k in range(len(fields) - dim - 1, 0, -1)
+                          if not _is_number(fields[k - 1])), 0)
+            after = ("after its token %s" % excerpt(" ".join(fields[:start])) if start
+                     else "and no token")
+            raise InputError("%s: line %d has %d numbers %s; a line is a token and %d numbers"
+                             % (path, number, len(fields) - start, after, dim))
+        parsed = list(map(read_number, values))
         for column, (field, value) in enumerate(zip(values, parsed), 2):
             if not isinstance(value, decimal.Decimal):
                 raise InputError("%s: line %d, field %d: %s is %s"

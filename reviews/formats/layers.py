@@ -295,6 +295,10 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
                 what, "" if what == "path" else " or None", type(value).__name__))
     if path == "-" and bias_path == "-":
         raise InputError("the layer and the bias cannot both come from standard input (-)")
+    if vocab == "-":
+        raise InputError("%s: the tokens are not read from standard input (vocab=\"-\" or"
+                         " --vocab -): a vocabulary's format is told by its file's name; name"
+                         " the file" % STDIN)
     note = note or (lambda line: None)
     path = STDIN if path == "-" else path
     bias_path = STDIN if bias_path == "-" else bias_path

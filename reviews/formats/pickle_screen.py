@@ -4,8 +4,11 @@ pickletools.genops reads a pickle's opcodes without running any; the
 screen here follows them and refuses, by name where it can, what a state
 dict (reviews.formats.torch) never needs: any opcode outside a short list,
 any global outside those allowed (GLOBAL's and INST's, or the two strings
-written just before STACK_GLOBAL), memo indices past the pickle's length
-(a huge one would make the C unpickler allocate in proportion), containers
+written or recalled from the memo just before STACK_GLOBAL, as protocol 4
+writes them), memo indices past the pickle's length
+(a huge one would make the C unpickler allocate in proportion), dict keys
+other than strings, small ints, None and bools (keys that all hash alike,
+NaNs or multiples of 2**61 - 1, take time quadratic in their number), containers
 nested past _MAX_DEPTH (hashing a tuple nested 200,000 deep overflows the
 C stack), and more than _MAX_OPCODES opcodes.
 
@@ -23,7 +26,7 @@ __all__ = ["screen"]
 # numbers, remember and recall them, call the allowed globals (REDUCE) and
 # set an ordered dict's metadata (BUILD).
 _OPCODES = frozenset([
-    "PROTO", "FRAME", "STOP", "MARK", "GLOBAL", "REDUCE", "BUILD", "BINPERSID",
+    "PROTO", "FRAME", "STOP", "MARK", "GLOBAL", "STACK_GLOBAL", "REDUCE", "BUILD", "BINPERSID",
     "BINPUT", "LONG_BINPUT", "MEMOIZE", "BINGET", "LONG_BINGET",
     "EMPTY_TUPLE", "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3", "EMPTY_LIST", "APPEND", "APPENDS",
     "EMPTY_DICT", "SETITEM", "SETITEMS", "BINUNICODE", "SHORT_BINUNICODE",
@@ -31,7 +34,9 @@ _OPCODES = frozenset([
 _PUTS = frozenset(["BINPUT", "LONG_BINPUT"])
 _GETS = frozenset(["BINGET", "LONG_BINGET"])
 # STACK_GLOBAL's module and name are the two strings before it: written by
-# these opcodes, with memo puts (which leave the stack as it is) between.
+# these opcodes, or recalled from the memo (protocol 4 writes a module's
+# name once and recalls it after), with memo puts (which leave the stack
+# as it is) between.
 _STRINGS = frozenset(["SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "STRING",
                       "BINSTRING", "SHORT_BINSTRING"])
 _KEEPS = _PUTS | frozenset(["MEMOIZE", "FRAME"])
@@ -47,13 +52,23 @@ _MAX_DEPTH = 100
 # A state dict's pickle is some 30 opcodes per tensor; each makes at most
 # one object, so this many cost at most some 100 MB.
 _MAX_OPCODES = 2 ** 20
+# The objects a dict key may be: strings (their hashes are salted), ints
+# below 2**60 (each its own hash, but for -1 and -2), None and bools.  Keys
+# that hash alike cost time quadratic in their number: NaNs (all hash to 0
+# before Python 3.10) or multiples of 2**61 - 1 (0 on every version); 1.4
+# KB of them took 44 s.  On the stack such an object stands as _KEY.
+_KEYS = _STRINGS | frozenset(["BININT", "BININT1", "BININT2", "NONE", "NEWTRUE", "NEWFALSE"])
+_LARGEST_KEY = 2 ** 60
+_KEY = -1
 
 
 def _nesting(name, argument, stack, marks, memo):
     """Follow opcode ``name`` on ``stack``, the depths of the objects the
     unpickler would hold (0 for one that holds none, else 1 + the deepest
     it holds), ``marks`` (the stack's lengths at each MARK) and ``memo``
-    (index: depth); the depth of the object it makes or adds to.
+    (index: depth); the depth of the object it makes or adds to.  An
+    object that may be a dict key (a string, a small int, None, a bool)
+    stands as _KEY, which is a depth of 0.
 
     A list or dict changed after it is memoized keeps its depth in the
     memo: neither can be hashed, and hashing (or comparing) is what
@@ -66,7 +81,7 @@ def _nesting(name, argument, stack, marks, memo):
     if name in _TAKES:
         start = (marks.pop() if marks else 0) if _TAKES[name] is None else max(
             len(stack) - _TAKES[name], marks[-1] if marks else 0)
-        taken = max(stack[start:], default=0)
+        taken = max(max(stack[start:], default=0), 0)
         del stack[start:]
         if name in _ADDS:
             if not stack:
@@ -78,9 +93,20 @@ def _nesting(name, argument, stack, marks, memo):
         memo[argument if name in _PUTS else len(memo)] = stack[-1] if stack else 0
     elif name in _GETS:
         stack.append(memo.get(argument, 0))
+    elif name in _KEYS or name == "LONG1" and abs(argument) < _LARGEST_KEY:
+        stack.append(_KEY)
     elif name not in ("PROTO", "FRAME", "STOP"):
-        stack.append(0)   # a number, a string, a global or an empty container
+        stack.append(0)   # a float, a large int, a global or an empty container
     return stack[-1] if stack else 0
+
+
+def _keys(name, stack, marks):
+    """The stack entries that SETITEM or SETITEMS would use as dict keys."""
+    if name == "SETITEM":
+        return stack[-2:-1]
+    if name == "SETITEMS" and marks:
+        return stack[marks[-1]::2]
+    return []
 
 
 def _named(name, argument, before):
@@ -106,12 +132,24 @@ def screen(data, where, allowed, refusal):
     nested past _MAX_DEPTH, or more than _MAX_OPCODES opcodes.  ``where``
     starts every message."""
     stack, marks, memo, before = [], [], {}, []
+    strings = {}   # memo index: the string it holds
     try:
         for count, (opcode, argument, position) in enumerate(
                 pickletools.genops(io.BytesIO(data))):
             if count == _MAX_OPCODES:
                 raise InputError("%s: more than %d opcodes, past the limit for a state dict"
                                  % (where, _MAX_OPCODES))
+            # What the opcode does as the screen reads it: a recalled string
+            # is that string.
+            seen = (opcode.name, argument)
+            if opcode.name in _GETS and argument in strings:
+                seen = ("SHORT_BINUNICODE", strings[argument])
+            elif opcode.name in _PUTS or opcode.name == "MEMOIZE":
+                index = argument if opcode.name in _PUTS else len(memo)
+                if before and before[-1][0] in _STRINGS:
+                    strings[index] = before[-1][1]
+                else:
+                    strings.pop(index, None)
             named = _named(opcode.name, argument, before)
             if named is None:
                 raise InputError("%s: byte %d: opcode %s runs a global not named by two strings"
@@ -122,10 +160,14 @@ def screen(data, where, allowed, refusal):
                 raise InputError("%s: byte %d: opcode %s is not read (a state dict does not"
                                  " need it)" % (where, position, opcode.name))
             if opcode.name not in _KEEPS:
-                before = (before + [(opcode.name, argument)])[-2:]
+                before = (before + [seen])[-2:]
             if opcode.name in _PUTS and not 0 <= argument < len(data):
                 raise InputError("%s: byte %d: memo index %d past the pickle's %d bytes"
                                  % (where, position, argument, len(data)))
+            if any(key != _KEY for key in _keys(opcode.name, stack, marks)):
+                raise InputError("%s: byte %d: a dict key other than a string, an int below"
+                                 " 2**60, None or a bool: refused (keys that hash alike would"
+                                 " take time quadratic in their number)" % (where, position))
             if _nesting(opcode.name, argument, stack, marks, memo) > _MAX_DEPTH:
                 raise InputError("%s: byte %d: containers nested more than %d deep, past the"
                                  " limit for a state dict" % (where, position, _MAX_DEPTH))

@@ -4,11 +4,13 @@ Bytes 0-7 hold N, the header's length (unsigned little-endian); then N
 bytes of JSON: each tensor's name maps to {"dtype", "shape",
 "data_offsets": [begin, end]} (offsets from the byte after the header), and
 an optional "__metadata__" maps strings to strings.  The header is checked
-whole before any value is read: every dtype, shape and pair of offsets, and
+whole before any value is read: at most MAX_TENSORS tensors (counted
+before the header is parsed), every dtype, shape and pair of offsets, and
 that the tensors tile the data exactly, one after another, as the format's
 own reader requires.  Values are then read only for the tensors asked for.
 
     safetensors_arrays  the Arrays of an open .safetensors file
+    MAX_TENSORS         2**16: the most tensors a file may have
 """
 
 import decimal
@@ -18,7 +20,7 @@ from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, va
 from reviews.formats.source import MAX_TEXT_BYTES, excerpt, shown_number, shown_shape
 from reviews.formats.text import describe_json, parse_json
 
-__all__ = ["safetensors_arrays"]
+__all__ = ["safetensors_arrays", "MAX_TENSORS"]
 
 _KINDS = {"F64": "f8", "F32": "f4", "F16": "f2", "BF16": "bf16",
           "I8": "i1", "I16": "i2", "I32": "i4", "I64": "i8",
@@ -26,7 +28,14 @@ _KINDS = {"F64": "f8", "F32": "f4", "F16": "f2", "BF16": "bf16",
 
 # Sizes and offsets are u64 in the format; a larger one is refused before
 # it is converted to an int, which costs time quadratic in its digits.
-_LARGEST = decimal.Decimal(2 ** 64 - 1)
+_LARGEST = 2 ** 64 - 1
+# A model's file has some thousands of tensors (a whole 671B-parameter
+# model some 91,000, in 163 files); each costs some 10 us and 1 KB to
+# read from the header, which the 64 MiB limit alone would let hold a
+# million.
+MAX_TENSORS = 2 ** 16
+# The header's integers of at most 18 digits are read as ints (not bools).
+_INT = type(0)
 
 
 def _integers(value, where, what, length):
@@ -34,8 +43,8 @@ def _integers(value, where, what, length):
     two for data_offsets), each at most _LARGEST, else InputError."""
     if (not isinstance(value, list) or len(value) > length
             or (what == "data_offsets" and len(value) != length)
-            or not all(isinstance(v, decimal.Decimal) and v >= 0 and v == v.to_integral_value()
-                       for v in value)):
+            or not all(type(v) is _INT and v >= 0 or isinstance(v, decimal.Decimal) and v >= 0
+                       and v == v.to_integral_value() for v in value)):
         raise InputError("%s: %s is %s; expected %s" % (
             where, what, describe_json(value),
             "[begin, end], non-negative integers" if what == "data_offsets" else
@@ -62,10 +71,16 @@ def _header(handle, size, path):
                          % (path, 8 + error.start)) from None
     if not text.startswith("{"):
         raise InputError("%s: the header does not start with {; not a .safetensors file?" % path)
-    document = parse_json(text, "%s (header)" % path)
+    too_many = ("more than %s tensors, past the limit of a .safetensors file"
+                % format(MAX_TENSORS, ","))
+    # Each tensor is an object in the header's, and so is __metadata__.
+    document = parse_json(text, "%s (header)" % path, integers=True,
+                          objects=(MAX_TENSORS + 1, too_many))
     if not isinstance(document, dict):
         raise InputError("%s: the header is %s; expected an object"
                          % (path, describe_json(document)))
+    if len(document) - ("__metadata__" in document) > MAX_TENSORS:
+        raise InputError("%s (header): %s" % (path, too_many))
     return document, 8 + length
 
 

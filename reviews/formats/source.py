@@ -2,10 +2,13 @@
 
 A FIFO without a writer would block the reader forever and a device such as
 /dev/zero never ends, so only regular files are read (a symbolic link is
-followed to what it names); a text file has at most MAX_TEXT_BYTES, and an
-array at most MAX_VALUES values, each checked before anything is read.
+followed to what it names); a text file has at most MAX_TEXT_BYTES, an
+array at most MAX_VALUES values, and a file's holes (a sparse file's
+unwritten ranges) at most MAX_HOLE_BYTES, each checked before anything is
+read.
 
     MAX_TEXT_BYTES  64 MiB: the largest JSON, CSV or text file read
+    MAX_HOLE_BYTES  64 MiB: the most a file's holes may hold
     MAX_VALUES      2**26: the most values read from one array
     STDIN           the name that read_text reads standard input for
     open_regular    (binary file, size) of a regular file, or InputError
@@ -19,6 +22,7 @@ array at most MAX_VALUES values, each checked before anything is read.
 """
 
 import hashlib
+import io
 import os
 import re
 import stat
@@ -26,10 +30,14 @@ import sys
 
 from reviews.errors import InputError
 
-__all__ = ["MAX_TEXT_BYTES", "MAX_VALUES", "STDIN", "open_regular", "read_text", "file_digest",
-           "shown_name", "excerpt", "shown_number", "shown_shape"]
+__all__ = ["MAX_TEXT_BYTES", "MAX_HOLE_BYTES", "MAX_VALUES", "STDIN", "open_regular",
+           "read_text", "file_digest", "shown_name", "excerpt", "shown_number", "shown_shape"]
 
 MAX_TEXT_BYTES = 64 * 2 ** 20
+# A file whose holes (ranges never written, read as zeros, stored as
+# nothing) hold more than this is refused: a report hashes every byte,
+# and 20 GiB of holes behind an .npz of a few kilobytes took minutes.
+MAX_HOLE_BYTES = 64 * 2 ** 20
 # GPT-2's 50,257 x 768 head has 38.6 million values; each becomes a Python
 # float of 24 bytes in a list, so this many cost about 2 GB.
 MAX_VALUES = 2 ** 26
@@ -138,10 +146,15 @@ def open_regular(path):
         mode = os.stat(path).st_mode
         if stat.S_ISREG(mode):
             flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-            handle = os.fdopen(os.open(path, flags), "rb")
+            handle = _Reader(io.FileIO(os.open(path, flags), "rb"), path)
             status = os.fstat(handle.fileno())
             mode = status.st_mode
             if stat.S_ISREG(mode):
+                try:
+                    _refuse_holes(handle.fileno(), status, path)
+                except BaseException:
+                    handle.close()
+                    raise
                 return handle, status.st_size
             handle.close()
     except OSError as error:
@@ -149,6 +162,66 @@ def open_regular(path):
                          % (shown_name(path), error.strerror or error)) from None
     raise InputError("cannot read %s: it is %s, not a regular file"
                      % (shown_name(path), _kind(mode)))
+
+
+class _Reader(io.BufferedReader):
+    """A file opened for reading, whose read errors (a failing disk, a file
+    such as /proc/self/mem that opens but cannot be read) are InputError
+    naming it, as errors opening it are."""
+
+    def __init__(self, raw, path):
+        super().__init__(raw)
+        self.path = path
+
+    def _failed(self, error):
+        return InputError("cannot read %s: %s" % (shown_name(self.path),
+                                                  error.strerror or error))
+
+    def read(self, size=-1):
+        try:
+            return super().read(size)
+        except OSError as error:
+            raise self._failed(error) from None
+
+    def read1(self, size=-1):
+        try:
+            return super().read1(size)
+        except OSError as error:
+            raise self._failed(error) from None
+
+    def readinto(self, buffer):
+        try:
+            return super().readinto(buffer)
+        except OSError as error:
+            raise self._failed(error) from None
+
+
+def _refuse_holes(descriptor, status, path):
+    """InputError if the file's holes hold more than MAX_HOLE_BYTES.
+
+    Only a file with fewer blocks on disk than its size can have holes; its
+    holes are then found with SEEK_DATA and SEEK_HOLE where the system has
+    them (a system without them shows none).
+    """
+    size, blocks = status.st_size, getattr(status, "st_blocks", None)
+    if (blocks is None or size - 512 * blocks <= MAX_HOLE_BYTES
+            or not hasattr(os, "SEEK_HOLE")):
+        return
+    holes, position = 0, 0
+    while position < size and holes <= MAX_HOLE_BYTES:
+        try:
+            data = os.lseek(descriptor, position, os.SEEK_DATA)
+        except OSError:   # ENXIO: nothing but a hole to the end
+            data = size
+        holes += data - position
+        if data >= size:
+            break
+        position = os.lseek(descriptor, data, os.SEEK_HOLE)
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    if holes > MAX_HOLE_BYTES:
+        raise InputError("cannot read %s: it is a sparse file, more than %d of its %d bytes"
+                         " holes never written (more than 64 MiB are refused: its SHA-256"
+                         " would read them all)" % (shown_name(path), MAX_HOLE_BYTES, size))
 
 
 def file_digest(path):

@@ -17,7 +17,9 @@ refused as it is read, JSON nesting past 32 levels before it is parsed.
     json_layer          (weights, bias or None) from a JSON layer file
     json_bias           the list of numbers of a JSON bias file
     json_numbers        a JSON list of numbers, or InputError naming the place
+    Numbers             a layer file's number fields read, within MAX_TEXT_VALUES
     MASKED              float -inf, a bias that masks its class
+    MAX_TEXT_VALUES     2**22: the most numbers a text layer may have
 """
 
 import decimal
@@ -29,8 +31,8 @@ from reviews.errors import InputError
 from reviews.exact import decimal_size_error
 from reviews.formats.source import excerpt, shown_number
 
-__all__ = ["MASKED", "decimal_from_text", "delimited_rows", "parse_json", "describe_json",
-           "json_layer", "json_bias", "json_numbers"]
+__all__ = ["MASKED", "MAX_TEXT_VALUES", "Numbers", "decimal_from_text", "delimited_rows",
+           "parse_json", "describe_json", "json_layer", "json_bias", "json_numbers"]
 
 _MAX_JSON_DEPTH = 32
 # Each digit belongs to one place of the pattern, so that a failed match
@@ -44,6 +46,13 @@ _NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|s?nan[0-9]*)", re.IGNORECASE)
 _MINUS_INFINITY = re.compile(r"-(?:inf|infinity)", re.IGNORECASE)
 # A bias of -inf masks its class (reviews.argmax.masked).
 MASKED = float("-inf")
+# A text layer's numbers (JSON, CSV, word vectors): each is a Decimal of
+# about 100 bytes, checked and made an integer once it is read, some 2 us
+# and 150 bytes in all; 2**22 of them take some 10 s and 600 MB.  An 8 MiB
+# CSV of distinct numbers has about 10**6, of zeros 4 * 10**6 (their
+# fields of at most _SHARED_CHARACTERS are one Decimal each, read once).
+MAX_TEXT_VALUES = 2 ** 22
+_SHARED_CHARACTERS = 4
 # The size limit's wording, from its one home in reviews.exact.
 _PAST_LIMIT = decimal_size_error(decimal.Decimal("1e99999"))
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -81,6 +90,30 @@ def decimal_from_text(text):
     return decimal_size_error(value) or value
 
 
+class Numbers:
+    """The number fields of one layer file, each read by decimal_from_text
+    as it comes: at most MAX_TEXT_VALUES of them (InputError past that,
+    naming ``path``), and a field of at most a few characters read once,
+    its Decimal shared by every field that spells it (a file of 0s is one
+    Decimal, not millions)."""
+
+    def __init__(self, path):
+        self.path, self.count, self._known = path, 0, {}
+
+    def __call__(self, field):
+        self.count += 1
+        if self.count > MAX_TEXT_VALUES:
+            raise InputError("%s: more than %s numbers, past the limit of a text layer (save a"
+                             " larger one as .npy or .safetensors)"
+                             % (self.path, format(MAX_TEXT_VALUES, ",")))
+        value = self._known.get(field)
+        if value is None:
+            value = decimal_from_text(field)
+            if len(field) <= _SHARED_CHARACTERS:
+                self._known[field] = value
+        return value
+
+
 def _fields(line, separator):
     if separator is None:
         return _BLANKS.split(line.strip(" \t"))
@@ -105,6 +138,7 @@ def delimited_rows(text, path, separator, note=None, masked=False):
     """
     if separator is None and ";" in text:
         separator = ";"
+    number = Numbers(path)
     rows = []
     first = True
     for line_number, line in enumerate(_LINE_END.split(text), 1):
@@ -112,7 +146,7 @@ def delimited_rows(text, path, separator, note=None, masked=False):
             continue
         fields = _fields(line, separator)
         values = [MASKED if masked and _MINUS_INFINITY.fullmatch(field) else
-                  decimal_from_text(field) for field in fields]
+                  number(field) for field in fields]
         if first and all(value == "not a number" for value in values) and not any(
                 _numbers_otherwise_separated(field) for field in fields):
             if note is not None:
@@ -161,11 +195,17 @@ class _Refused:
         self.shown, self.problem = shown, problem
 
 
-def _json_number(text):
-    if _PLAIN_NUMBER.fullmatch(text):
-        return decimal.Decimal(text)
-    value = decimal_from_text(text)
+def _json_number(text, read=decimal_from_text):
+    value = read(text)
     return value if isinstance(value, decimal.Decimal) else _Refused(excerpt(text), value)
+
+
+def _json_integer(text):
+    """An integer of at most 18 digits as an int (cheaper than a Decimal,
+    and small ones are shared); else as _json_number reads it."""
+    if len(text) <= 18 + (text[:1] == "-"):
+        return int(text)
+    return _json_number(text)
 
 
 _JSON_MASK = excerpt("-Infinity")
@@ -184,9 +224,12 @@ def _json_object(pairs):
     return dict(pairs)
 
 
-def _check_nesting(text, path):
-    """Refuse nesting past _MAX_JSON_DEPTH before json recurses into it."""
-    depth = 0
+def _check_nesting(text, path, objects):
+    """Refuse nesting past _MAX_JSON_DEPTH before json recurses into it,
+    and, if ``objects`` is (limit, problem), more than ``limit`` objects in
+    the top-level object or list before json builds them (InputError:
+    path: problem)."""
+    depth = made = 0
     for match in _JSON_NESTING.finditer(text):
         bracket = match.group()
         if bracket in "[{":
@@ -195,18 +238,29 @@ def _check_nesting(text, path):
                 line = text.count("\n", 0, match.start()) + 1
                 raise InputError("%s: line %d: nested more than %d deep (a layer needs 3)"
                                  % (path, line, _MAX_JSON_DEPTH))
+            if bracket == "{" and depth == 2 and objects is not None:
+                made += 1
+                if made > objects[0]:
+                    raise InputError("%s: %s" % (path, objects[1]))
         elif bracket in "]}":
             depth -= 1
 
 
-def parse_json(text, path):
+def parse_json(text, path, numbers=None, integers=False, objects=None):
     """The JSON document ``text``: numbers as Decimals; a refused number, a
     NaN or an object with a duplicate key stand in it as values that
-    describe_json explains."""
-    _check_nesting(text, path)
+    describe_json explains.  ``numbers`` (a Numbers) reads the numbers of
+    a layer, within its limit; with ``integers``, integers of at most 18
+    digits are ints; ``objects``, (limit, problem), bounds the number of
+    objects in the top-level one, counted before any is built."""
+    _check_nesting(text, path, objects)
+    number = _json_number if numbers is None else (lambda text: _json_number(text, numbers))
     try:
-        return json.loads(text, parse_float=_json_number, parse_int=_json_number,
+        return json.loads(text, parse_float=number,
+                          parse_int=_json_integer if integers else number,
                           parse_constant=_json_constant, object_pairs_hook=_json_object)
+    except InputError:   # past a limit of ``numbers``
+        raise
     except ValueError as error:
         raise InputError("%s is not valid JSON: %s" % (path, error)) from None
 
@@ -275,7 +329,7 @@ def json_layer(text, path):
     """(weights, bias or None) of the ``text`` of JSON layer file ``path``:
     an object with "weights" and an optional "bias", or just the list of
     rows."""
-    document = parse_json(text, path)
+    document = parse_json(text, path, Numbers(path))
     if isinstance(document, list):
         return _json_weights(document, path), None
     if isinstance(document, _Refused):
@@ -297,4 +351,5 @@ def json_layer(text, path):
 
 def json_bias(text, path):
     """The bias in the ``text`` of JSON bias file ``path``: a list of numbers."""
-    return json_numbers(parse_json(text, path), path, "bias", _NUMBERS, masked=True)
+    return json_numbers(parse_json(text, path, Numbers(path)), path, "bias", _NUMBERS,
+                        masked=True)

@@ -24,7 +24,8 @@ and _rebuild_parameter, and the typed storages (torch.FloatStorage, ...).
 A tensor's values are read only when asked for, from its storage member
 (stored or deflated, checked against its CRC) or its place in a legacy
 file, little-endian unless the archive's ``byteorder`` (or the legacy
-system description) says big, at its offset, shape and strides (a view of
+system description) says big (a byteorder other than little or big is
+refused), at its offset, shape and strides (a view of
 more values than its storage holds is refused); a storage shared by tied
 weights is read once.  Each pickle is at most 16 MiB and
 2**20 opcodes.
@@ -266,7 +267,12 @@ def _zip_checkpoint(handle, size, path):
         raise InputError("%s: expected one ARCHIVE/data.pkl member, found %d"
                          % (path, len(pickles)))
     root = pickles[0][:-len("data.pkl")]
-    big_endian = _member_bytes(handle, size, members, root + "byteorder", path, 16) == b"big"
+    byteorder = _member_bytes(handle, size, members, root + "byteorder", path, 16)
+    if byteorder not in (b"", b"little", b"big"):   # absent before torch 1.10: little
+        raise InputError("%s, member %s: the byte order is %s; expected little or big"
+                         % (path, excerpt(root + "byteorder"), excerpt(
+                             byteorder.decode("ascii", "backslashreplace"))))
+    big_endian = byteorder == b"big"
     where = "%s, member %s" % (path, excerpt(pickles[0]))
     tensors, _ = _state_dict(_member_bytes(handle, size, members, pickles[0], path,
                                            _MAX_PICKLE), where)
@@ -313,6 +319,10 @@ def _legacy_checkpoint(handle, size, path):
                              % (where, storage.numel))
         places[key] = start
         handle.seek(end)
+    if handle.tell() != size:
+        # Bytes no reader of the format reads, which a report would still hash.
+        raise InputError("%s: %d bytes follow the last storage, where a legacy checkpoint ends"
+                         % (path, size - handle.tell()))
 
     def read_storage(storage):
         where = "%s, storage %s" % (path, excerpt(storage.key))

@@ -10,15 +10,17 @@ symbolic link is followed: the file it names is replaced, the link kept.
     write_file      write text to a file, atomically where it is a regular file
     refuse_inputs   InputError if the output is the same file as an input
     refuse_figures  InputError if the output is a figure file the run writes
+    refuse_folder   InputError if the output is a folder, or the figures' folder
 """
 
+import errno
 import os
 import stat
 
 from reviews.errors import InputError
 from reviews.formats.source import shown_name
 
-__all__ = ["write_file", "refuse_inputs", "refuse_figures"]
+__all__ = ["write_file", "refuse_inputs", "refuse_figures", "refuse_folder"]
 
 _ATTEMPTS = 100
 
@@ -72,6 +74,26 @@ figures/figure1.svg that this run writes; refusing to overwrite it
                                                             shown_name(figure)))
 
 
+def refuse_folder(output, figures=None):
+    """InputError if the file ``output`` is a folder, or the folder
+    ``figures`` that the run makes for its figures (which need not exist
+    yet); None (standard output) is neither.  Checked before any work or
+    any folder is made: the report could only fail at the end.
+
+    >>> refuse_folder("figures", "figures/.")
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: cannot write the report to figures: it is the folder of the figures
+    """
+    if output is None:
+        return
+    if figures is not None and _resolved(output) == _resolved(figures):
+        raise InputError("cannot write the report to %s: it is the folder of the figures"
+                         % shown_name(output))
+    if os.path.isdir(output):
+        raise InputError("cannot write the report to %s: it is a folder" % shown_name(output))
+
+
 def _resolved(path):
     """``path`` absolute, links followed as far as they exist, case folded
     where the system folds it (Windows)."""
@@ -90,6 +112,25 @@ def _temporary(folder, name):
     raise FileExistsError(17, "no free temporary name beside it")
 
 
+def _write_in_place(path, mode, text):
+    """Write to a target that cannot be replaced: a terminal, a device, a
+    FIFO.  A FIFO is opened without waiting: with no reader the open would
+    block forever, and it fails at once instead (ENXIO)."""
+    if stat.S_ISFIFO(mode) and hasattr(os, "O_NONBLOCK"):
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as error:
+            if error.errno == errno.ENXIO:
+                raise OSError(error.errno, "it is a FIFO with no reader") from None
+            raise
+        os.set_blocking(descriptor, True)
+        handle = open(descriptor, "w", encoding="utf-8", newline="\n")
+    else:
+        handle = open(path, "w", encoding="utf-8", newline="\n")
+    with handle:
+        handle.write(text)
+
+
 def write_file(path, text, what="the report"):
     """Write ``text`` as UTF-8 with "\\n" line ends to ``path``; InputError
     naming ``what`` if it cannot be written.  The file is replaced whole or
@@ -100,8 +141,7 @@ def write_file(path, text, what="the report"):
         except FileNotFoundError:
             mode = None
         if mode is not None and not stat.S_ISREG(mode):
-            with open(path, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
+            _write_in_place(path, mode, text)
             return
         target = os.path.realpath(path)
         folder, name = os.path.split(target)

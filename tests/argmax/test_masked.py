@@ -1,7 +1,9 @@
 """Tests of reviews.argmax.masked: classes masked by a bias of -inf are
 never argmaxable and the others are decided as if they were absent."""
 
+import array
 import math
+import numbers
 import unittest
 from decimal import Decimal
 from fractions import Fraction
@@ -28,6 +30,46 @@ class TestChecking(unittest.TestCase):
         self.assertEqual([(r.argmaxable, r.masked) for r in results],
                          [(True, False), (True, False), (False, True)])
         self.assertTrue(all(verify(LINE, [0, 0, -INF], r) for r in results))
+
+    def test_minus_infinity_masks_in_any_sequence_and_any_real_type(self):
+        # An array of doubles, a memoryview of one, and a numpy-like scalar
+        # (a numbers.Real that is no float) as numpy arrays hold them.
+        class Float32:
+            def __init__(self, value):
+                self.value = value
+
+            def __float__(self):
+                return self.value
+
+            def __eq__(self, other):
+                return self.value == other
+
+            __hash__ = None
+
+        numbers.Real.register(Float32)
+        doubles = array.array("d", [0, 0, -INF])
+        for bias in (doubles, memoryview(doubles), (0, 0, -INF),
+                     [0, Float32(0.0), Float32(-INF)]):
+            with self.subTest(bias=type(bias).__name__):
+                results = check_layer(LINE, bias)
+                self.assertEqual([(r.argmaxable, r.masked) for r in results],
+                                 [(True, False), (True, False), (False, True)])
+                self.assertTrue(all(verify(LINE, bias, r) for r in results))
+                self.assertIsNone(radii(LINE, bias, results)[2])
+
+    def test_rows_or_a_bias_read_in_key_or_hash_order_are_refused(self):
+        for weights, bias, message in (
+                (LINE, {0: 0, 1: 0, 2: -INF}, "^bias must be an ordered sequence of numbers,"
+                                             " not dict \\(its keys would be read\\)$"),
+                (LINE, {0, 1, 2}, "^bias must be .* not set \\(unordered\\)$"),
+                ({0: [0, 0], 1: [1, 1]}, None, "^weights must be .* not dict"),
+                ([[0, 0], {1, 2}], None, "^weights row 1 must be .* not set"),
+                ([frozenset([0, 1])], None, "^weights row 0 must be .* not frozenset")):
+            with self.subTest(message=message):
+                with self.assertRaisesRegex(TypeError, message):
+                    check_layer(weights, bias)
+                with self.assertRaisesRegex(TypeError, message):
+                    verify(weights, bias, ClassResult(0, True, (0, 0)))
 
     def test_a_tolerance_is_asked_of_the_classes_left(self):
         # Class 1 wins on a sliver 1e-9 / sqrt(2) wide: argmaxable at T = 0 only.

@@ -352,7 +352,71 @@ def _running(pid):
         return False
 
 
+def _spin(chunk):
+    # A chunk that never ends, in pure Python, as a class that takes hours:
+    # only the end of its worker stops it.  One write: the two workers'
+    # lines must not interleave.
+    os.write(1, b"%d\n" % os.getpid())
+    while True:
+        sum(range(1000))
+
+
+# The parent ended, in one of the ways a process ends, while its workers
+# are deep inside their chunks.
+ENDED_PARENT = """import os, signal, sys
+sys.path.insert(0, %r)
+from reviews.argmax import workers
+from tests.argmax.test_workers import _spin
+
+def fail(*arguments):
+    raise RuntimeError("an error in the parent")
+
+signal.signal(signal.SIGUSR1, fail)
+workers.START_METHOD = sys.argv[1]
+workers.run_chunks(None, (), _spin, [[1], [2]], 2)
+"""
+
+
+def ended_workers(test, script, arguments, ending):
+    """Start ``script`` (its workers print their pids), end it with the
+    signal ``ending`` once both work, and assert that no worker is left
+    running a generous while later (any left are killed)."""
+    child = subprocess.Popen([sys.executable, "-c", script] + arguments,
+                             stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, text=True)
+    try:
+        pids = [int(child.stdout.readline()) for _ in range(2)]
+        os.kill(child.pid, ending)
+        status = child.wait(timeout=120)
+    finally:
+        child.kill()   # a test that failed before its signal leaves nothing behind
+        child.wait()
+        child.stdout.close()
+    deadline = time.monotonic() + 60
+    while any(map(_running, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in pids if _running(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    test.assertEqual(left, [])
+    return status
+
+
 class TestKilledParent(unittest.TestCase):
+
+    @unittest.skipUnless(hasattr(signal, "SIGHUP") and os.path.isdir("/proc/self"),
+                         "ends processes the POSIX way and reads /proc")
+    def test_workers_deep_in_a_chunk_end_however_their_parent_ends(self):
+        # SIGTERM, SIGHUP and SIGKILL end the parent without a word to its
+        # workers; SIGINT (KeyboardInterrupt) and an error (raised by the
+        # SIGUSR1 handler) end them from run_chunks on their way out.
+        endings = {"SIGTERM": -signal.SIGTERM, "SIGHUP": -signal.SIGHUP,
+                   "SIGKILL": -signal.SIGKILL, "SIGINT": -signal.SIGINT, "SIGUSR1": 1}
+        for method in multiprocessing.get_all_start_methods():
+            for name, status in endings.items():
+                with self.subTest(method=method, ending=name):
+                    self.assertEqual(ended_workers(self, ENDED_PARENT % ROOT, [method],
+                                                   getattr(signal, name)), status)
 
     @unittest.skipUnless("fork" in multiprocessing.get_all_start_methods()
                          and os.path.isdir("/proc/self"), "needs fork and /proc")

@@ -44,8 +44,9 @@ class TestFixtureFolders(FileTestCase):
                     bias_shape, bias = safetensors_tensor(model(folder, weights_file), bias_name)
                     self.assertEqual((layer.bias, layer.bias_tensor),
                                      (bias, Tensor(bias_name, "F32", bias_shape)))
-                self.assertIn("%s: weights %r: no output layer is stored, so it is tied to the"
-                              " input embedding (config.json has tie_word_embeddings = true)"
+                self.assertIn("%s: weights %r: no array has an output layer's usual name,"
+                              " so the output layer is taken as tied to this input embedding"
+                              " (config.json has tie_word_embeddings = true)"
                               % (model(folder), weights_name), notes)
 
     def test_every_certificate_holds_against_the_raw_bytes(self):
@@ -139,23 +140,25 @@ class TestChoosingByName(FileTestCase):
                                   " read: the bias is 'scale'"
                           % os.path.join(folder, "model.safetensors")))
 
-    def test_two_biases_by_name_are_listed(self):
+    def test_a_linear_layers_own_bias_comes_before_other_biases_by_name(self):
         folder = self.folder_with([("lm_head.weight", "F32", (2, 2), raw([1, 0, 0, 1], "f")),
                                    ("lm_head.bias", "F32", (2,), raw([0, 1], "f")),
                                    ("final_logits_bias", "F32", (1, 2), raw([5, 5], "f"))])
-        with self.assertRaisesRegex(InputError, "has 2 biases of the output layer; name one with"
-                                                " bias_tensor=... or --bias-tensor:"
-                                                " 'final_logits_bias' \\(1, 2\\) F32;"
-                                                " 'lm_head.bias' \\(2,\\) F32$"):
-            read_model(folder)
+        notes = []
+        layer = read_model(folder, note=notes.append)
+        self.assertEqual((layer.bias_tensor.name, layer.bias), ("lm_head.bias", [0, 1]))
+        self.assertEqual(notes[-1], "%s: array 'final_logits_bias' (1, 2) (one value per class)"
+                                    " is not read: the bias is 'lm_head.bias'"
+                         % os.path.join(folder, "model.safetensors"))
 
     def test_untied_without_a_head_is_refused(self):
         folder = self.folder_with([("model.embed_tokens.weight", "F32", (2, 2),
                                     raw([5, 5, 6, 6], "f")),
                                    ("other.weight", "F32", (2, 2), raw([5, 5, 6, 6], "f"))],
                                   {"tie_word_embeddings": False})
-        with self.assertRaisesRegex(InputError, "config.json has tie_word_embeddings = false, but"
-                                                " no output layer .* is stored; name one"):
+        with self.assertRaisesRegex(InputError, "config.json has tie_word_embeddings = false, and"
+                                                " no array has an output layer's usual name .*;"
+                                                " name the output layer with"):
             read_model(folder)
         self.assertEqual(read_model(folder, tensor="other.weight").weights_tensor.name,
                          "other.weight")

@@ -35,6 +35,17 @@ class TestWordVectors(FileTestCase):
                 with self.assertRaisesRegex(InputError, message):
                     read_model(self.write("g.txt", text))
 
+    def test_a_line_with_a_number_too_many_is_not_a_token_with_a_space(self):
+        path = self.write("g.txt", "the 0.1 0.2\nand 0.3 0.3 7\n")
+        with self.assertRaises(InputError) as caught:
+            read_model(path)
+        self.assertEqual(str(caught.exception), "%s: line 2 has 3 numbers after its token 'and';"
+                                                " a line is a token and 2 numbers" % path)
+        with self.assertRaisesRegex(InputError, "line 2 has 4 numbers and no token; a line"):
+            read_model(self.write("g.txt", "the 0.1 0.2\n1 0.3 0.3 7\n"))
+        path = self.write("g.txt", "the 0.1 0.2\nnew york 0.3 0.3\n")
+        self.assertEqual(read_model(path).tokens, {0: "the", 1: "new york"})
+
     def test_numbers_only_are_still_a_plain_layer(self):
         layer = read_model(self.write("l.txt", "2 1\n0.5 1\n"))
         self.assertEqual((layer.weights, layer.tokens), ([[2, 1], [Decimal("0.5"), 1]], None))

@@ -1,5 +1,7 @@
 """Tests of reviews.formats.layers: JSON, CSV and .npy read exactly, and errors."""
 
+import errno
+import io
 import os
 import re
 import struct
@@ -8,6 +10,8 @@ import unittest
 from decimal import Decimal
 from unittest import mock
 
+from reviews.counterexamples import main
+from reviews.argmax import layer_input
 from reviews.formats import layers as layer_files
 from reviews.argmax.check import exact_layer
 from reviews.errors import InputError
@@ -204,6 +208,43 @@ class TestNumberText(FileTestCase):
                                    "l.csv", "%s\n" % text)
 
 
+class TestTextCosts(FileTestCase):
+    """A text layer's numbers: at most MAX_TEXT_VALUES, short ones shared,
+    none made a Fraction on its way to the check's integers (an 8 MiB CSV
+    of zeros took 16.5 s and 790 MB, now 8.9 s and 97 MB)."""
+
+    def test_more_numbers_than_the_limit_are_refused_as_they_are_read(self):
+        for name, content in (("l.csv", "1,2\n3,4\n5,6\n"),
+                              ("l.json", "[[1, 2], [3, 4], [5, 6]]"),
+                              ("l.txt", "a 1 2\nb 3 4\nc 5 6\n")):
+            with self.subTest(name=name):
+                path = self.write(name, content)
+                with mock.patch("reviews.formats.text.MAX_TEXT_VALUES", 6):
+                    self.assertEqual(len(read_layer(path)[0]), 3)
+                with mock.patch("reviews.formats.text.MAX_TEXT_VALUES", 5):
+                    with self.assertRaises(InputError) as caught:
+                        read_layer(path)
+                self.assertEqual(str(caught.exception), "%s: more than 5 numbers, past the limit"
+                                 " of a text layer (save a larger one as .npy or .safetensors)"
+                                 % path)
+
+    def test_a_short_number_is_one_decimal_wherever_it_is_spelt(self):
+        weights, _ = read_layer(self.write("l.csv", "0,0.5,123456\n0,0.5,123456\n"))
+        self.assertIs(weights[0][0], weights[1][0])
+        self.assertIs(weights[0][1], weights[1][1])
+        self.assertEqual(weights[0][2], weights[1][2])   # a long one is read each time
+
+    def test_rows_of_decimals_and_ints_reach_the_integers_without_a_fraction_each(self):
+        weights = [[Decimal("0.5"), 3], [Decimal("-1.25"), 0]]
+        with mock.patch("reviews.argmax.layer_input.finite") as each:
+            self.assertEqual(layer_input.integer_layer(weights, None),
+                             ([[2, 12], [-5, 0]], None, 4))
+        each.assert_not_called()
+        # Past the plain range, each entry is checked against the size limit.
+        with self.assertRaisesRegex(InputError, "weights\\[0\\]\\[0\\] is .* past the size"):
+            layer_input.integer_layer([[Decimal("1e-99999")]], None)
+
+
 class TestCsvRows(FileTestCase):
     """Issue 7, item 8: a row ends only at \\n, \\r\\n or \\r."""
 
@@ -339,11 +380,80 @@ class TestFiles(FileTestCase):
         self.assertRefused(path, "it is a directory without a weights file")
 
     def test_a_text_file_past_64_mib_is_refused_unread(self):
-        path = self.write("l.csv", "")
-        with open(path, "wb") as handle:
-            handle.truncate(MAX_TEXT_BYTES + 1)  # sparse: costs no disk space
+        path = self.write("l.csv", "1," * 2 ** 20)
+        with open(path, "r+b") as handle:
+            handle.truncate(MAX_TEXT_BYTES + 1)  # sparse past 2 MiB, within MAX_HOLE_BYTES
         with self.assertRaisesRegex(InputError, "has 67108865 bytes, past the limit of 67108864"):
             read_layer(path)
+
+    def test_a_read_error_after_the_open_is_one_input_error(self):
+        # A failing disk: the file opens, then a read fails.
+        class FailingDisk(io.FileIO):
+            def readinto(self, buffer):
+                raise OSError(errno.EIO, "Input/output error")
+
+        for name, content in (("l.npy", npy_bytes([1, 2], (1, 2))), ("l.csv", "1,2\n")):
+            with self.subTest(name=name):
+                path = self.write(name, content)
+                with mock.patch.object(io, "FileIO", FailingDisk):
+                    with self.assertRaises(InputError) as caught:
+                        read_layer(path)
+                    out, err = io.StringIO(), io.StringIO()
+                    self.assertEqual(main(["check-layer", path], out, err), 2)
+                self.assertEqual(str(caught.exception),
+                                 "cannot read %s: Input/output error" % path)
+                self.assertEqual(err.getvalue(), "counterexamples: error: cannot read %s:"
+                                                 " Input/output error\n" % path)
+
+    @unittest.skipUnless(os.path.exists("/proc/self/mem"), "no /proc/self/mem here")
+    def test_a_file_that_opens_but_cannot_be_read_is_one_input_error(self):
+        path = os.path.join(self.folder.name, "mem.npy")
+        os.symlink("/proc/self/mem", path)
+        with self.assertRaisesRegex(InputError, "^cannot read %s: " % re.escape(path)):
+            read_layer(path)
+
+    def sparse(self, name, head, holes, tail=b""):
+        """A file of ``head``, ``holes`` bytes never written, then ``tail``;
+        the test is skipped where the file system writes the holes out."""
+        path = self.write(name, head)
+        with open(path, "r+b") as handle:
+            handle.truncate(len(head) + holes)
+            handle.seek(0, os.SEEK_END)
+            handle.write(tail)
+        if 512 * getattr(os.stat(path), "st_blocks", 0) > len(head) + len(tail) + 2 ** 20:
+            os.remove(path)
+            self.skipTest("this file system stores no holes")
+        return path
+
+    @unittest.skipUnless(hasattr(os, "SEEK_HOLE"), "finds no holes here")
+    def test_a_file_of_holes_is_refused_before_its_bytes_are_hashed(self):
+        # A small head beside four tensors of 2**26 float64 values each, all
+        # holes: the head reads at once, but the report would hash 2 GiB.
+        from tests.formats.test_arrays import raw, safetensors_bytes
+        tensors = [("t%d" % n, "F64", (2 ** 26,), b"") for n in range(4)]
+        header = safetensors_bytes([("head", "F32", (2, 2), b"")] + tensors,
+                                   offsets=dict({"head": [0, 16]}, **{
+                                       "t%d" % n: [16 + n * 2 ** 29, 16 + (n + 1) * 2 ** 29]
+                                       for n in range(4)}))
+        path = self.sparse("m.safetensors", header + raw([1, 0, 0, 1], "f"), 2 ** 31)
+        with self.assertRaises(InputError) as caught:
+            read_layer(path, tensor="head")
+        self.assertEqual(str(caught.exception),
+                         "cannot read %s: it is a sparse file, more than 67108864 of its %d"
+                         " bytes holes never written (more than 64 MiB are refused: its SHA-256"
+                         " would read them all)" % (path, os.path.getsize(path)))
+
+    @unittest.skipUnless(hasattr(os, "SEEK_HOLE"), "finds no holes here")
+    def test_an_npz_behind_a_hole_is_refused(self):
+        from tests.formats.test_arrays import npz_bytes
+        path = self.sparse("m.npz", b"", 20 * 2 ** 30,
+                           npz_bytes([("w.npy", npy_bytes([1, 0, 0, 1], (2, 2)))]))
+        with self.assertRaisesRegex(InputError, "it is a sparse file, more than 67108864 of its"
+                                                " 21474836"):
+            read_layer(path)
+        # Holes within the limit are read: zeros, as in a sparse copy of a real file.
+        path = self.sparse("m.npy", npy_bytes(b"", (2 ** 17, 2)), 2 ** 21)
+        self.assertEqual(listed(read_layer(path)[0]), [[0, 0]] * 2 ** 17)
 
 
 class TestNpyHeader(FileTestCase):

@@ -5,6 +5,7 @@ would create a file if it ran: the file must not exist afterwards."""
 
 import io
 import os
+import pickletools
 import struct
 import zipfile
 from unittest import mock
@@ -129,6 +130,95 @@ class TestReading(FileTestCase):
                          ([[1, 2], [0.5, -1]], "float16"))
 
 
+    def test_a_byte_order_other_than_little_or_big_is_refused(self):
+        pickle = state_dict([("w", "k", 4, 0, (2, 2), (2, 1))])
+        for byteorder in (b"middle", b"LITTLE", b"\xff"):
+            with self.subTest(byteorder=byteorder):
+                path = self.write("m.pt", archive(pickle, [("k", floats([1, 2, 3, 4]))],
+                                                  byteorder=byteorder))
+                with self.assertRaises(InputError) as caught:
+                    read_model(path)
+                self.assertEqual(str(caught.exception),
+                                 "%s, member 'archive/byteorder': the byte order is %r;"
+                                 " expected little or big"
+                                 % (path, byteorder.decode("ascii", "backslashreplace")))
+
+
+def protocol_4_state_dict(tensors):
+    """The pickle torch.save(..., pickle_protocol=4) writes for parameters
+    (name, key, numel, offset, shape, stride) in float storages, written by
+    Python's own pickler (FRAME, MEMOIZE, STACK_GLOBAL, and each module's
+    name recalled from the memo after its first use) with stand-ins of
+    torch's names in modules made for it."""
+    import collections
+    import pickle as standard
+    import types
+    torch, utils = types.ModuleType("torch"), types.ModuleType("torch._utils")
+    torch._utils = utils
+
+    def _rebuild_tensor_v2(*arguments):
+        raise AssertionError("never called")
+
+    def _rebuild_parameter(*arguments):
+        raise AssertionError("never called")
+
+    for function in (_rebuild_tensor_v2, _rebuild_parameter):
+        function.__module__, function.__qualname__ = utils.__name__, function.__name__
+        setattr(utils, function.__name__, function)
+    torch.FloatStorage = type("FloatStorage", (), {"__module__": "torch"})
+
+    class Storage:
+        def __init__(self, key, numel):
+            self.key, self.numel = key, numel
+
+    class Tensor:
+        def __init__(self, storage, offset, shape, stride):
+            self.arguments = (storage, offset, shape, stride, False, collections.OrderedDict())
+
+        def __reduce__(self):
+            return _rebuild_tensor_v2, self.arguments
+
+    class Parameter:
+        def __init__(self, tensor):
+            self.tensor = tensor
+
+        def __reduce__(self):
+            return _rebuild_parameter, (self.tensor, False, collections.OrderedDict())
+
+    class Pickler(standard.Pickler):
+        def persistent_id(self, value):
+            if isinstance(value, Storage):
+                return ("storage", torch.FloatStorage, value.key, "cpu", value.numel)
+            return None
+
+    storages, state = {}, collections.OrderedDict()
+    for name, key, numel, offset, shape, stride in tensors:
+        storage = storages.setdefault(key, Storage(key, numel))
+        state[name] = Parameter(Tensor(storage, offset, shape, stride))
+    buffer = io.BytesIO()
+    with mock.patch.dict("sys.modules", {"torch": torch, "torch._utils": utils}):
+        Pickler(buffer, protocol=4).dump(state)
+    return buffer.getvalue()
+
+
+class TestProtocol4(FileTestCase):
+
+    def test_a_protocol_4_state_dict_is_read_through_its_stack_globals(self):
+        pickle = protocol_4_state_dict([("w", "0", 6, 0, (3, 2), (2, 1)),
+                                        ("b", "1", 3, 0, (3,), (1,))])
+        # The module of _rebuild_tensor_v2 is recalled from the memo, its
+        # first use being _rebuild_parameter's.
+        opcodes = [(opcode.name, argument) for opcode, argument, _ in pickletools.genops(pickle)]
+        named = opcodes.index(("SHORT_BINUNICODE", "_rebuild_tensor_v2"))
+        self.assertEqual([name for name, _ in opcodes[named - 1:named + 3]],
+                         ["BINGET", "SHORT_BINUNICODE", "MEMOIZE", "STACK_GLOBAL"])
+        path = self.write("m.pt", archive(pickle, [("0", floats([1, 0, 0, 1, -1, -1])),
+                                                   ("1", floats([0, 0, 1]))]))
+        layer = read_model(path, tensor="w", bias_tensor="b")
+        self.assertEqual((listed(layer.weights), layer.bias), ([[1, 0], [0, 1], [-1, -1]],
+                                                               [0, 0, 1]))
+
+
 class TestShards(FileTestCase):
 
     def test_torch_shards_through_their_index(self):
@@ -223,6 +313,24 @@ class TestHostile(FileTestCase):
                                       " more than 100 deep, past the limit for a state dict\n"
                          % path)
 
+    def test_dict_keys_that_hash_alike_are_refused_before_the_dict_is_built(self):
+        # All NaNs hash alike before Python 3.10, all multiples of 2**61 - 1
+        # on every version: 1.4 KB of such keys took 44 s to insert.
+        nan = b"G" + struct.pack(">d", float("nan"))
+        collides = b"\x8a\x09" + (3 * (2 ** 61 - 1)).to_bytes(9, "little")   # LONG1
+        for key in (nan, collides, b"G" + struct.pack(">d", 0.5), EMPTY_TUPLE):
+            with self.subTest(key=key):
+                pickle = PROTO + EMPTY_DICT + MARK + (key + NONE) * 3 + b"u" + STOP
+                self.assertRefusedUnrun(pickle, "byte [0-9]+: a dict key other than a string, an"
+                                                " int below 2\\*\\*60, None or a bool: refused")
+        # A training checkpoint's optimizer state has small int keys.
+        optimizer = EMPTY_DICT + MARK + number(0) + EMPTY_DICT + number(-1) + NONE + b"u"
+        weights = state_dict([("w", "0", 4, 0, (2, 2), (2, 1))])
+        checkpoint = (PROTO + EMPTY_DICT + MARK + text("model") + weights[2:-1]
+                      + text("optimizer") + optimizer + b"u" + STOP)
+        path = self.write("m.pt", archive(checkpoint, [("0", floats([1, 2, 3, 4]))]))
+        self.assertEqual(listed(read_model(path).weights), [[1, 2], [3, 4]])
+
     def test_a_pickle_of_millions_of_objects_is_refused_before_it_runs(self):
         # 2**21 empty lists deflate to a few KB; unpickled they would take
         # some 120 MB, more with each doubling.
@@ -254,14 +362,23 @@ class TestHostile(FileTestCase):
                 self.assertRefusedUnrun(pickle, "member 'archive/data.pkl': refusing to run"
                                                 " code named by the file: posix.system$")
 
-    def test_other_opcodes_are_refused(self):
-        # STACK_GLOBAL after a recalled string: the name is not told.
-        pickle = (PROTO + text("posix") + put(0) + text("system") + b"h\x00" + b"\x93"
+    def test_stack_global_after_a_recalled_string_is_refused_by_the_name(self):
+        pickle = (PROTO + text("posix") + put(0) + b"h\x00" + text("system") + b"\x93"
                   + text("touch " + self.target) + b"\x85" + REDUCE + STOP)
-        self.assertRefusedUnrun(pickle, "byte 30: opcode STACK_GLOBAL runs a global not named by"
+        self.assertRefusedUnrun(pickle, "refusing to run code named by the file: posix.system$")
+        # A memo entry put over by another object no longer names the module.
+        pickle = (PROTO + text("posix") + put(0) + EMPTY_LIST + put(0) + b"h\x00"
+                  + text("system") + b"\x93" + STOP)
+        self.assertRefusedUnrun(pickle, "opcode STACK_GLOBAL runs a global not named by two"
+                                        " strings just before it: refused")
+
+    def test_other_opcodes_are_refused(self):
+        # STACK_GLOBAL after other than two strings: the name is not told.
+        pickle = PROTO + text("posix") + number(3) + b"\x93" + STOP
+        self.assertRefusedUnrun(pickle, "byte 17: opcode STACK_GLOBAL runs a global not named by"
                                         " two strings just before it: refused")
-        pickle = PROTO + b"\x8c\x0bcollections\x8c\x0bOrderedDict\x93" + EMPTY_TUPLE + REDUCE
-        self.assertRefusedUnrun(pickle + STOP, "byte 28: opcode STACK_GLOBAL is not read")
+        pickle = PROTO + EMPTY_DICT + b"\x8f" + STOP   # EMPTY_SET
+        self.assertRefusedUnrun(pickle, "byte 3: opcode EMPTY_SET is not read")
 
 
 class TestDamaged(FileTestCase):
@@ -335,6 +452,18 @@ class TestLegacy(FileTestCase):
                 path = self.write("m.bin", content[:cut])
                 with self.assertRaises(InputError):
                     read_model(path, tensor="w", bias_tensor="b")
+
+    def test_bytes_after_the_last_storage_are_refused(self):
+        # No reader reads them, but the report would hash every one.
+        path = self.write("m.bin", self.content() + b"\0" * 100)
+        with self.assertRaises(InputError) as caught:
+            read_model(path, tensor="w")
+        self.assertEqual(str(caught.exception), "%s: 100 bytes follow the last storage, where a"
+                                                " legacy checkpoint ends" % path)
+
+    def test_a_real_legacy_file_ends_with_its_last_storage(self):
+        self.assertEqual(len(read_model(self.write("m.bin", self.content()),
+                                        tensor="w").weights), 2)
 
     def test_lying_lengths_and_keys_are_refused(self):
         for storages, message in (

@@ -87,3 +87,15 @@ class TestFixtures(FileTestCase):
                                         note=notes.append).tokens), 300)
         self.assertIn("%s: 2 tokens with ids past the 300 classes (the largest 301) not shown:"
                       " is it this model's vocabulary?" % big, notes)
+
+
+class TestStandardInput(FileTestCase):
+
+    def test_a_vocabulary_from_standard_input_is_refused_not_read_as_a_file_named_dash(self):
+        layer = self.write("l.csv", "1,0\n0,1\n")
+        with self.assertRaises(InputError) as caught:
+            read_model(layer, vocab="-")
+        self.assertEqual(str(caught.exception), "<stdin>: the tokens are not read from standard"
+                                                " input (vocab=\"-\" or --vocab -): a"
+                                                " vocabulary's format is told by its file's name;"
+                                                " name the file")

@@ -180,6 +180,58 @@ class TestWriteFile(FileTestCase):
         write_file(os.devnull, "anything")
         self.assertTrue(stat.S_ISCHR(os.stat(os.devnull).st_mode))
 
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "no FIFOs here")
+    def test_a_fifo_without_a_reader_is_refused_not_waited_for(self):
+        # In a child: before, the open waited for a reader forever.
+        fifo = os.path.join(self.folder.name, "report")
+        os.mkfifo(fifo)
+        done = subprocess.run([sys.executable, SCRIPT, "check-layer", "--example", "figure1",
+                               "--output", fifo], capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL)
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (2, "", "counterexamples: error: cannot write the report to %s: it is a"
+                                 " FIFO with no reader\n" % fifo))
+
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "no FIFOs here")
+    def test_a_fifo_with_a_reader_gets_the_whole_report(self):
+        fifo = os.path.join(self.folder.name, "report")
+        os.mkfifo(fifo)
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        self.addCleanup(os.close, reader)
+        write_file(fifo, "the report\n")
+        self.assertEqual(os.read(reader, 100), b"the report\n")
+
+
+class TestOutputOption(FileTestCase):
+
+    def test_dash_is_standard_output(self):
+        # Run here: a file named - would be made in the current folder.
+        self.addCleanup(os.chdir, os.getcwd())
+        os.chdir(self.folder.name)
+        for arguments in (("check-layer", "--example", "figure1"), ("--claim", "memorization")):
+            with self.subTest(arguments=arguments):
+                expected = in_process(*arguments)
+                self.assertEqual(expected[0], 0)
+                self.assertEqual(in_process(*arguments, "--output", "-"), expected)
+                self.assertFalse(os.path.exists("-"))
+
+    def test_the_figures_folder_as_the_output_is_refused_before_it_is_made(self):
+        folder = os.path.join(self.folder.name, "figures")
+        for output in (folder, folder + "/."):
+            with self.subTest(output=output):
+                self.assertEqual(in_process("--figures", folder, "--output", output),
+                                 (2, "", "counterexamples: error: cannot write the report to %s:"
+                                         " it is the folder of the figures\n" % output))
+                self.assertFalse(os.path.exists(folder))
+
+    def test_a_folder_as_the_output_is_refused_before_any_work(self):
+        missing = os.path.join(self.folder.name, "missing.csv")
+        for arguments in (("check-layer", missing), ("--claim", "memorization")):
+            with self.subTest(arguments=arguments):
+                self.assertEqual(in_process(*arguments, "--output", self.folder.name),
+                                 (2, "", "counterexamples: error: cannot write the report to %s:"
+                                         " it is a folder\n" % self.folder.name))
+
 
 if __name__ == "__main__":
     unittest.main()
