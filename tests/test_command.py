@@ -791,14 +791,14 @@ class TestStandardInputCommand(FileTestCase):
     def test_running_out_of_memory_is_one_line_and_exit_2(self):
         # As for a 64 MB .npy under ulimit -v: MemoryError from the checker.
         layer = self.write("fig1.json", FIGURE_1_JSON)
-        with mock.patch.object(layer_command, "check_layer", side_effect=MemoryError):
+        with mock.patch.object(layer_command, "iter_check_layer", side_effect=MemoryError):
             self.assertEqual(in_process("check-layer", layer),
                              (2, "", "counterexamples: error: out of memory (ask for fewer"
                                      " --jobs, or a smaller layer)\n"))
 
     def test_a_checker_error_about_a_bias_from_standard_input_names_it(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
-        refusal = mock.patch.object(layer_command, "check_layer",
+        refusal = mock.patch.object(layer_command, "iter_check_layer",
                                     side_effect=InputError("bias[3] is refused"))
         with standard_input("[0, 0, 0, 1]"), refusal:
             self.assertEqual(in_process("check-layer", layer, "--bias", "-"),
@@ -1055,12 +1055,12 @@ class TestStreams(FileTestCase):
             # A shell that starts us in the background leaves SIGINT ignored.
             "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
             "from reviews import counterexamples\n"
-            "def check_layer(*arguments, **keywords):\n"
+            "def iter_check_layer(*arguments, **keywords):\n"
             "    os.kill(os.getpid(), signal.SIGINT)\n"
             "    while True:\n"
             "        time.sleep(0.01)\n"
             "from reviews.command import layer\n"
-            "layer.check_layer = check_layer\n"
+            "layer.iter_check_layer = iter_check_layer\n"
             "sys.exit(counterexamples.main(['check-layer', sys.argv[1]]))\n")
         done = run_code(interrupted_check, path)
         self.assertEqual((done.returncode, done.stdout, done.stderr),

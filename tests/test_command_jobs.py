@@ -52,10 +52,10 @@ class TestJobsForTheLayer(unittest.TestCase):
 class TestJobsOption(FileTestCase):
 
     def jobs_used(self, content, *arguments, method="fork"):
-        """The ``jobs`` that check-layer hands to check_layer, with 5 CPUs
+        """The ``jobs`` that check-layer hands to iter_check_layer, with 5 CPUs
         started by ``method``."""
         path = self.write("layer.json", content)
-        with mock.patch.object(layer_command, "check_layer", return_value=[]) as check, \
+        with mock.patch.object(layer_command, "iter_check_layer", return_value=[]) as check, \
                 mock.patch("reviews.argmax.workers.usable_cpus", return_value=5), \
                 mock.patch.object(layer_command, "start_method", return_value=method), \
                 mock.patch.object(layer_command, "LAYER_FORMATS", {"text": lambda *a, **k: ""}):
@@ -178,7 +178,7 @@ class TestAnExplicitJobsIsTakenAsAsked(FileTestCase):
         layer = self.write("twelve.csv", "".join("%d,%d\n" % (k, -k * k) for k in range(12)))
         with mock.patch("reviews.argmax.workers.usable_cpus", return_value=2), \
                 mock.patch.object(layer_command, "start_method", return_value="fork"), \
-                mock.patch("reviews.argmax.check.run_chunks", wraps=workers.run_chunks) as run:
+                mock.patch("reviews.argmax.check.iter_items", wraps=workers.iter_items) as run:
             status, out, err = in_process("check-layer", layer, "--jobs", "4")
             self.assertEqual(status, 0)
             self.assertEqual(run.call_args[0][4], 2)

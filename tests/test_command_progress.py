@@ -223,10 +223,10 @@ class TestProgressOfTheCommand(FileTestCase):
         self.assertNotIn("\n", err.getvalue())
 
     def test_an_interrupt_wipes_the_progress_line_first(self):
-        def interrupted(weights, bias, progress, box, jobs, tolerance, classes):
+        def interrupted(weights, bias, progress, box, jobs, tolerance, classes, radii):
             progress(1, 4)
             raise KeyboardInterrupt
-        with mock.patch.object(layer_command, "check_layer", interrupted):
+        with mock.patch.object(layer_command, "iter_check_layer", interrupted):
             status, out, err = self.run_on_a_terminal(Clock(0, 1))
         self.assertEqual((status, out), (130, ""))
         self.assertEqual(self.drawn(err)[-3:],
@@ -240,14 +240,14 @@ import multiprocessing, os, signal, sys
 signal.signal(signal.SIGINT, signal.default_int_handler)
 from reviews import counterexamples
 from reviews.command import layer as layer_command
-checked = layer_command.check_layer
+checked = layer_command.iter_check_layer
 
-def check_layer(weights, bias, progress, **keywords):
+def iter_check_layer(weights, bias, progress, **keywords):
     def interrupt(done, total):
         os.kill(os.getpid(), signal.SIGINT)
     return checked(weights, bias, progress=interrupt, **keywords)
 
-layer_command.check_layer = check_layer
+layer_command.iter_check_layer = iter_check_layer
 status = counterexamples.main(["check-layer", sys.argv[1], "--jobs", "2"])
 print(len(multiprocessing.active_children()))
 sys.exit(status)

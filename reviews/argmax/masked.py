@@ -8,7 +8,7 @@ the masked ones, and their class numbers mapped back.  A masked class's
 certificate is its bias.
 
     masked_classes   the classes whose bias is -inf
-    check_unmasked   the results of a layer with masked classes
+    iter_unmasked    the results of a layer with masked classes
     verify_unmasked  verify for a layer with masked classes
     radii_unmasked   the largest radii of a layer with masked classes
 """
@@ -19,7 +19,7 @@ from reviews.argmax.layer_input import asked_classes, sequence, validated
 from reviews.errors import InputError
 from reviews.exact import real_number
 
-__all__ = ["masked_classes", "check_unmasked", "verify_unmasked", "radii_unmasked"]
+__all__ = ["masked_classes", "iter_unmasked", "verify_unmasked", "radii_unmasked"]
 
 _MINUS_INFINITY = float("-inf")
 
@@ -57,12 +57,15 @@ def _kept(count, masked):
     return [j for j in range(count) if j not in masked]
 
 
-def check_unmasked(weights, bias, masked, check, make, classes=None):
-    """One result per class asked of the layer (``classes``, as
-    asked_classes takes them; None: every class), in increasing order: a
-    masked one is ``make(i, False, classes=C, masked=True)``; the others
-    are ``check(weights, bias, asked)`` of the layer without the masked
-    classes, ``asked`` their numbers there (None for all), renumbered."""
+def iter_unmasked(weights, bias, masked, check, make, classes=None):
+    """An iterator of one item per class asked of the layer (``classes``,
+    as asked_classes takes them; None: every class), in increasing order:
+    a masked one is ``make(i, False, classes=C, masked=True)``; the others
+    come from ``check(weights, bias, asked)``, an iterator over the layer
+    without the masked classes (``asked`` their numbers there, None for
+    all), each a namedtuple whose ``result`` field is a ClassResult,
+    renumbered.  The layer is validated, and ``check`` called, before this
+    returns."""
     # Checked whole first, so that a bad entry is named by its own class.
     validated(weights, [0 if j in masked else b for j, b in enumerate(bias)])
     asked = asked_classes(classes, len(weights))
@@ -70,15 +73,27 @@ def check_unmasked(weights, bias, masked, check, make, classes=None):
     position = {j: n for n, j in enumerate(kept)}
     wanted = [position[i] for i in asked if i in position]
     decided = check([weights[j] for j in kept], [bias[j] for j in kept],
-                    None if classes is None else wanted) if wanted else []
-    results = {i: make(i, False, classes=len(weights), masked=True)
-               for i in asked if i not in position}
-    for result in decided:
-        terms = None if result.terms is None else tuple((kept[j], v) for j, v in result.terms)
-        results[kept[result.index]] = result._replace(
-            index=kept[result.index], terms=terms,
-            classes=None if result.classes is None else len(weights))
-    return [results[i] for i in asked]
+                    None if classes is None else wanted) if wanted else iter(())
+    return _renumbered(asked, position, kept, len(weights), decided, make)
+
+
+def _renumbered(asked, position, kept, classes, decided, make):
+    try:
+        for i in asked:
+            if i not in position:
+                yield make(i, False, classes=classes, masked=True)
+                continue
+            item = next(decided)
+            result = item.result
+            terms = None if result.terms is None else tuple((kept[j], v)
+                                                            for j, v in result.terms)
+            yield item._replace(result=result._replace(
+                index=kept[result.index], terms=terms,
+                classes=None if result.classes is None else classes))
+    finally:
+        close = getattr(decided, "close", None)
+        if close is not None:
+            close()
 
 
 def verify_unmasked(weights, bias, result, masked, verify):

@@ -21,7 +21,8 @@ columns and one bound for the rest (Cauchy-Schwarz again), packed the
 same way; the few rows the screen leaves are checked one by one, and the
 block is computed in full only where it leaves many or a real rival.
 
-    Packed      the packed rows; Packed.beaten_by(i, candidate, wanted, handicap=0)
+    Packed      the packed rows; Packed.beaten_by(i, candidate, wanted, handicap=0),
+                and Packed.near, the classes that may be within a handicap
     dot         the dot product of two sequences
 """
 
@@ -179,6 +180,18 @@ class Packed:
                 if len(found) == wanted:
                     break
         return found
+
+    def near(self, i, candidate, handicap, first=_LOOKAHEAD):
+        """The classes j != i that may have logit_j >= logit_i - handicap: every
+        one that does, and some that do not (no exact check), largest rounded
+        logit first (sorted lazily past the ``first``).
+
+        >>> layer = Packed([[1] * 64, [2] * 64, [0] * 63 + [100]], prune=True)
+        >>> list(layer.near(0, [1] * 64, 0))
+        [1, 2]
+        """
+        logit_i = dot(self.rows[i], candidate) - handicap
+        return (j for j in self._suspects(i, candidate, logit_i, first) if j != i)
 
     def _suspects(self, i, candidate, logit, wanted):
         """Classes whose rounded margin proves nothing, for the candidate and

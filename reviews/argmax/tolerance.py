@@ -58,6 +58,8 @@ is at most 1e-8.
 
     with_tolerance   check_layer's results for T = 0 carried to tolerance T
     radii            per class, a Radius: rounded-down bound or exact maximum
+    Geometry         a layer's margins and distances: Geometry.carried and
+                     Geometry.radius carry one result to T and find its Radius
     Radius           value (3 significant digits, rounded down; None: unbounded), exact
     tolerance_bound  the tolerance T, validated, as a Fraction
     clears           exact check: a witness's margins exceed T * n_j
@@ -79,11 +81,12 @@ from reviews.argmax.feasibility import decide
 from reviews.argmax.layer_input import class_index, finite, integer_layer
 from reviews.argmax.masked import masked_classes, radii_unmasked
 from reviews.argmax.packed import Packed, dot
+from reviews.argmax.result import decoded, encoded
 from reviews.argmax.witness import Witness
 from reviews.argmax.workers import run_chunks
 
-__all__ = ["Radius", "with_tolerance", "radii", "tolerance_bound", "clears", "holds_at",
-           "THRESHOLD"]
+__all__ = ["Radius", "Geometry", "with_tolerance", "radii", "tolerance_bound", "clears",
+           "holds_at", "THRESHOLD"]
 
 # The released detector's LP: a class passes when its ball's radius is above this.
 THRESHOLD = Fraction(1, 10 ** 8)
@@ -91,6 +94,9 @@ _DIGITS = 3
 # Rivals added to the working set per round, and bits of the first bounds on a norm.
 _ADDED = 8
 _FIRST_BITS = 64
+# Rivals measured exactly at first for a witness's radius: the nearest is
+# among the rows of largest logit, or among those the packed layer lists.
+_LOOKED = 16
 
 Radius = namedtuple("Radius", "value exact")
 Radius.__doc__ = """A lower bound on a class's largest radius (its Chebyshev radius).
@@ -188,8 +194,9 @@ def holds_at(differences, offsets, lam, tolerance, box=None):
     return _at_least_zero(constant, roots)
 
 
-class _Geometry:
-    """A layer in integers (integer_layer's rows and biases, or None), for margins and distances.
+class Geometry:
+    """A layer in integers (integer_layer's rows and biases, or None) and the
+    box (a Fraction, or None), for margins and distances.
 
     Logits of a witness x = X / s are rows . X + biases * s, all C of them
     a column at a time (C-level loops); a margin M_j and a squared distance
@@ -200,16 +207,21 @@ class _Geometry:
         self.rows = rows
         self.has_bias = biases is not None
         self.biases = biases or [0] * len(self.rows)
-        self.columns = list(zip(*self.rows))
+        self.dim = len(self.rows[0])
+        self._columns = None
         self.squares = [dot(row, row) for row in self.rows]
         # ceil(|w_j|): |w_i - w_j| <= |w_i| + |w_j| settles most rivals with no distance.
         self.lengths = [math.isqrt(q - 1) + 1 if q else 0 for q in self.squares]
+        self.largest = max((max(map(abs, row)) for row in self.rows), default=0)
+        self.largest_bias = max(map(abs, self.biases), default=0)
         self.box = box
         self._shifted = None
 
     def _products(self, vector):
+        if self._columns is None:
+            self._columns = list(zip(*self.rows))
         totals = [0] * len(self.rows)
-        for column, value in zip(self.columns, vector):
+        for column, value in zip(self._columns, vector):
             if value:
                 totals = list(map(operator.add, totals,
                                   map(operator.mul, column, itertools.repeat(value))))
@@ -275,9 +287,13 @@ class _Geometry:
         """Radius: min_j m_j / n_j at the witness, rounded down to 3 significant digits.
 
         Without a bias, margins grow with the witness: it is taken to the
-        edge of the box, and without a box the radius is unbounded.  Floats
-        propose the nearest rival; the bound is then checked against every
-        rival exactly, and lowered to the least of those it fails.
+        edge of the box, and without a box the radius is unbounded.  The
+        rivals of largest logit bound the minimum from above, by some v;
+        the packed layer (``shifted``) then lists every rival j with
+        m_j <= v (|w_i| + |w_j|), which holds the nearest one (n_j <=
+        |w_i| + |w_j|), and only those are measured exactly: a few packed
+        products and a few rows, not the 2 C d exact products of every
+        margin and distance.
         """
         if not self.has_bias:
             if self.box is None:
@@ -285,26 +301,81 @@ class _Geometry:
             size = max(map(abs, witness))
             if size:
                 witness = [v * self.box / size for v in witness]
-        margins, s = self.margins(i, witness)
-        if any(m <= 0 for j, m in enumerate(margins) if j != i):
-            # Only a witness of another layer: radii was given its results.
-            raise InputError("class %d: its witness does not make it the largest logit of this"
-                             " layer; radii needs the layer's own results" % i)
-        distances = self.distances(i)
-        rivals = [j for j in range(len(margins)) if j != i and distances[j]]
-        if not rivals:
+        numerators, s = _integers(witness)
+        top = dot(self.rows[i], numerators) + self.biases[i] * s
+        own = self.rows[i]
+        measured = {}
+
+        def ratio(j):
+            """m_j / n_j as a _Ratio, measured exactly once."""
+            if j not in measured:
+                margin = top - dot(self.rows[j], numerators) - self.biases[j] * s
+                if margin <= 0:
+                    # Only a witness of another layer: radii was given its results.
+                    raise InputError("class %d: its witness does not make it the largest logit"
+                                     " of this layer; radii needs the layer's own results" % i)
+                measured[j] = _Ratio(margin, self.squares[i] + self.squares[j]
+                                     - 2 * dot(own, self.rows[j]))
+            return measured[j]
+
+        # The rivals of largest logit first (a handicap past every logit's
+        # size lists them all): _LOOKED of them that are not twins.
+        size = sum(map(abs, numerators)) * self.largest + s * self.largest_bias
+        plain = list(numerators) + ([s] if self.has_bias else []) + [0]
+        nearest = None
+        for lister in (lambda: self.shifted().near(i, plain, 2 * size + 1, _LOOKED),
+                       lambda: self._within(i, numerators, s, measured[nearest])):
+            head = list(itertools.islice((j for j in lister() if ratio(j).distance), _LOOKED))
+            if not head:
+                # Every other row is a twin of class i's, or none is nearer.
+                break
+            nearest = min(head + ([nearest] if nearest is not None else []), key=ratio)
+        if nearest is None:
             return Radius(None, False)
-        try:
-            nearest = min(rivals, key=lambda j: margins[j] * margins[j] / distances[j])
-        except OverflowError:
-            nearest = min(rivals, key=_RatioKey(margins, distances))
-        while True:
-            value = _floor_root(margins[nearest] ** 2, s * s * distances[nearest])
-            short = _short(margins, distances, value * s, strict=False)
-            short.discard(i)
-            if not short:
-                return Radius(value, False)
-            nearest = min(short, key=_RatioKey(margins, distances))
+        # Every rival nearer than the nearest so far is listed, and measured.
+        nearest = min([j for j in self._within(i, numerators, s, measured[nearest])
+                       if ratio(j).distance] + [nearest], key=ratio)
+        m, q = measured[nearest].margin, measured[nearest].distance
+        return Radius(_floor_root(m * m, s * s * q), False)
+
+    def _within(self, i, numerators, s, nearest):
+        """The rivals j that may have m_j <= v (|w_i| + |w_j|) at the witness
+        numerators / s, v >= the ratio ``nearest`` (a _Ratio), which holds
+        every rival j with m_j / n_j <= v, as n_j <= |w_i| + |w_j|;
+        largest shifted logit first."""
+        p, d = nearest.margin, s * math.isqrt(nearest.distance)
+        candidate = [d * x for x in numerators] + ([d * s] if self.has_bias else []) + [p * s]
+        return self.shifted().near(i, candidate, 2 * p * s * self.lengths[i], _LOOKED)
+
+    def carried(self, result, tolerance):
+        """``result`` (for T = 0) carried to the tolerance T > 0: a failure
+        stays one, a witness whose margins clear T * n_j stays one, and
+        every other class is decided again at T."""
+        result = result._replace(tolerance=tolerance)
+        if not result.argmaxable:
+            return result
+        numerators, denominator = _integers(result.witness)
+        short = self.short(result.index, numerators, denominator, tolerance)
+        if not short:
+            return result
+        found, terms = self.decide_at(result.index, tolerance, short[:_ADDED])
+        return result._replace(argmaxable=terms is None, terms=terms,
+                               witness=found and Witness.of(found),
+                               classes=terms and len(self.rows))
+
+    def radius(self, result, threshold=None):
+        """The Radius of an argmaxable result (radii), or None for another."""
+        if not result.argmaxable:
+            return None
+        threshold = THRESHOLD if threshold is None else threshold
+        i = class_index(result.index, len(self.rows), "a result's index")
+        if len(result.witness) != self.dim:
+            raise InputError("class %d: its witness has %d coordinates, not the layer's %d"
+                             % (i, len(result.witness), self.dim))
+        found = self.bound(i, result.witness)
+        if found.value is not None and found.value < threshold:
+            found = _largest(self, i, result.witness, found.value, threshold)
+        return found
 
     def decide_at(self, i, tolerance, working):
         """(witness, None) or (None, terms) for class i at ``tolerance`` (> 0).
@@ -416,40 +487,29 @@ def with_tolerance(weights, bias, results, tolerance, box=None, jobs=1, integer=
     # Plain integers for the workers; the layer's scale changes no answer.
     arguments = (rows, biases, box and (box.numerator, box.denominator),
                  (tolerance.numerator, tolerance.denominator))
-    passing = [(r.index, _integers(r.witness)) for r in results if r.argmaxable]
-    if jobs == 1 or len(passing) < 2 * _CHUNK:
+    if jobs == 1 or len(results) < 2 * _CHUNK:
         _start_worker(*arguments)
         try:
-            decided = _carry_chunk(passing)
+            return [_worker[0].carried(result, tolerance) for result in results]
         finally:
             _stop_worker()
-    else:
-        size = max(1, min(_CHUNK, -(-len(passing) // (jobs * _CHUNKS_PER_JOB))))
-        chunks = [passing[n:n + size] for n in range(0, len(passing), size)]
-        decided = [item for chunk in run_chunks(_start_worker, arguments, _carry_chunk, chunks,
-                                                jobs) for item in chunk]
-    carried = [result._replace(tolerance=tolerance) for result in results]
-    # The results may be of some classes only (check_layer's classes=).
-    place = {result.index: n for n, result in enumerate(results)}
-    for index, witness, terms in decided:
-        carried[place[index]] = carried[place[index]]._replace(
-            argmaxable=terms is None, terms=terms and _fractions(terms),
-            witness=witness and Witness(*witness),
-            classes=terms and len(rows))
-    return carried
+    size = max(1, min(_CHUNK, -(-len(results) // (jobs * _CHUNKS_PER_JOB))))
+    chunks = [[encoded(r) for r in results[n:n + size]] for n in range(0, len(results), size)]
+    return [result for chunk in run_chunks(_start_worker, arguments, _carry_chunk, chunks, jobs,
+                                           receive=decoded) for result in chunk]
 
 
 # Classes per chunk sent to a worker: at most this many, and about
 # _CHUNKS_PER_JOB chunks per process.
 _CHUNK = 64
 _CHUNKS_PER_JOB = 4
-# (_Geometry, tolerance) of this process while with_tolerance runs.
+# (Geometry, tolerance) of this process while with_tolerance runs.
 _worker = None
 
 
 def _start_worker(rows, biases, box, tolerance):
     global _worker
-    _worker = _Geometry(rows, biases, box and Fraction(*box)), Fraction(*tolerance)
+    _worker = Geometry(rows, biases, box and Fraction(*box)), Fraction(*tolerance)
 
 
 def _stop_worker():
@@ -463,23 +523,10 @@ def _integers(witness):
     return witness.numerators, witness.denominator
 
 
-def _fractions(terms):
-    return tuple((j, Fraction(n, q)) for j, n, q in terms)
-
-
 def _carry_chunk(chunk):
-    """[(index, witness, terms)] in plain integers for the classes whose
-    T = 0 witness does not clear T: a new witness (numerators, denominator)
-    or terms ((j, numerator, denominator), ...)."""
+    """The results of a chunk (encoded), carried to the worker's tolerance, encoded."""
     geometry, tolerance = _worker
-    decided = []
-    for i, (numerators, denominator) in chunk:
-        short = geometry.short(i, numerators, denominator, tolerance)
-        if short:
-            found, terms = geometry.decide_at(i, tolerance, short[:_ADDED])
-            decided.append((i, found and _integers(found),
-                            terms and tuple((j, v.numerator, v.denominator) for j, v in terms)))
-    return decided
+    return [encoded(geometry.carried(result, tolerance)) for result in decoded(chunk)]
 
 
 def radii(weights, bias, results, threshold=THRESHOLD):
@@ -503,21 +550,8 @@ def radii(weights, bias, results, threshold=THRESHOLD):
                               lambda w, b, r: radii(w, b, r, threshold))
     box = results[0].box if results else None
     rows, biases, _ = integer_layer(weights, bias)
-    geometry = _Geometry(rows, biases, box)
-    found = []
-    for result in results:
-        if not result.argmaxable:
-            found.append(None)
-            continue
-        i = class_index(result.index, len(rows), "a result's index")
-        if len(result.witness) != len(geometry.columns):
-            raise InputError("class %d: its witness has %d coordinates, not the layer's %d"
-                             % (i, len(result.witness), len(geometry.columns)))
-        radius = geometry.bound(i, result.witness)
-        if radius.value is not None and radius.value < threshold:
-            radius = _largest(geometry, i, result.witness, radius.value, threshold)
-        found.append(radius)
-    return found
+    geometry = Geometry(rows, biases, box)
+    return [geometry.radius(result, threshold) for result in results]
 
 
 def _largest(geometry, i, witness, low, threshold):

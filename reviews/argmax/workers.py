@@ -19,6 +19,7 @@ gone, however it went (SIGTERM, SIGHUP and SIGKILL end it without a word
 to its workers), even while the worker is deep inside one chunk's work.
 
     run_chunks    [work(chunk) for chunk in chunks], over ``jobs`` processes
+    iter_items    work's results item by item, in order, as they come
     job_count     the number of processes asked for, validated
     usable_cpus   the CPUs this process may use: the default number of processes
     start_method  how the processes start: "fork", "spawn" or "forkserver"
@@ -32,12 +33,13 @@ import pickle
 import signal
 import sys
 import threading
+import time
 from multiprocessing.reduction import ForkingPickler
 
 from reviews.errors import InputError
 from reviews.formats.source import shown_name
 
-__all__ = ["run_chunks", "job_count", "usable_cpus", "start_method"]
+__all__ = ["run_chunks", "iter_items", "job_count", "usable_cpus", "start_method"]
 
 # The start method of the worker processes; None is the platform's default.
 # (The tests set it to try each method.)
@@ -269,7 +271,8 @@ def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None
     are sent by name); ``receive``, if given, runs in this process on each chunk's
     result as it arrives, while the workers go on.  ``progress(done,
     total)`` is called in this process as chunks complete, with ``done``
-    counting the items of the chunks completed.  An error in ``start`` or
+    counting the items of the chunks completed, and again every few
+    seconds while none does.  An error in ``start`` or
     ``work`` comes through as it was raised; a process the system refuses
     (too many processes or open files) or a worker that dies (killed for
     want of memory, say) ends the run with InputError.
@@ -277,37 +280,118 @@ def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None
     >>> run_chunks(None, (), sum, [[1], [2, 3]], 2, receive=str)
     ['1', '5']
     """
-    jobs = job_count(jobs)
     chunks = list(chunks)
-    total = sum(map(len, chunks))
     results = [None] * len(chunks)
-    waiting = list(reversed(range(len(chunks))))   # popped from the end: in order
+    for number, value in _served(start, arguments, work, _Chunks(chunks), jobs, progress,
+                                 receive):
+        results[number] = value
+    return results
+
+
+def iter_items(start, arguments, work, items, jobs, progress=None, receive=None):
+    """receive(work(chunk)) item by item, in the order of ``items``, each as
+    soon as it and every item before it are done: run_chunks over chunks
+    that it makes as it goes, of one item at first, then of as many as a
+    worker does in about a second (at most _CHUNK), so that the first
+    results and the progress come soon on a slow layer and cost no more
+    than run_chunks' on a fast one.  ``work`` returns a list of one result
+    per item of its chunk, and ``receive`` maps such a list to another.
+
+    >>> list(iter_items(None, (), list, [3, 1, 2], 2))
+    [3, 1, 2]
+    """
+    chunks = _Growing(list(items))
+    waiting, first = {}, 0
+    for number, value in _served(start, arguments, work, chunks, jobs, progress, receive):
+        waiting[chunks.starts[number]] = value
+        while first in waiting:
+            value = waiting.pop(first)
+            yield from value
+            first += len(value)
+
+
+# Seconds between progress calls while no chunk completes.
+_HEARTBEAT = 5
+# Items a growing chunk may hold, and the seconds of work a worker's next chunk aims at.
+_CHUNK = 64
+_CHUNK_SECONDS = 1.0
+
+
+class _Chunks:
+    """Chunks given in advance, handed out in order."""
+
+    def __init__(self, chunks):
+        self.chunks, self.next_number = chunks, 0
+        self.total = sum(map(len, chunks))
+        self.count = len(chunks)
+
+    def next(self, seconds=None, size=None):
+        """(number, chunk) of the next chunk, or None when none is left."""
+        if self.next_number == len(self.chunks):
+            return None
+        self.next_number += 1
+        return self.next_number - 1, self.chunks[self.next_number - 1]
+
+
+class _Growing(_Chunks):
+    """Chunks cut from ``items`` as workers ask: one item first, then each
+    worker's next as many as it did in _CHUNK_SECONDS, at most _CHUNK."""
+
+    def __init__(self, items):
+        self.items, self.taken, self.starts = items, 0, []
+        self.total, self.count = len(items), len(items)
+
+    def next(self, seconds=None, size=None):
+        if self.taken == len(self.items):
+            return None
+        if seconds is None:
+            size = 1
+        else:
+            rate = size / seconds if seconds > 0 else _CHUNK
+            size = max(1, min(_CHUNK, 2 * size, int(rate * _CHUNK_SECONDS)))
+        self.starts.append(self.taken)
+        chunk = self.items[self.taken:self.taken + size]
+        self.taken += len(chunk)
+        return len(self.starts) - 1, chunk
+
+
+def _served(start, arguments, work, chunks, jobs, progress, receive):
+    """(number, receive(work(chunk))) for each chunk, as the workers finish them."""
+    jobs = job_count(jobs)
     context = multiprocessing.get_context(START_METHOD)
-    started = _start_workers(min(jobs, len(chunks)), context, start, arguments, work)
+    started = _start_workers(min(jobs, chunks.count), context, start, arguments, work)
     owners = {worker.connection: worker for worker in started}
     try:
         done = 0
         while owners:
-            for connection in multiprocessing.connection.wait(list(owners)):
+            ready = multiprocessing.connection.wait(list(owners), _HEARTBEAT)
+            if not ready and progress is not None:
+                progress(done, chunks.total)
+            for connection in ready:
                 worker = owners[connection]
                 succeeded, value = worker.receive()
                 if not succeeded:
                     raise value
+                seconds = size = None
                 if worker.chunk is not None:
-                    results[worker.chunk] = value if receive is None else receive(value)
-                    done += len(chunks[worker.chunk])
+                    number, chunk = worker.chunk
+                    seconds, size = time.monotonic() - worker.sent, len(chunk)
+                    done += size
+                    value = value if receive is None else receive(value)
                     if progress is not None:
-                        progress(done, total)
-                worker.chunk = waiting.pop() if waiting else None
+                        progress(done, chunks.total)
+                    yield number, value
+                worker.chunk = chunks.next(seconds, size)
                 if worker.chunk is None:
                     worker.send(None)
                     del owners[connection]
                 else:
-                    worker.send(chunks[worker.chunk])
+                    worker.sent = time.monotonic()
+                    worker.send(worker.chunk[1])
     except BaseException:
-        # An interrupt, or an error in a worker, in ``receive`` or in
-        # ``progress``: the workers still running are ended, not waited for.
+        # An interrupt, or an error in a worker, in ``receive``, in
+        # ``progress`` or in the reader of the results: the workers still
+        # running are ended, not waited for.
         _end(started)
         raise
     _end(started, terminate=False)   # each was sent None: it ends by itself
-    return results

@@ -11,8 +11,7 @@ import platform
 import re
 
 from reviews import __version__
-from reviews.argmax.check import check_layer
-from reviews.argmax.tolerance import radii
+from reviews.argmax.check import iter_check_layer
 from reviews.argmax.workers import job_count, start_method
 from reviews.command.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
                                      add_output, columns, deliver, not_empty, write_notes)
@@ -131,9 +130,9 @@ def jobs_for(jobs, classes, dim, method="fork", decided=None):
     return min(job_count(jobs), job_count(None))
 
 
-# The radii cost about 2 * C * d exact products per argmaxable class (each
-# class's margins and distances at its witness), several times the check's
-# own cost past this size.
+# The radii cost a few packed products per argmaxable class, as its check
+# does, and the rivals they list measured exactly (reviews.argmax.tolerance),
+# with a second copy of the layer: past this size that is minutes more.
 _RADIUS_WORK = 1 << 26
 
 
@@ -218,12 +217,13 @@ def check_layer_command(argv, out, err):
             progress.status("preparing %d classes of dimension %d"
                             % (len(weights), len(weights[0])))
         try:
-            results = check_layer(weights, bias, progress=progress, box=arguments.box,
-                                  jobs=jobs, tolerance=arguments.tolerance, classes=asked)
-            found = None
-            if decided * len(weights) * len(weights[0]) <= _RADIUS_WORK:
-                found = radii(weights, bias, results)
-            else:
+            with_radii = decided * len(weights) * len(weights[0]) <= _RADIUS_WORK
+            checked = list(iter_check_layer(weights, bias, progress=progress, box=arguments.box,
+                                            jobs=jobs, tolerance=arguments.tolerance,
+                                            classes=asked, radii=with_radii))
+            results = [c.result for c in checked]
+            found = [c.radius for c in checked] if with_radii else None
+            if not with_radii:
                 notes.append("no radius reported: past N * C * d = 2**26, N the classes"
                              " decided, the radii would take minutes more (pass --tolerance T"
                              " to ask about a ball of radius above T)")

@@ -161,6 +161,64 @@ class TestExactFallbackAlwaysDecides(unittest.TestCase):
                 self.assertTrue(verify(weights, bias, results[2]))
 
 
+def _hull_layer(seed, classes, dim, bias):
+    """Seeded rows, every other one shrunk into the hull: many classes the search leaves."""
+    rng = random.Random(seed)
+    weights = [[rng.gauss(0, 1) * (0.5 if k % 2 else 1) for _ in range(dim)]
+               for k in range(classes)]
+    return weights, ([rng.gauss(0, 0.1) for _ in range(classes)] if bias else None)
+
+
+class TestNearestPoint(unittest.TestCase):
+    """From 12 dimensions the nearest point decides what the search leaves."""
+
+    def _decided(self, weights, bias):
+        calls = []
+        nearest = argmaxable._nearest
+
+        def counted(layer, i, working):
+            result = nearest(layer, i, working)
+            calls.append(result is not None)
+            return result
+
+        with mock.patch.object(argmaxable, "_nearest", counted):
+            results = check_layer(weights, bias)
+        return results, calls
+
+    def test_its_verdicts_are_the_programs_and_its_certificates_hold(self):
+        for bias in (False, True):
+            weights, biases = _hull_layer(12, 160, 16, bias)
+            results, calls = self._decided(weights, biases)
+            self.assertGreater(sum(calls), 10)
+            with mock.patch.object(argmaxable, "_nearest", lambda layer, i, working: None):
+                programs = check_layer(weights, biases)
+            self.assertEqual([r.argmaxable for r in results], [r.argmaxable for r in programs])
+            self.assertTrue(all(verify(weights, biases, r) for r in results))
+            self.assertIn(False, [r.argmaxable for r in results])
+
+    def test_a_combination_has_at_most_d_plus_two_terms(self):
+        weights, biases = _hull_layer(13, 300, 16, True)
+        results, _ = self._decided(weights, biases)
+        unargmaxable = [r for r in results if not r.argmaxable]
+        self.assertTrue(unargmaxable)
+        # d + 1 coordinates with the bias, and the weights summing to 1.
+        self.assertLessEqual(max(len(r.terms) for r in unargmaxable), 18)
+
+    def test_fewer_dimensions_keep_the_program(self):
+        weights, biases = _hull_layer(14, 120, 11, True)
+        _, calls = self._decided(weights, biases)
+        self.assertFalse(any(calls))
+
+    def test_a_box_keeps_the_program(self):
+        weights, biases = _hull_layer(15, 120, 16, True)
+        calls = []
+        with mock.patch.object(argmaxable, "NearestPoint",
+                               side_effect=lambda rows: calls.append(rows)):
+            results = check_layer(weights, biases, box=100)
+        self.assertEqual(calls, [])
+        self.assertTrue(all(verify(weights, biases, r, box=100) for r in results))
+
+
 class TestIntegerLayer(unittest.TestCase):
 
     def test_the_integers_are_the_exact_entries_times_their_least_common_denominator(self):

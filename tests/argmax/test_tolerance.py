@@ -13,7 +13,7 @@ from reviews.argmax.feasibility import Program
 from reviews.argmax.layer_input import integer_layer
 from reviews.argmax.packed import dot
 from reviews.argmax.tolerance import (Radius, holds_at, radii, tolerance_bound, _at_least_zero,
-                                      _Geometry, _integers)
+                                      Geometry, _integers)
 from reviews.errors import InputError
 
 DETECTOR = F(1, 10 ** 8)
@@ -174,7 +174,7 @@ class TestToleranceZeroIsTodaysCheck(unittest.TestCase):
 
     def test_tolerance_0_takes_todays_path_and_results(self):
         weights, biases = gaussian(21, 50, 3, True)
-        with mock.patch.object(argmaxable, "with_tolerance") as carried:
+        with mock.patch.object(Geometry, "carried") as carried:
             for zero in (0, 0.0, Decimal(0), F(0)):
                 self.assertEqual(check_layer(weights, biases, box=100, tolerance=zero),
                                  check_layer(weights, biases, box=100))
@@ -189,8 +189,8 @@ class TestAWideWitnessCostsOnePackedProduct(unittest.TestCase):
         # shifted packed layer, with no pass over all C rivals' margins.
         weights, biases = gaussian(31, 300, 4, True)
         results = check_layer(weights, biases, box=100)
-        with mock.patch.object(_Geometry, "_products", autospec=True,
-                               side_effect=_Geometry._products) as products:
+        with mock.patch.object(Geometry, "_products", autospec=True,
+                               side_effect=Geometry._products) as products:
             carried = check_layer(weights, biases, box=100, tolerance=DETECTOR)
         self.assertEqual(products.call_count, 0)
         self.assertEqual([r._replace(tolerance=DETECTOR) for r in results], carried)
@@ -204,7 +204,7 @@ class TestAWideWitnessCostsOnePackedProduct(unittest.TestCase):
         weights += [weights[0], [2 * v for v in weights[1]]]
         biases += [biases[0] - 1, 2 * biases[1]]
         rows, integer_biases, _ = integer_layer(weights, biases)
-        geometry = _Geometry(rows, integer_biases, None)
+        geometry = Geometry(rows, integer_biases, None)
         results = check_layer(weights, biases)
         for result in results:
             if not result.argmaxable:
@@ -261,13 +261,13 @@ class TestRadius(unittest.TestCase):
         weights, biases = [[0, 0], [1, 1], [2, 2], [0, 1]], [0, Decimal("3e-300"), 0, -5]
         results = check_layer(weights, biases)
         decided = []
-        original = _Geometry.decide_at
+        original = Geometry.decide_at
 
         def counted(geometry, i, tolerance, working):
             decided.append(tolerance)
             return original(geometry, i, tolerance, working)
 
-        with mock.patch.object(_Geometry, "decide_at", counted):
+        with mock.patch.object(Geometry, "decide_at", counted):
             found = radii(weights, biases, results)
         # 3e-300 / sqrt(2) = 2.1213...e-300.
         self.assertEqual(found[1], Radius(F(212, 10 ** 302), True))

@@ -96,7 +96,7 @@ class TestSameResultsForEveryJobs(FileTestCase):
         one = repr(check_layer(weights, bias))
         for method in set(multiprocessing.get_all_start_methods()) & {"fork", "spawn"}:
             with self.subTest(method=method), mock.patch.object(workers, "START_METHOD", method), \
-                    mock.patch.object(argmaxable, "run_chunks", wraps=argmaxable.run_chunks) as run:
+                    mock.patch.object(argmaxable, "iter_items", wraps=argmaxable.iter_items) as run:
                 self.assertEqual(repr(check_layer(weights, bias, jobs=2)), one)
                 start = run.call_args[0][0]
                 self.assertEqual(start, None if method == "fork" else argmaxable._start_worker)
@@ -122,7 +122,7 @@ class TestSameResultsForEveryJobs(FileTestCase):
         self.assertEqual(multiprocessing.active_children(), [])
 
     def test_one_job_starts_no_process(self):
-        with mock.patch.object(argmaxable, "run_chunks") as run:
+        with mock.patch.object(argmaxable, "iter_items") as run:
             check_layer([[0], [1]], jobs=1)
         run.assert_not_called()
 
@@ -554,3 +554,63 @@ class TestStartMethod(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def _waiting_for_a_file(chunk):
+    """Each item as it is, but the item "last" only once the file it names
+    exists (or 30 s on, as "late")."""
+    found = []
+    for item in chunk:
+        if isinstance(item, tuple):
+            deadline = time.monotonic() + 30
+            while not os.path.exists(item[1]) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            item = "last" if os.path.exists(item[1]) else "late"
+        found.append(item)
+    return found
+
+
+def _slow_items(chunk):
+    time.sleep(0.3)
+    return list(chunk)
+
+
+class TestItemsAsTheyCome(FileTestCase):
+
+    def test_items_come_in_order_whatever_the_jobs(self):
+        items = list(range(300))
+        for jobs in (1, 2, 3):
+            with self.subTest(jobs=jobs):
+                self.assertEqual(list(workers.iter_items(None, (), list, items, jobs)), items)
+
+    def test_the_first_result_comes_before_the_last_item_is_done(self):
+        flag = os.path.join(self.folder.name, "go")
+        results = workers.iter_items(None, (), _waiting_for_a_file,
+                                     [0, 1, 2, ("last", flag)], 2)
+        self.assertEqual(next(results), 0)
+        self.assertFalse(os.path.exists(flag))
+        open(flag, "w").close()
+        self.assertEqual(list(results), [1, 2, "last"])
+
+    def test_chunks_start_with_one_item_and_grow(self):
+        with mock.patch.object(workers, "_served", wraps=workers._served) as served:
+            list(workers.iter_items(None, (), list, list(range(500)), 2))
+        chunks = served.call_args[0][3]
+        sizes = [b - a for a, b in zip(chunks.starts, chunks.starts[1:] + [500])]
+        self.assertEqual(sizes[0], 1)
+        self.assertEqual(max(sizes), workers._CHUNK)
+        self.assertEqual(sum(sizes), 500)
+
+    def test_progress_is_called_while_a_chunk_takes_long(self):
+        seen = []
+        with mock.patch.object(workers, "_HEARTBEAT", 0.05):
+            list(workers.iter_items(None, (), _slow_items, [1], 2,
+                                    progress=lambda done, total: seen.append(done)))
+        self.assertGreaterEqual(seen.count(0), 2)
+        self.assertEqual(seen[-1], 1)
+
+    def test_closing_the_iterator_ends_the_workers(self):
+        results = workers.iter_items(None, (), _slow_items, list(range(20)), 2)
+        self.assertEqual(next(results), 0)
+        results.close()
+        self.assertEqual(multiprocessing.active_children(), [])

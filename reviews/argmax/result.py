@@ -1,0 +1,91 @@
+"""The decision for one class, and its plain-integer form for a pipe.
+
+    ClassResult   index, argmaxable, witness, terms, classes, box, tolerance, masked
+    encoded       a ClassResult as a tuple of ints (cheap to pickle, no Fraction)
+    decoded       the ClassResult of ``encoded``'s tuple
+"""
+
+from collections import namedtuple
+from fractions import Fraction
+
+from reviews.errors import InputError
+from reviews.exact import shown
+from reviews.argmax.witness import Witness
+
+__all__ = ["ClassResult", "encoded", "decoded"]
+
+# A dense combination past this many classes would not fit in memory.
+_DENSE_LIMIT = 2 ** 26
+
+
+class ClassResult(namedtuple("ClassResult",
+                             "index argmaxable witness terms classes box tolerance masked")):
+    """The decision for one class.
+
+    index: the class; argmaxable: bool; witness: d Fractions (a tuple, or a
+    reviews.argmax.witness.Witness, which reads and compares as one) or
+    None; terms: the nonzero weights of the combination as
+    ((j, Fraction), ...) in increasing j, or None; classes: C, the layer's
+    number of classes (needed only for ``combination``); box: None for
+    inputs anywhere in R^d, or the Fraction R for inputs with |x_k| <= R
+    (the terms are then a combination for that box: reviews.argmax.check);
+    tolerance: the Fraction T > 0 when the question was a ball of radius
+    above T (reviews.argmax.tolerance), else 0.
+    masked: True for a class whose bias is -inf (never argmaxable; its
+    certificate is its bias).
+
+    >>> ClassResult(2, False, None, ((0, Fraction(1, 2)), (1, Fraction(1, 2))), 3).combination
+    (Fraction(1, 2), Fraction(1, 2), 0)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, index, argmaxable, witness=None, terms=None, classes=None, box=None,
+                tolerance=0, masked=False):
+        return super().__new__(cls, index, argmaxable, witness, terms, classes, box, tolerance,
+                               masked)
+
+    @property
+    def combination(self):
+        """The combination as a dense tuple of length C (0 off the terms), or None."""
+        if self.terms is None:
+            return None
+        if self.classes is None:
+            raise InputError("class %d: a dense combination needs the number of classes"
+                             % self.index)
+        if self.classes > _DENSE_LIMIT:
+            raise InputError("class %d: a dense combination has at most 2**26 classes, not %s;"
+                             " use its terms" % (self.index, shown(self.classes)))
+        dense = [0] * self.classes
+        for j, value in self.terms:
+            if not 0 <= j < self.classes:
+                raise InputError("class %d: its terms name class %d of only %d"
+                                 % (self.index, j, self.classes))
+            dense[j] = value
+        return tuple(dense)
+
+
+def _pair(fraction):
+    return fraction and (fraction.numerator, fraction.denominator)
+
+
+def encoded(result):
+    """A ClassResult as plain ints, tuples and bools (what ``decoded`` reads).
+
+    >>> decoded(encoded(ClassResult(1, False, None, ((0, Fraction(1)),), 2)))
+    ClassResult(index=1, argmaxable=False, witness=None, terms=((0, Fraction(1, 1)),), classes=2, box=None, tolerance=0, masked=False)
+    """
+    witness = result.witness and Witness.of(result.witness)
+    witness = witness and (witness.numerators, witness.denominator)
+    terms = result.terms and tuple((j, v.numerator, v.denominator) for j, v in result.terms)
+    return (result.index, result.argmaxable, witness, terms, result.classes, _pair(result.box),
+            _pair(result.tolerance), result.masked)
+
+
+def decoded(plain):
+    """The ClassResult that ``encoded`` gave ``plain`` for."""
+    index, argmaxable, witness, terms, classes, box, tolerance, masked = plain
+    return ClassResult(index, argmaxable, witness and Witness(*witness),
+                       terms and tuple((j, Fraction(n, q)) for j, n, q in terms),
+                       classes, box and Fraction(*box),
+                       Fraction(*tolerance) if tolerance else 0, masked)
