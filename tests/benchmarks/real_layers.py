@@ -1,10 +1,11 @@
 """Time check_layer on trained output layers, beside the float detector's stages.
 
-    python tests/benchmarks/real_layers.py [--layers DIR] [--only NAME ...] [--highs-limit S]
+    python tests/benchmarks/real_layers.py [--layers DIR ...] [--only NAME ...] [--highs-limit S]
 
-Each ``NAME.npz`` in DIR (default tests/data/real: the layers of trained
-models listed in its PROVENANCE.md) holds ``weight`` (C x d) and perhaps
-``bias``.  For each, in fresh processes:
+Each ``NAME.npz`` in the folders DIR (default reviews/data and
+tests/data/real: the layers of trained models that their PROVENANCE.md
+lists) holds ``weight`` (C x d) and perhaps ``bias``.  For each, in
+fresh processes:
 
     ours, 1 job   check_layer(jobs=1): CPU seconds, the classes that reached
                   a program (the search left them), and the exact all-rival
@@ -38,7 +39,7 @@ sys.path.insert(0, ROOT)
 
 from tests.benchmarks import detector_speed  # noqa: E402
 
-DEFAULT_LAYERS = os.path.join(ROOT, "tests", "data", "real")
+DEFAULT_LAYERS = (os.path.join(ROOT, "reviews", "data"), os.path.join(ROOT, "tests", "data", "real"))
 HIGHS_LIMIT = 1200
 
 
@@ -136,11 +137,12 @@ def _run(*arguments):
 def main(argv):
     if argv[:1] == ["--child"]:
         return _child(argv[1:])
-    folder = argv[argv.index("--layers") + 1] if "--layers" in argv else DEFAULT_LAYERS
+    folders = [argv[n + 1] for n, a in enumerate(argv) if a == "--layers"] or DEFAULT_LAYERS
     limit = float(argv[argv.index("--highs-limit") + 1]) if "--highs-limit" in argv else HIGHS_LIMIT
     only = [argv[n + 1] for n, a in enumerate(argv) if a == "--only"]
-    names = sorted(name[:-4] for name in os.listdir(folder) if name.endswith(".npz"))
-    names = [name for name in names if not only or name in only]
+    paths = sorted(os.path.join(folder, name) for folder in folders
+                   for name in os.listdir(folder) if name.endswith(".npz"))
+    paths = [path for path in paths if not only or os.path.basename(path)[:-4] in only]
     libraries = detector_speed._float_libraries()
     print("Python %s, %d CPUs, load average %.2f; %s"
           % (platform.python_version(), os.cpu_count() or 1, os.getloadavg()[0],
@@ -150,8 +152,8 @@ def main(argv):
           " | in those checks | ours, 2 jobs (wall, CPU) | Braid (CPU, settled) | HiGHS on the"
           " rest (CPU, decided) |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for name in names:
-        path = os.path.join(folder, name + ".npz")
+    for path in paths:
+        name = os.path.basename(path)[:-4]
         one, two = _run("ours", path, 1), _run("ours", path, 2)
         floats = _run("floats", path, limit) if libraries else None
         counts = "%d" % one["unargmaxable"]
