@@ -11,6 +11,10 @@
                                       [--format text|markdown|json]
                                       [--certificates all|unargmaxable]
                                       [--fail-on-unargmaxable] [--progress]
+                                      [--checkpoint FILE]
+    python reviews/counterexamples.py merge SHARD... [--format text|markdown|json]
+                                      [--certificates all|unargmaxable]
+                                      [--fail-on-unargmaxable] [--output FILE]
 
 ``--figures DIR`` also writes each run claim's SVG figures into DIR; the
 report cites them by paths relative to the report's folder (FILE's with
@@ -108,6 +112,7 @@ from reviews import __version__
 from reviews.argmax.check import check_layer, verify
 from reviews.argmax.regions import region_count
 from reviews.command.layer import check_layer_command
+from reviews.command.merge import merge_command
 from reviews.command.streams import SUITE_NAME, Finished, Output, UsageError, WriteFailed
 from reviews.command.suite import main_parser, run_claims
 from reviews.errors import InputError
@@ -134,6 +139,8 @@ def _command(argv, out, err):
         raise WriteFailed("standard output is closed")
     if argv[:1] == ["check-layer"]:
         return check_layer_command(argv[1:], out, err)
+    if argv[:1] == ["merge"]:
+        return merge_command(argv[1:], out, err)
     arguments = main_parser(out).parse_args(argv)
     if arguments.version:
         out.write("%s %s\n" % (SUITE_NAME, __version__))

@@ -11,6 +11,7 @@ number text such as 0.9) is the decimal fraction it spells.
     to_float            a rational rounded to the nearest float, +-inf beyond
     to_decimal          a rational rounded in a given decimal context
     rational_text       "p" or "p/q" for any rational, however many digits
+    rational_from_text  the rational that rational_text wrote, or InputError
     exact_text          a rational as its finite decimal digits, else "p/q"
     shown               a value as a message may echo it (at most 60 characters)
 
@@ -26,12 +27,14 @@ and gigabytes to materialize.  Every float is well inside the limit.
 import decimal
 import math
 import numbers
+import re
 from fractions import Fraction
 
 from reviews.errors import InputError
 
 __all__ = ["MAX_BITS", "real_number", "check_size", "decimal_size_error",
-           "common_denominator", "to_float", "to_decimal", "rational_text", "exact_text",
+           "common_denominator", "to_float", "to_decimal", "rational_text", "rational_from_text",
+           "exact_text",
            "shown"]
 
 MAX_BITS = 65536
@@ -155,6 +158,37 @@ def rational_text(value):
     if value.denominator == 1:
         return numerator
     return "%s/%s" % (numerator, _integer_text(value.denominator))
+
+
+_RATIONAL_TEXT = re.compile(r"(-?[0-9]{1,%d})(?:/([0-9]{1,%d}))?" % (_MAX_DIGITS, _MAX_DIGITS),
+                            re.ASCII)
+
+
+def rational_from_text(text, where):
+    """The rational that ``rational_text`` wrote as ``text``: "p" or "p/q"
+    in lowest terms, within the size limit; else InputError naming ``where``.
+
+    >>> rational_from_text("-3/4", "x"), rational_from_text(rational_text(10 ** 5000), "x") == 10 ** 5000
+    (Fraction(-3, 4), True)
+    >>> rational_from_text("2/4", "x")
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: x is '2/4', not an exact number in lowest terms ("p" or "p/q")
+    """
+    match = _RATIONAL_TEXT.fullmatch(text) if isinstance(text, str) else None
+    value = None
+    if match:
+        numerator, denominator = (_integer_from_text(part) for part in match.groups("1"))
+        value = Fraction(numerator, denominator) if denominator else None
+    if value is None or rational_text(value) != text:
+        raise InputError('%s is %s, not an exact number in lowest terms ("p" or "p/q")'
+                         % (where, shown(text)))
+    return check_size(value, where)
+
+
+def _integer_from_text(digits):
+    # Decimal reads any number of digits; int() refuses past 4,300 on 3.11+.
+    return int(digits) if len(digits) < 4000 else int(decimal.Decimal(digits))
 
 
 def exact_text(value):

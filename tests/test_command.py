@@ -200,12 +200,14 @@ class TestMain(unittest.TestCase):
                          (2, "", "counterexamples: error: argument --claim: expected a claim id"
                           " (see --list), got an empty string\n"))
 
-    def test_help_names_the_check_layer_command(self):
+    def test_help_names_the_check_layer_and_merge_commands(self):
         _, out, _ = in_process("--help")
         self.assertTrue(out.endswith(
             "\ncommand:\n"
             "  check-layer FILE  decide exactly which classes of a softmax layer are argmaxable\n"
-            "                    (options: counterexamples check-layer --help)\n"), out)
+            "                    (options: counterexamples check-layer --help)\n"
+            "  merge SHARD ...   join the JSON reports of check-layer --classes into one\n"
+            "                    (options: counterexamples merge --help)\n"), out)
 
     def test_check_layer_help_names_the_file_types_and_the_numbering(self):
         _, out, _ = in_process("check-layer", "--help")

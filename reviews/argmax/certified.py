@@ -7,31 +7,36 @@ makes the layer exact once, as integers over one denominator, and then
 checks each witness against all C classes by one packed product
 (reviews.argmax.packed: rounded logits with a rigorous bound, the
 undecided classes in exact integers) and each combination on its few
-terms in exact integers.  The question is verify's for R^d (no box, no
-tolerance).
+terms in exact integers.  The question is verify's for R^d or for a box;
+with a tolerance, or classes masked by a bias of -inf, each result is
+checked by verify itself.
 
-    verify_all    verify(weights, bias, r) for every result r, the layer read once
+    verify_all    verify(weights, bias, r, box, tolerance) for every result r
 """
 
 from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator
-from reviews.argmax.layer_input import class_index, integer_layer
+from reviews.argmax.check import verify
+from reviews.argmax.feasibility import is_combination
+from reviews.argmax.layer_input import box_bound, class_index, integer_layer
 from reviews.argmax.masked import masked_classes
 from reviews.argmax.packed import Packed
 
 __all__ = ["verify_all"]
 
 
-def verify_all(weights, bias, results):
-    """[verify(weights, bias, r) for r in results], for inputs anywhere in R^d.
+def verify_all(weights, bias, results, box=None, tolerance=0):
+    """[verify(weights, bias, r, box, tolerance) for r in results].
 
     A witness x is taken exactly, as the integer candidate x q (q its least
     common denominator, then q itself for the bias): its logits are the
-    layer's times a positive number, so the comparisons are those at x.  A
-    combination holds when its weights are positive, sum to 1, leave out
-    its class and give w_i and a bias of at least b_i.
+    layer's times a positive number, so the comparisons are those at x; in
+    the box it must lie in it too.  A combination holds when its weights
+    are positive, sum to 1, leave out its class and give w_i and a bias of
+    at least b_i (in the box: reviews.argmax.feasibility.is_combination).
+    With a tolerance or a masked class, each result is verify's.
 
     >>> from reviews.argmax.check import ClassResult
     >>> W = [[0, 0], [1, 0], [2, 0]]
@@ -39,9 +44,9 @@ def verify_all(weights, bias, results):
     ...                      ClassResult(1, False, None, ((0, Fraction(1, 2)), (2, Fraction(1, 2))))])
     [True, False, True]
     """
-    if masked_classes(bias):
-        raise InputError("verify_all takes a layer without masked classes (a bias of -inf):"
-                         " use verify")
+    if tolerance or masked_classes(bias):
+        return [verify(weights, bias, result, box, tolerance) for result in results]
+    bound = None if box is None else box_bound(box)
     rows, biases, _ = integer_layer(weights, bias)
     packed = None
     found = []
@@ -53,27 +58,34 @@ def verify_all(weights, bias, results):
                                 [list(row) + [b] for row, b in zip(rows, biases)],
                                 prune=biases is None)
             found.append(_witness_holds(packed, i, result.witness, len(rows[0]),
-                                        biases is not None))
+                                        biases is not None, bound))
         else:
             found.append(_combination_holds(rows, biases or [0] * len(rows), i,
-                                            result.terms or ()))
+                                            result.terms or (), bound))
     return found
 
 
-def _witness_holds(packed, i, witness, dim, has_bias):
+def _witness_holds(packed, i, witness, dim, has_bias, bound):
     x = [Fraction(v) for v in witness]
     if len(x) != dim:
         raise InputError("class %d: its witness has %d coordinates, not the layer's %d"
                          % (i, len(x), dim))
+    if bound is not None and max(map(abs, x)) > bound:
+        return False
     q = common_denominator(x)
     return not packed.beaten_by(i, [int(v * q) for v in x] + [q] * has_bias, 1)
 
 
-def _combination_holds(rows, biases, i, terms):
+def _combination_holds(rows, biases, i, terms, bound):
     if not terms:
         return False
     lam = [(class_index(j, len(rows), "a term's class"), Fraction(v)) for j, v in terms]
     if any(j == i or v <= 0 for j, v in lam) or sum(v for _, v in lam) != 1:
         return False
+    if bound is not None:
+        # The integer layer is the exact one times a positive number, as is either side.
+        return is_combination([[a - b for a, b in zip(rows[i], rows[j])] for j, _ in lam],
+                              [biases[i] - biases[j] for j, _ in lam], [v for _, v in lam],
+                              bound)
     mixed = [sum(v * rows[j][k] for j, v in lam) for k in range(len(rows[i]))]
     return mixed == list(rows[i]) and sum(v * biases[j] for j, v in lam) >= biases[i]

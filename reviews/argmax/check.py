@@ -66,6 +66,7 @@ combination proves nothing about R^d, and ``verify`` with box=None says so.
 """
 
 import decimal
+import functools
 import itertools
 import math
 import operator
@@ -643,12 +644,14 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
     masked = masked_classes(bias)
+    bound = None if box is None else box_bound(box)
     if masked:
+        # A masked class's result says the question too: the report reads
+        # the box and the tolerance off any result, the first included.
         return iter_unmasked(weights, bias, masked, lambda w, b, asked: iter_check_layer(
             w, b, progress, box=box, jobs=jobs, tolerance=tolerance, classes=asked, radii=radii),
-            _masked_result, classes)
+            functools.partial(_masked_result, bound, tolerance_bound(tolerance)), classes)
     jobs = job_count(jobs)
-    bound = None if box is None else box_bound(box)
     tolerance = tolerance_bound(tolerance)
     rows, biases, denominator = integer_layer(weights, bias)
     asked = asked_classes(classes, len(rows))
@@ -663,8 +666,9 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     return _in_order(asked, twins, bound, tolerance, _decided(plan, needed, jobs, progress))
 
 
-def _masked_result(index, argmaxable, classes, masked):
-    return Checked(ClassResult(index, argmaxable, classes=classes, masked=masked), None)
+def _masked_result(box, tolerance, index, argmaxable, classes, masked):
+    return Checked(ClassResult(index, argmaxable, classes=classes, box=box, tolerance=tolerance,
+                               masked=masked), None)
 
 
 def _in_order(asked, twins, bound, tolerance, decided):

@@ -2,31 +2,38 @@
 
     check_layer_command     parse the options, read the layer, check it, report
     jobs_for                the worker processes a layer gets for --jobs
+    reports_radii           whether a report gives radii, by the classes decided
     EXAMPLES                the layers shipped with the suite (--example NAME)
 """
 
 import argparse
+import functools
 import os
 import platform
 import re
+from fractions import Fraction
 
 from reviews import __version__
-from reviews.argmax.check import iter_check_layer
+from reviews.argmax.certified import verify_all
+from reviews.argmax.check import Checked, iter_check_layer
+from reviews.argmax.tolerance import radii
 from reviews.argmax.workers import job_count, start_method
 from reviews.command.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
                                      add_output, columns, deliver, not_empty, write_notes)
 from reviews.errors import InputError
+from reviews.exact import rational_text
 from reviews.formats.checkpoint import model_files
-from reviews.formats.classes import parse_classes
+from reviews.formats.classes import parse_classes, ranges_text
 from reviews.formats.layers import read_model
 from reviews.formats.source import STDIN, file_digest, shown_name
 from reviews.formats.text import decimal_from_text
 from reviews.report.files import refuse_folder, refuse_inputs
 from reviews.report.progress import Progress
+from reviews.report.resumable import Checkpoint
 from reviews.report.layer import CERTIFICATES, LAYER_FORMATS, Provenance
 from reviews.report.text import Suite, version_line
 
-__all__ = ["check_layer_command", "jobs_for", "EXAMPLES"]
+__all__ = ["check_layer_command", "jobs_for", "reports_radii", "EXAMPLES"]
 
 EXAMPLES = {"figure1": "figure1.json"}   # --example NAME: files in reviews/data
 _LAYER_FILES = (".json, .csv, .tsv, .txt, .vec, .npy, .npz, .safetensors, .bin, .pt or .pth,"
@@ -81,6 +88,10 @@ def _layer_parser(out):
                              " small file from a large layer)")
     parser.add_argument("--fail-on-unargmaxable", action="store_true",
                         help="exit 1 when any class is unargmaxable (a gate for CI)")
+    parser.add_argument("--checkpoint", metavar="FILE", type=not_empty("a file name"),
+                        help="keep each class's result in FILE as it is decided; run again"
+                             " with the same FILE, layer and options to decide only the"
+                             " classes it lacks (its certificates are checked again first)")
     parser.add_argument("--progress", action="store_true",
                         help="show progress on stderr when it is not a terminal too: a plain"
                              " line every few seconds, for CI logs")
@@ -136,6 +147,16 @@ def jobs_for(jobs, classes, dim, method="fork", decided=None):
 _RADIUS_WORK = 1 << 26
 
 
+def reports_radii(decided, classes, dim):
+    """Whether a report of ``decided`` of a layer's ``classes`` of dimension
+    ``dim`` gives radii: only where they cost at most minutes more.
+
+    >>> reports_radii(753, 753, 64), reports_radii(128256, 128256, 4096)
+    (True, False)
+    """
+    return decided * classes * dim <= _RADIUS_WORK
+
+
 def _box(text):
     """--box R: a positive number, read as strictly as a number in a layer file."""
     return _number(text, lambda value: value > 0, "a positive number")
@@ -167,6 +188,58 @@ def _example_path(name):
     return os.path.join(package, "data", EXAMPLES[name])
 
 
+def _checkpoint_header(files, layer, arguments, asked):
+    """What a checkpoint says of its run: the files by size and SHA-256 (not
+    their names: a moved file is the same layer), the tensors, the options
+    that change a result, the classes asked and the version."""
+    def tensor(t):
+        return None if t is None else [t.name, t.dtype, list(t.shape)]
+    return {"version": "%s %s" % (SUITE_NAME, __version__),
+            "files": [[size, digest] for _, size, digest in files],
+            "weights_tensor": tensor(layer.weights_tensor),
+            "bias_tensor": tensor(layer.bias_tensor), "transpose": arguments.transpose,
+            "box": None if arguments.box is None else rational_text(arguments.box),
+            "tolerance": rational_text(arguments.tolerance),
+            "asked": None if asked is None else ranges_text(asked)}
+
+
+def _resumed(arguments, header, check, weights, bias, asked, with_radii, notes):
+    """The Checked of every class asked: those the checkpoint keeps (each
+    certificate checked again, each radius found again), then the rest,
+    decided and kept there one by one."""
+    box = None if arguments.box is None else Fraction(arguments.box)
+    tolerance = Fraction(arguments.tolerance)
+    wanted = range(len(weights)) if asked is None else asked
+    with Checkpoint(arguments.checkpoint, header, (box, tolerance)) as checkpoint:
+        kept = sorted(checkpoint.kept, key=lambda result: result.index)
+        where = shown_name(arguments.checkpoint)
+        if kept:
+            asked_set = set(wanted)
+            stranger = next((r.index for r in kept if r.index not in asked_set), None)
+            if stranger is not None:
+                raise InputError("%s: class %d is not one of the classes asked"
+                                 % (where, stranger))
+            try:
+                holds = verify_all(weights, bias, kept, box, tolerance)
+            except InputError as error:
+                raise InputError("%s: %s" % (where, error)) from None
+            if not all(holds):
+                raise InputError("%s: class %d's certificate does not hold for this layer"
+                                 % (where, kept[holds.index(False)].index))
+            notes.append("%s: %d classes kept from an earlier run, their certificates checked"
+                         " again" % (where, len(kept)))
+        done = {r.index for r in kept}
+        remaining = [i for i in wanted if i not in done]
+        decided = {}
+        if remaining:
+            for checked in check(classes=remaining):
+                checkpoint.append(checked.result)
+                decided[checked.result.index] = checked
+    found = radii(weights, bias, kept) if with_radii and kept else [None] * len(kept)
+    decided.update((r.index, Checked(r, radius)) for r, radius in zip(kept, found))
+    return [decided[i] for i in wanted]
+
+
 def check_layer_command(argv, out, err):
     arguments = _layer_parser(out).parse_args(argv)
     if (arguments.file is None) == (arguments.example is None):
@@ -175,10 +248,16 @@ def check_layer_command(argv, out, err):
         arguments.file = _example_path(arguments.example)
     # Read before the layer: a mistake in the list costs no reading of a large file.
     asked = None if arguments.classes is None else parse_classes(arguments.classes)
+    inputs = (arguments.file, arguments.bias) + model_files(arguments.file)
     if arguments.output is not None:
         refuse_folder(arguments.output)
-        refuse_inputs(arguments.output,
-                      (arguments.file, arguments.bias) + model_files(arguments.file))
+        refuse_inputs(arguments.output, inputs + (arguments.checkpoint,))
+    if arguments.checkpoint is not None:
+        refuse_inputs(arguments.checkpoint, inputs)
+        if arguments.output is not None and (os.path.realpath(arguments.output)
+                                             == os.path.realpath(arguments.checkpoint)):
+            raise UsageError("--output and --checkpoint name one file, %s"
+                             % shown_name(arguments.output))
     # The reader's messages and notes already start with the file they are about.
     # Notes are held until the layer is checked: a layer that the reader or
     # the checker refuses gets its one error line only.
@@ -216,11 +295,19 @@ def check_layer_command(argv, out, err):
         if progress is not None:
             progress.status("preparing %d classes of dimension %d"
                             % (len(weights), len(weights[0])))
+        files = [(name if arguments.example is not None and path == arguments.file else path,)
+                 + file_digest(path) for path in layer.files]
         try:
-            with_radii = decided * len(weights) * len(weights[0]) <= _RADIUS_WORK
-            checked = list(iter_check_layer(weights, bias, progress=progress, box=arguments.box,
-                                            jobs=jobs, tolerance=arguments.tolerance,
-                                            classes=asked, radii=with_radii))
+            with_radii = reports_radii(decided, len(weights), len(weights[0]))
+            check = functools.partial(iter_check_layer, weights, bias, progress=progress,
+                                      box=arguments.box, jobs=jobs,
+                                      tolerance=arguments.tolerance, radii=with_radii)
+            if arguments.checkpoint is None:
+                checked = list(check(classes=asked))
+            else:
+                header = _checkpoint_header(files, layer, arguments, asked)
+                checked = _resumed(arguments, header, check, weights, bias, asked, with_radii,
+                                   notes)
             results = [c.result for c in checked]
             found = [c.radius for c in checked] if with_radii else None
             if not with_radii:
@@ -242,10 +329,8 @@ def check_layer_command(argv, out, err):
     write_notes(notes, err)
     render = LAYER_FORMATS[arguments.format]
     provenance = Provenance(
-        version_line(Suite(SUITE_NAME, __version__, platform.python_version())),
-        [(name if arguments.example is not None and path == arguments.file else path,)
-         + file_digest(path) for path in layer.files], layer.weights_tensor,
-        layer.bias_tensor, arguments.transpose)
+        version_line(Suite(SUITE_NAME, __version__, platform.python_version())), files,
+        layer.weights_tensor, layer.bias_tensor, arguments.transpose)
     shown = {"certificates": arguments.certificates} if arguments.format == "json" else {}
     if asked is not None:
         shown["classes"] = len(weights)

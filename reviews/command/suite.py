@@ -25,7 +25,9 @@ REPORTS = dict(FORMATS, html=html)
 _COMMANDS = """\
 command:
   check-layer FILE  decide exactly which classes of a softmax layer are argmaxable
-                    (options: %s check-layer --help)""" % PROGRAM
+                    (options: %s check-layer --help)
+  merge SHARD ...   join the JSON reports of check-layer --classes into one
+                    (options: %s merge --help)""" % (PROGRAM, PROGRAM)
 
 
 def main_parser(out):

@@ -24,7 +24,7 @@ from reviews.formats.source import excerpt, read_text, shown_name
 
 __all__ = ["ClassList", "parse_classes", "ranges_text"]
 
-# No layer has more classes than values, at most 2**26 (source.MAX_VALUES):
+# No layer has more classes than values, at most 2**31 (source.MAX_VALUES):
 # a longer id is no class of any layer, and is refused before int() reads it.
 _ID_DIGITS = 12
 _ITEM = re.compile(r"([0-9]*)(:?)([0-9]*)")

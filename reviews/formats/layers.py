@@ -35,7 +35,7 @@ stored as (d, C) is read with ``transpose=True``.
 
 Limits: only regular files are read (not a FIFO, device or directory, even
 behind a symbolic link); a text file has at most 64 MiB; an array at most
-2**26 values and 32 dimensions, and a deflated .npz member at most 4 values
+2**31 values and 32 dimensions, and a deflated .npz member at most 4 values
 per compressed byte (or 2**16 values, if more); a .npy header at most
 10,000 bytes; an .npz at most 4096 members; JSON nests at most 32 deep; a
 number is within reviews.exact's MAX_BITS.  Past any of them, or on

@@ -9,7 +9,7 @@ read.
 
     MAX_TEXT_BYTES  64 MiB: the largest JSON, CSV or text file read
     MAX_HOLE_BYTES  64 MiB: the most a file's holes may hold
-    MAX_VALUES      2**26: the most values read from one array
+    MAX_VALUES      2**31: the most values read from one array
     STDIN           the name that read_text reads standard input for
     open_regular    (binary file, size) of a regular file, or InputError
     read_text       the text of a file of at most MAX_TEXT_BYTES
@@ -38,9 +38,12 @@ MAX_TEXT_BYTES = 64 * 2 ** 20
 # nothing) hold more than this is refused: a report hashes every byte,
 # and 20 GiB of holes behind an .npz of a few kilobytes took minutes.
 MAX_HOLE_BYTES = 64 * 2 ** 20
-# GPT-2's 50,257 x 768 head has 38.6 million values; each becomes a Python
-# float of 24 bytes in a list, so this many cost about 2 GB.
-MAX_VALUES = 2 ** 26
+# The largest heads of today: Llama-3's 128,256 x 4,096 has 525 million
+# values, Gemma's 256,000 x 2,304 590 million, Llama-3 405B's 128,256 x
+# 16,384 2.1 billion.  A float array's rows keep 4 or 8 bytes a value, and
+# the file must hold them all (its holes are limited), so a few kilobytes
+# never claim this much.
+MAX_VALUES = 2 ** 31
 STDIN = "<stdin>"
 _EXCERPT = 60
 # 2**190 has 58 digits: an int of at most this many bits is shown whole.

@@ -357,9 +357,9 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, 
     With ``certificates`` "unargmaxable", "results" lists only the
     unargmaxable classes: a 10000 x 128 layer's witnesses alone take tens
     of megabytes.  The key "certificates" says which were kept.
-    With ``radii``: "tolerance" (exact text, "0" for check_layer's own
-    question) and "thinner_than_1e-8" (the argmaxable classes whose largest
-    radius is at most 1e-8) after "unargmaxable", and each argmaxable
+    "tolerance" (exact text, "0" for check_layer's own question) follows
+    "unargmaxable".  With ``radii``: "thinner_than_1e-8" (the argmaxable
+    classes whose largest radius is at most 1e-8) after it, and each argmaxable
     class's "radius": a lower bound on the radius of a ball where it wins
     (its centre in the box), rounded down to 3 significant digits, as exact
     decimal text ("inf": unbounded); for the thin classes the largest
@@ -386,13 +386,14 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, 
       "box": null,
       "numbered_from": 0,
       "unargmaxable": [1],
+      "tolerance": "0",
       "certificates": "all",
       "results": [
         {"index": 0, "argmaxable": true, "witness": [["1/3", "0.333333"]]},
         {"index": 1, "argmaxable": false, "terms": [[0, "1", "1"]]}
       ]
     }
-    >>> print("\\n".join(layer_json("f.csv", results, 1, True, certificates="unargmaxable").splitlines()[9:]))
+    >>> print("\\n".join(layer_json("f.csv", results, 1, True, certificates="unargmaxable").splitlines()[10:]))
       "certificates": "unargmaxable",
       "results": [
         {"index": 1, "argmaxable": false, "terms": [[0, "1", "1"]]}
@@ -408,10 +409,10 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, 
     header += [("file", name), ("classes", len(results) if classes is None else classes),
                ("asked", _asked(results)), ("dim", dim), ("bias", has_bias),
               ("box", None if box is None else rational_text(box)), ("numbered_from", 0),
-              ("unargmaxable", [r.index for r in unargmaxable])]
+              ("unargmaxable", [r.index for r in unargmaxable]),
+              ("tolerance", rational_text(_tolerance(results)))]
     if radii is not None:
-        header += [("tolerance", rational_text(_tolerance(results))),
-                   ("thinner_than_1e-8", [i for i, _ in _thin(results, radii)])]
+        header.append(("thinner_than_1e-8", [i for i, _ in _thin(results, radii)]))
     header.append(("certificates", certificates))
     listed = [(r, radius) for r, radius in zip(results, radii or [None] * len(results))
               if certificates == "all" or not r.argmaxable]

@@ -50,11 +50,34 @@ class TestAsVerify(unittest.TestCase):
         self.assertEqual(verify_all([[1, 0], [1, 0]], None, [ClassResult(0, True, (1, 0))]),
                          [False])
 
-    def test_wrong_shapes_and_masked_layers_are_refused(self):
+    def test_a_wrong_shape_is_refused(self):
         with self.assertRaisesRegex(InputError, "2 coordinates, not the layer's 1"):
             verify_all([[0], [1]], None, [ClassResult(1, True, (1, 0))])
-        with self.assertRaisesRegex(InputError, "use verify"):
-            verify_all([[0], [1]], [0, float("-inf")], [])
+
+    def test_in_a_box_it_says_what_verify_says(self):
+        weights, biases = gaussian(6, 40, 3, True)
+        results = check_layer(weights, biases, box=F(1, 2))
+        self.assertIn(False, [r.argmaxable for r in results])
+        wrong = [spoiled(r) for r in results]
+        for listed in (results, wrong):
+            self.assertEqual(verify_all(weights, biases, listed, box=F(1, 2)),
+                             [verify(weights, biases, r, box=F(1, 2)) for r in listed])
+        self.assertEqual(verify_all(weights, biases, results, box=F(1, 2)), [True] * 40)
+
+    def test_a_witness_outside_the_box_proves_nothing_there(self):
+        result = ClassResult(1, True, (2,))
+        self.assertEqual(verify_all([[0], [1]], None, [result]), [True])
+        self.assertEqual(verify_all([[0], [1]], None, [result], box=1), [False])
+
+    def test_a_tolerance_or_a_mask_is_verifys_question(self):
+        weights, bias = [[0, 0], [1, 1], [2, 2], [5, 5]], [0, F(1, 10 ** 9), 0, float("-inf")]
+        tolerance = F(1, 10 ** 8)
+        results = check_layer(weights, bias, tolerance=tolerance)
+        self.assertEqual(verify_all(weights, bias, results, tolerance=tolerance), [True] * 4)
+        loose = check_layer(weights, bias)
+        self.assertEqual(verify_all(weights, bias, loose, tolerance=tolerance),
+                         [verify(weights, bias, r, tolerance=tolerance) for r in loose])
+        self.assertIn(False, verify_all(weights, bias, loose, tolerance=tolerance))
 
 
 if __name__ == "__main__":

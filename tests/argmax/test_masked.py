@@ -78,11 +78,19 @@ class TestChecking(unittest.TestCase):
         results = check_layer(weights, bias, tolerance=tolerance)
         self.assertEqual([(r.argmaxable, r.masked, r.tolerance) for r in results],
                          [(True, False, tolerance), (False, False, tolerance),
-                          (True, False, tolerance), (False, True, 0)])
+                          (True, False, tolerance), (False, True, tolerance)])
         self.assertTrue(all(verify(weights, bias, r, tolerance=tolerance) for r in results))
         # The witness of T = 0 proves nothing at T.
         self.assertFalse(verify(weights, bias, check_layer(weights, bias)[1],
                                 tolerance=tolerance))
+
+    def test_a_masked_class_says_the_box_and_tolerance_asked(self):
+        # A report reads the question off any result, the first one included.
+        results = check_layer([[0, 0], [1, 0], [0, 1]], [-INF, 0, 0], box=1,
+                              tolerance=Fraction(1, 1000))
+        self.assertEqual([(r.masked, r.box, r.tolerance) for r in results],
+                         [(True, 1, Fraction(1, 1000)), (False, 1, Fraction(1, 1000)),
+                          (False, 1, Fraction(1, 1000))])
 
     def test_combinations_keep_the_layers_own_class_numbers(self):
         weights = [[0, 0], [9, 9], [2, 0], [1, 0]]

@@ -517,8 +517,8 @@ class TestNpyHeader(FileTestCase):
             read_layer(path)
 
     def test_more_values_than_the_limit_are_refused_before_reading(self):
-        self.assertRejects(r"shape \(8193, 8192\) is past the limit of %d values"
-                           % MAX_VALUES, (8193, 8192))
+        self.assertRejects(r"shape \(65537, 32768\) is past the limit of %d values"
+                           % MAX_VALUES, (65537, 32768))
 
     def test_a_long_empty_shape_is_echoed_briefly(self):
         self.assertRejects(r"weights must be a 2-D array, not shape \(0, (9{17}, ){3}\.\.\. 32"

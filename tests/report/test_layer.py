@@ -123,7 +123,7 @@ class TestLayerJson(unittest.TestCase):
         self.assertEqual(document, {
             "file": "w.csv", "classes": 4, "asked": "0:4", "dim": 2, "bias": False, "box": None,
             "numbered_from": 0,
-            "unargmaxable": [1, 2, 3], "certificates": "all",
+            "unargmaxable": [1, 2, 3], "tolerance": "0", "certificates": "all",
             "results": [
                 {"index": 0, "argmaxable": True, "witness": [["1/2", "0.5"], ["-3", "-3"]]},
                 {"index": 1, "argmaxable": False,
@@ -138,7 +138,7 @@ class TestLayerJson(unittest.TestCase):
     def test_keys_in_order(self):
         self.assertEqual(list(json.loads(layer_json("w.csv", LAYER, 2, True))),
                          ["file", "classes", "asked", "dim", "bias", "box", "numbered_from",
-                          "unargmaxable", "certificates", "results"])
+                          "unargmaxable", "tolerance", "certificates", "results"])
 
     def test_witness_approximations_are_rounded_to_6_digits(self):
         result = ClassResult(0, True, (F(10 ** 12 + 7), F(-2, 3), F(0)))
