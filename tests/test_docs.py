@@ -126,8 +126,8 @@ class TestInputLimits(unittest.TestCase):
         self.page = " ".join(document(os.path.join("docs", "input-limits.md")).split())
 
     def test_the_value_and_size_limits_are_the_code_s(self):
-        self.assertEqual((MAX_VALUES, MAX_TENSORS, MAX_BITS), (2 ** 26, 2 ** 16, 65536))
-        self.assertIn("at most 2^26 = %s values (`MAX_VALUES`)" % format(MAX_VALUES, ","),
+        self.assertEqual((MAX_VALUES, MAX_TENSORS, MAX_BITS), (2 ** 31, 2 ** 16, 65536))
+        self.assertIn("at most 2^31 = %s values (`MAX_VALUES`)" % format(MAX_VALUES, ","),
                       self.page)
         self.assertIn("2^16 = %s tensors (`MAX_TENSORS`)" % format(MAX_TENSORS, ","), self.page)
         self.assertIn("at most %s bits each (`MAX_BITS`)" % format(MAX_BITS, ","), self.page)
