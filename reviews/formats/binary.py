@@ -10,6 +10,7 @@ float32 exactly), integers as ints.
     MAX_DIMENSIONS  32: the most axes an array may have
     value_count   how many values an array of a shape has, within the limit
     read_values   a flat memoryview of ``count`` numbers of a kind
+    Widened       16-bit floats as read, widened to float32 a slice at a time
 """
 
 import array
@@ -20,7 +21,7 @@ from collections import namedtuple
 from reviews.errors import InputError
 from reviews.formats.source import MAX_VALUES, shown_shape
 
-__all__ = ["Array", "KINDS", "MAX_DIMENSIONS", "value_count", "read_values"]
+__all__ = ["Array", "KINDS", "MAX_DIMENSIONS", "value_count", "read_values", "Widened"]
 
 Array = namedtuple("Array", "name shape dtype load")
 Array.__doc__ = """An array of a file: ``load()`` reads its values only when called and
@@ -33,8 +34,8 @@ _CODES = {"f8": "d", "f4": "f", "i1": "b", "i2": "h", "i4": "i", "i8": "q",
           "u1": "B", "u2": "H", "u4": "I", "u8": "Q"}
 KINDS = dict({kind: array.array(code).itemsize for kind, code in _CODES.items()},
              f2=2, bf16=2)
-_CHUNK = 4096
 MAX_DIMENSIONS = 32
+_CHUNK = 8192   # bytes of float16 unpacked at a time
 
 
 def value_count(shape, where):
@@ -62,11 +63,15 @@ def value_count(shape, where):
 
 
 def read_values(handle, kind, count, big_endian, where):
-    """A flat memoryview of ``count`` (from value_count) numbers of ``kind``
-    read from ``handle``.
+    """A flat sequence of ``count`` (from value_count) numbers of ``kind``
+    read from ``handle``: a memoryview, or for float16 and bfloat16 values
+    a Widened.
 
     Integer and float32/64 values are read straight into the buffer they are
-    returned in; float16 and bfloat16 are widened to float32.
+    returned in; float16 and bfloat16 are kept as read and widened to
+    float32 a slice at a time, as rows are taken: widening the whole of
+    Llama-3's bfloat16 head at once held 4 bytes a value beside the
+    stored 2, and the rows another 4.
     """
     size = count * KINDS[kind]
     if kind in _CODES:
@@ -79,18 +84,48 @@ def read_values(handle, kind, count, big_endian, where):
     data = handle.read(size)
     if len(data) != size:
         raise InputError("%s: the data ends before %d bytes" % (where, size))
-    if kind == "f2":
-        values = array.array("f")
-        order = ">" if big_endian else "<"
-        for start in range(0, count, _CHUNK):
-            n = min(_CHUNK, count - start)
-            values.extend(struct.unpack_from("%s%de" % (order, n), data, 2 * start))
-        return memoryview(values)
-    # bfloat16 is the high half of a float32: put its two bytes there.
-    widened = bytearray(2 * size)
-    high, low = (data[0::2], data[1::2]) if big_endian else (data[1::2], data[0::2])
-    if sys.byteorder == "little":
-        widened[3::4], widened[2::4] = high, low
-    else:
-        widened[0::4], widened[1::4] = high, low
-    return memoryview(widened).cast("f")
+    return Widened(data, kind, big_endian)
+
+
+class Widened:
+    """16-bit floats (``kind`` "f2" or "bf16") as read, whose slices are
+    float32 memoryviews: each value widened exactly when its slice is taken.
+
+    >>> halves = Widened(b"\\x80\\x3f\\x00\\xc0", "bf16", False)
+    >>> len(halves), halves.format, halves[0:2].tolist(), halves[::-1].tolist()
+    (2, 'f', [1.0, -2.0], [-2.0, 1.0])
+    >>> Widened(b"\\x00\\x3c\\x00\\xc0", "f2", False).tolist()
+    [1.0, -2.0]
+    """
+
+    format = "f"
+
+    def __init__(self, data, kind, big_endian):
+        self.halves = memoryview(data).cast("H")
+        self.kind, self.big_endian = kind, big_endian
+
+    def __len__(self):
+        return len(self.halves)
+
+    def __getitem__(self, index):
+        if not isinstance(index, slice):
+            raise TypeError("Widened values are taken by slices")
+        data = self.halves[index].tobytes()
+        if self.kind == "f2":
+            values = array.array("f")
+            order = ">" if self.big_endian else "<"
+            for start in range(0, len(data), _CHUNK):
+                part = data[start:start + _CHUNK]
+                values.extend(struct.unpack("%s%de" % (order, len(part) // 2), part))
+            return memoryview(values)
+        # bfloat16 is the high half of a float32: put its two bytes there.
+        widened = bytearray(2 * len(data))
+        high, low = (data[0::2], data[1::2]) if self.big_endian else (data[1::2], data[0::2])
+        if sys.byteorder == "little":
+            widened[3::4], widened[2::4] = high, low
+        else:
+            widened[0::4], widened[1::4] = high, low
+        return memoryview(widened).cast("f")
+
+    def tolist(self):
+        return self[:].tolist()
