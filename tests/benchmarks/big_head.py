@@ -13,10 +13,11 @@ its low byte uniform, so that magnitudes spread as a trained head's do
 --format json`` as a user would, reads the progress lines as they come
 and samples the memory of the command and of each of its workers every
 0.2 s (/proc: resident, proportional and private bytes).  It prints the
-seconds to read the file, to prepare the layer, per class decided after
-the first (the steady rate), the peaks, and the projected time of the
-whole layer on 2, 16 and 64 cores: reading and preparing once per worker
-machine, then the classes shared by one worker a core.
+seconds to read the file and to prepare the layer, the seconds per class
+and worker from the first class done to the last (the steady rate), the
+CPU seconds of the command and its workers, the peaks, and the projected
+time of the whole layer on one machine of 2, 16 and 64 cores: reading and
+preparing once, then the classes shared by one worker a core.
 """
 
 import argparse
@@ -24,6 +25,7 @@ import json
 import os
 import random
 import re
+import resource
 import struct
 import subprocess
 import sys
@@ -34,7 +36,7 @@ from statistics import NormalDist
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMMAND = [sys.executable, os.path.join(ROOT, "reviews", "counterexamples.py"), "check-layer"]
 SEED = 20240315
-_DONE = re.compile(r"^([0-9,]+) of ([0-9,]+) classes")
+_DONE = re.compile(r"^checked ([0-9,]+)/([0-9,]+) classes")
 
 
 def _high_bytes(rng, dtype):
@@ -122,12 +124,16 @@ def measure(path, sample, jobs):
         match = _DONE.match(line)
         if match:
             done = int(match.group(1).replace(",", ""))
-            marks.setdefault("first", (now, done))
-            marks["last"] = (now, done)
+            marks.setdefault("checking", now)
+            if done:   # the steady rate: from the first class done, past the start-up
+                marks.setdefault("first", (now, done))
+                marks["last"] = (now, done)
     process.wait()
     end = time.monotonic() - start
     stop.set()
     sampler.join()
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    marks["cpu"] = usage.ru_utime + usage.ru_stime
     return command, process.returncode, marks, end, peaks
 
 
@@ -136,10 +142,12 @@ def _report(path, sample, jobs, command, status, marks, end, peaks):
         header = json.loads(handle.read(struct.unpack("<Q", handle.read(8))[0]))
     (classes, dim), = [entry["shape"] for entry in header.values()]
     read = marks.get("prepare", end)
+    prepared = marks.get("checking", end)
     print("\ncommand: %s (exit %d)" % (" ".join(command), status))
     print("layer: %d x %d, %s" % (classes, dim, next(iter(header.values()))["dtype"]))
-    print("reading: %.1f s; preparing and the first classes: %.1f s; whole run %.1f s"
-          % (read, (marks["first"][0] if "first" in marks else end) - read, end))
+    print("reading: %.1f s; preparing: %.1f s; whole run %.1f s wall, %.1f s CPU (command"
+          " and workers); load average at the end %.2f"
+          % (read, prepared - read, end, marks["cpu"], os.getloadavg()[0]))
     rate = None
     if "first" in marks and marks["last"][1] > marks["first"][1]:
         (t0, n0), (t1, n1) = marks["first"], marks["last"]
@@ -150,8 +158,8 @@ def _report(path, sample, jobs, command, status, marks, end, peaks):
               % (role, rss / 1e6, pss / 1e6, private / 1e6))
     if rate is not None:
         for cores in (2, 16, 64):
-            hours = (read + rate * classes / cores) / 3600
-            print("projected, %d cores: %.1f hours" % (cores, hours))
+            hours = (prepared + rate * classes / cores) / 3600
+            print("projected, one machine of %d cores: %.1f hours" % (cores, hours))
 
 
 def main(argv=None):
