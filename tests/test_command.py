@@ -11,9 +11,9 @@ import unittest
 from unittest import mock
 
 from reviews import __version__
-from reviews import counterexamples
-from reviews.command import layer as layer_command
-from reviews.command import suite as suite_command
+from reviews.cli import main
+from reviews.cli import layer as layer_command
+from reviews.cli import suite as suite_command
 from reviews.papers import all_claims
 from reviews.claims import FAIL, PASS, Claim, Outcome, Paper
 from reviews.errors import InputError
@@ -61,7 +61,7 @@ def _flatten(suite):
 
 def in_process(*arguments):
     out, err = io.StringIO(), io.StringIO()
-    status = counterexamples.main(list(arguments), out, err)
+    status = main(list(arguments), out, err)
     return status, out.getvalue(), err.getvalue()
 
 
@@ -102,10 +102,12 @@ class TestScript(unittest.TestCase):
         self.assertIn("tests.test_claims.TestRegistry.test_select_keeps_registry_order", ids)
 
     def test_runs_as_a_module_too(self):
-        done = subprocess.run([sys.executable, "-m", "reviews.counterexamples", "--version"],
-                              cwd=ROOT, stdout=subprocess.PIPE, universal_newlines=True,
-                              timeout=120)
-        self.assertEqual(done.stdout, "review-counterexamples %s\n" % __version__)
+        for module in ("reviews", "reviews.counterexamples"):
+            with self.subTest(module=module):
+                done = subprocess.run([sys.executable, "-m", module, "--version"],
+                                      cwd=ROOT, stdout=subprocess.PIPE, universal_newlines=True,
+                                      timeout=120)
+                self.assertEqual(done.stdout, "review-counterexamples %s\n" % __version__)
 
     def test_an_older_python_gets_one_line_and_exit_2(self):
         # Python 3.8 lacks math.nextafter: a run would end in a traceback.
@@ -1054,14 +1056,14 @@ class TestStreams(FileTestCase):
             "import os, signal, sys, time\n"
             # A shell that starts us in the background leaves SIGINT ignored.
             "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-            "from reviews import counterexamples\n"
+            "from reviews.cli import main\n"
             "def iter_check_layer(*arguments, **keywords):\n"
             "    os.kill(os.getpid(), signal.SIGINT)\n"
             "    while True:\n"
             "        time.sleep(0.01)\n"
-            "from reviews.command import layer\n"
+            "from reviews.cli import layer\n"
             "layer.iter_check_layer = iter_check_layer\n"
-            "sys.exit(counterexamples.main(['check-layer', sys.argv[1]]))\n")
+            "sys.exit(main(['check-layer', sys.argv[1]]))\n")
         done = run_code(interrupted_check, path)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (130, b"", b"counterexamples: interrupted\n"))

@@ -8,10 +8,10 @@ import signal
 import unittest
 from unittest import mock
 
-from reviews import counterexamples
+from reviews.cli import main
 from reviews.argmax import workers
-from reviews.command import layer as layer_command
-from reviews.command.layer import jobs_for as _jobs_for
+from reviews.cli import layer as layer_command
+from reviews.cli.layer import jobs_for as _jobs_for
 from tests.argmax.test_workers import ended_workers
 from tests.support import ROOT, FileTestCase
 from tests.test_command import FIGURE_1_JSON, in_process
@@ -126,7 +126,7 @@ class TestSameBytesForEveryJobs(FileTestCase):
 LONG_CLASSES = """import sys
 sys.path.insert(0, %r)
 from reviews.argmax import check, workers
-from reviews.counterexamples import main
+from reviews.cli import main
 from tests.argmax.test_workers import _spin
 
 workers.START_METHOD = "fork"

@@ -6,9 +6,9 @@ import os
 import unittest
 from unittest import mock
 
-from reviews import counterexamples
-from reviews.command import layer as layer_command
-from reviews.command.streams import Output as _Output, WriteFailed as _WriteFailed
+from reviews.cli import main
+from reviews.cli import layer as layer_command
+from reviews.cli.streams import Output as _Output, WriteFailed as _WriteFailed
 from reviews.report.progress import Progress, progress_line
 from tests.support import FileTestCase
 from tests.test_command import FIGURE_1_JSON, in_process, run_code
@@ -169,7 +169,7 @@ class TestProgressOfTheCommand(FileTestCase):
         out, err = io.StringIO(), Terminal()
         with mock.patch.object(layer_command, "Progress",
                                functools.partial(Progress, clock=clock)):
-            status = counterexamples.main(["check-layer", self.path], out, err)
+            status = main(["check-layer", self.path], out, err)
         return status, out.getvalue(), err.getvalue()
 
     def drawn(self, err):
@@ -195,7 +195,7 @@ class TestProgressOfTheCommand(FileTestCase):
     def test_bad_input_wipes_the_reading_line_before_its_one_error_line(self):
         bad = self.write("bad.csv", "1,x\n")
         out, err = io.StringIO(), Terminal()
-        status = counterexamples.main(["check-layer", bad], out, err)
+        status = main(["check-layer", bad], out, err)
         self.assertEqual((status, out.getvalue()), (2, ""))
         self.assertEqual(self.drawn(err.getvalue()), [
             "reading %s" % bad, "",
@@ -210,7 +210,7 @@ class TestProgressOfTheCommand(FileTestCase):
         out, err = io.StringIO(), io.StringIO()
         with mock.patch.object(layer_command, "Progress",
                                functools.partial(Progress, clock=Clock(0, 1, 2, 3, 4, 5))):
-            status = counterexamples.main(["check-layer", self.path, "--progress"], out, err)
+            status = main(["check-layer", self.path, "--progress"], out, err)
         self.assertEqual(status, 0)
         self.assertEqual(err.getvalue(), "reading %s\npreparing 4 classes of dimension 2\n"
                                          "checked 4/4 classes in 4s\n" % self.path)
@@ -218,7 +218,7 @@ class TestProgressOfTheCommand(FileTestCase):
 
     def test_progress_on_a_terminal_is_the_redrawn_line(self):
         out, err = io.StringIO(), Terminal()
-        counterexamples.main(["check-layer", self.path, "--progress"], out, err)
+        main(["check-layer", self.path, "--progress"], out, err)
         self.assertTrue(err.getvalue().startswith("\rreading "))
         self.assertNotIn("\n", err.getvalue())
 
@@ -238,8 +238,8 @@ class TestProgressOfTheCommand(FileTestCase):
 INTERRUPTED_WORKERS = """\
 import multiprocessing, os, signal, sys
 signal.signal(signal.SIGINT, signal.default_int_handler)
-from reviews import counterexamples
-from reviews.command import layer as layer_command
+from reviews.cli import main
+from reviews.cli import layer as layer_command
 checked = layer_command.iter_check_layer
 
 def iter_check_layer(weights, bias, progress, **keywords):
@@ -248,7 +248,7 @@ def iter_check_layer(weights, bias, progress, **keywords):
     return checked(weights, bias, progress=interrupt, **keywords)
 
 layer_command.iter_check_layer = iter_check_layer
-status = counterexamples.main(["check-layer", sys.argv[1], "--jobs", "2"])
+status = main(["check-layer", sys.argv[1], "--jobs", "2"])
 print(len(multiprocessing.active_children()))
 sys.exit(status)
 """

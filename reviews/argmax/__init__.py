@@ -33,8 +33,8 @@ the entry point down:
     layer_input     a layer's numbers validated and made exact integers
     exact_division  big-integer division known to be exact
 
-Import the functions from their module (``from reviews.argmax.check import
-check_layer``) or from ``reviews.counterexamples``, which re-exports the
-public API; this package imports nothing itself, so that a worker process
-loads only what it runs.
+Import the public functions from the package's face (``from reviews import
+check_layer``) or from their module (``from reviews.argmax.check import
+check_layer``); this package imports nothing itself, so that a worker
+process loads only what it runs.
 """

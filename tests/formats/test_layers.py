@@ -10,9 +10,9 @@ import unittest
 from decimal import Decimal
 from unittest import mock
 
-from reviews.counterexamples import main
+from reviews.cli import main
 from reviews.argmax import layer_input
-from reviews.formats import layers as layer_files
+from reviews.formats import layers
 from reviews.argmax.check import exact_layer
 from reviews.errors import InputError
 from reviews.formats.source import MAX_TEXT_BYTES, MAX_VALUES
@@ -549,7 +549,7 @@ class TestNpyValues(FileTestCase):
         # the first axis, not one per axis and value.
         shape = (3,) + (1,) * 30 + (2,)
         path = self.write("l.npy", npy_bytes([0, 1, 2, 3, 4, 5], shape, fortran=True))
-        with mock.patch.object(layer_files, "_c_order", wraps=layer_files._c_order) as steps:
+        with mock.patch.object(layers, "_c_order", wraps=layers._c_order) as steps:
             self.assertEqual(read_npy(path), (shape, [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]))
         self.assertEqual(steps.call_count, 1 + 3)
 

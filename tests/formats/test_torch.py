@@ -14,7 +14,7 @@ from reviews.argmax.check import check_layer
 from reviews.errors import InputError
 from reviews.formats import torch as torch_format
 from reviews.formats.layers import Tensor, read_model
-from reviews.counterexamples import main
+from reviews.cli import main
 from tests.formats.model_data import ExactLayer, model, rows
 from tests.support import FileTestCase, listed, fresh_python
 

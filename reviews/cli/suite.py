@@ -10,7 +10,7 @@ import platform
 
 from reviews import __version__
 from reviews.claims import default_claims, run, select
-from reviews.command.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, add_output,
+from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, add_output,
                                      deliver, not_empty)
 from reviews.errors import InputError
 from reviews.formats.source import shown_name

@@ -4,6 +4,7 @@ Whatever happens, the command ends with at most one line on stderr and an
 exit status; the pieces here make that so for both subcommands.
 
     PROGRAM, SUITE_NAME     the command's name, the suite's name
+    INTERRUPTED             the exit status after Ctrl-C
     UsageError              a command-line mistake (one line, exit 2)
     Finished                argparse is done (after --help)
     WriteFailed             a report that could not be written
@@ -21,11 +22,12 @@ import os
 from reviews.formats.source import shown_name
 from reviews.report.files import write_file
 
-__all__ = ["PROGRAM", "SUITE_NAME", "UsageError", "Finished", "WriteFailed", "Output", "Parser",
+__all__ = ["PROGRAM", "SUITE_NAME", "INTERRUPTED", "UsageError", "Finished", "WriteFailed", "Output", "Parser",
            "not_empty", "add_output", "deliver", "columns", "write_notes"]
 
 PROGRAM = "counterexamples"
 SUITE_NAME = "review-counterexamples"
+INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
 
 
 class UsageError(Exception):

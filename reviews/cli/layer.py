@@ -13,7 +13,7 @@ import re
 from reviews import __version__
 from reviews.argmax.check import iter_check_layer
 from reviews.argmax.workers import job_count, start_method
-from reviews.command.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
+from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
                                      add_output, columns, deliver, not_empty, write_notes)
 from reviews.errors import InputError
 from reviews.formats.checkpoint import model_files
