@@ -49,7 +49,7 @@ _HOMES = {
     "ulp_distance": "reviews.softmax.functions",
     "check_layer": "reviews.argmax.check",
     "iter_check_layer": "reviews.argmax.check",
-    "verify": "reviews.argmax.check",
+    "verify": "reviews.argmax.verify",
     "ClassResult": "reviews.argmax.result",
     "radii": "reviews.argmax.tolerance",
     "region_count": "reviews.argmax.regions",

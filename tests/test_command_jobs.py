@@ -131,7 +131,7 @@ from tests.argmax.test_workers import _spin
 
 workers.START_METHOD = "fork"
 workers.usable_cpus = lambda: 2
-check._decide = lambda layer, i: _spin([i])
+check.decide = lambda layer, i: _spin([i])
 sys.exit(main(sys.argv[1:]))
 """
 

@@ -8,8 +8,15 @@ from fractions import Fraction as F
 from unittest import mock
 
 from reviews.argmax import check as argmaxable
-from reviews.argmax.check import ClassResult, braid_reflect, check_layer, exact_layer, verify
+from reviews.argmax import decide as deciding
+from reviews.argmax import programs
+from reviews.argmax.braid import braid_reflect
+from reviews.argmax.check import check_layer
+from reviews.argmax.layer_input import exact_layer
+from reviews.argmax.result import ClassResult
+from reviews.argmax.verify import verify
 from reviews.errors import InputError
+from reviews.argmax.arithmetic import EXACT
 from reviews.argmax.feasibility import Program
 from reviews.argmax.layer_input import check_spread, integer_layer
 from reviews.argmax.span import SpanCoordinates
@@ -174,14 +181,14 @@ class TestNearestPoint(unittest.TestCase):
 
     def _decided(self, weights, bias):
         calls = []
-        nearest = argmaxable._nearest
+        nearest = deciding.nearest
 
         def counted(layer, i, working):
             result = nearest(layer, i, working)
             calls.append(result is not None)
             return result
 
-        with mock.patch.object(argmaxable, "_nearest", counted):
+        with mock.patch.object(deciding, "nearest", counted):
             results = check_layer(weights, bias)
         return results, calls
 
@@ -190,7 +197,7 @@ class TestNearestPoint(unittest.TestCase):
             weights, biases = _hull_layer(12, 160, 16, bias)
             results, calls = self._decided(weights, biases)
             self.assertGreater(sum(calls), 10)
-            with mock.patch.object(argmaxable, "_nearest", lambda layer, i, working: None):
+            with mock.patch.object(deciding, "nearest", lambda layer, i, working: None):
                 programs = check_layer(weights, biases)
             self.assertEqual([r.argmaxable for r in results], [r.argmaxable for r in programs])
             self.assertTrue(all(verify(weights, biases, r) for r in results))
@@ -212,7 +219,7 @@ class TestNearestPoint(unittest.TestCase):
     def test_a_box_keeps_the_program(self):
         weights, biases = _hull_layer(15, 120, 16, True)
         calls = []
-        with mock.patch.object(argmaxable, "NearestPoint",
+        with mock.patch.object(programs, "NearestPoint",
                                side_effect=lambda rows: calls.append(rows)):
             results = check_layer(weights, biases, box=100)
         self.assertEqual(calls, [])
@@ -257,7 +264,7 @@ class TestRowCandidates(unittest.TestCase):
                 rows = [[rng.gauss(0, 1) * 2.0 ** rng.randint(-60, 60) for _ in range(4)]
                         for _ in range(20)] + [halves, [0.0] * 4, [2.0 ** -1074] * 4]
                 biases = [rng.gauss(0, 1) for _ in rows] if bias else None
-                layer = argmaxable._Layer(*integer_layer(rows, biases), box=box)
+                layer = deciding.PreparedLayer(*integer_layer(rows, biases), box=box)
                 self.assertTrue(layer.binary)
                 for i in range(len(rows)):
                     with self.subTest(bias=bias, box=box, i=i):
@@ -269,7 +276,7 @@ class TestRowCandidates(unittest.TestCase):
                             self.assertEqual(candidate, layer.candidate(layer.float_weights[i]))
 
     def test_small_integer_rows_are_their_own_candidates(self):
-        layer = argmaxable._Layer(*integer_layer([[3, -4], [1, 2]], [F(1, 2), 0]))
+        layer = deciding.PreparedLayer(*integer_layer([[3, -4], [1, 2]], [F(1, 2), 0]))
         self.assertEqual(layer.row_candidate(0), ([6, -8, 2], 2))
 
 
@@ -325,7 +332,7 @@ class TestSpreadLimit(unittest.TestCase):
 
     def test_the_check_refuses_before_any_work(self):
         weights = [[Decimal("1e5000"), Decimal("-1e-5000"), k] for k in range(12)]
-        with mock.patch("reviews.argmax.check._Layer") as layer:
+        with mock.patch("reviews.argmax.check.PreparedLayer") as layer:
             with self.assertRaisesRegex(InputError, "the layer's 36 numbers span 33,219 bits"):
                 check_layer(weights)
         layer.assert_not_called()
@@ -359,7 +366,7 @@ class TestSpreadLimit(unittest.TestCase):
         # T = 1e19700 made a 200 x 4 float layer take 200 s instead of 1.25;
         # here 12 classes of d = 3 with a bias: 48 numbers from 1 to 1e19000.
         weights = [[k, k * k % 7, 1.5] for k in range(1, 13)]
-        with mock.patch("reviews.argmax.check._Layer") as layer, \
+        with mock.patch("reviews.argmax.check.PreparedLayer") as layer, \
                 self.assertRaisesRegex(InputError, "^the layer's 48 numbers span 63,11. bits with"
                                        r" the tolerance \(magnitudes about 1 to 1e19000\); "):
             check_layer(weights, list(range(12)), tolerance=Decimal("1e19000"))
@@ -445,12 +452,12 @@ class TestSpanCoordinates(unittest.TestCase):
         original = Program.__init__
 
         def recording(program, rows, offsets, *arguments, **keywords):
-            if keywords.get("exact"):
+            if EXACT in arguments:
                 entries.extend(v for row in rows for v in row)
             original(program, rows, offsets, *arguments, **keywords)
 
         with mock.patch.object(Program, "__init__", recording), \
-                mock.patch("reviews.argmax.check._FLOAT_ROUNDS", 0):
+                mock.patch("reviews.argmax.programs._FLOAT_ROUNDS", 0):
             results = check_layer(weights)
         self.assertEqual([r.argmaxable for r in results], [True, True, True, False])
         self.assertTrue(entries)
@@ -462,7 +469,7 @@ class TestSpanCoordinates(unittest.TestCase):
         # on the whole layer it is the strict maximum at x = (1, 0, ...).
         weights = [[0] * 6, [0, 10, 0, 0, 0, 0], [3, 1, 0, 0, 0, 0]]
         checked = []
-        original = argmaxable._Layer.combination_holds
+        original = deciding.PreparedLayer.combination_holds
 
         def recording(layer, i, terms):
             checked.append((i, original(layer, i, terms)))
@@ -471,10 +478,10 @@ class TestSpanCoordinates(unittest.TestCase):
         # No reflections, no centring, no shared-direction candidate: the
         # program is reached at once.
         with mock.patch("reviews.argmax.span._PRIME", 3), \
-                mock.patch.object(argmaxable, "_REFLECTIONS", 0), \
-                mock.patch.object(argmaxable.SharedDirection, "point", lambda shared, i: None), \
-                mock.patch.object(argmaxable._Layer, "centre", lambda layer: [0.0] * 6), \
-                mock.patch.object(argmaxable._Layer, "combination_holds", recording):
+                mock.patch.object(deciding, "_REFLECTIONS", 0), \
+                mock.patch.object(deciding.SharedDirection, "point", lambda shared, i: None), \
+                mock.patch.object(deciding.PreparedLayer, "centre", lambda layer: [0.0] * 6), \
+                mock.patch.object(deciding.PreparedLayer, "combination_holds", recording):
             results = check_layer(weights)
         # Then exact coordinates, which keep the rank, decide it.
         self.assertEqual(checked, [(2, False)])

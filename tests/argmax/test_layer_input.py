@@ -7,7 +7,8 @@ from fractions import Fraction as F
 from unittest import mock
 
 from reviews.argmax import layer_input, twins
-from reviews.argmax.check import check_layer, verify
+from reviews.argmax.check import check_layer
+from reviews.argmax.verify import verify
 from reviews.argmax.layer_input import FloatRows, check_spread, extremes, integer_layer, validated
 from reviews.argmax.twins import Twins
 from reviews.errors import InputError

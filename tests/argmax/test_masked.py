@@ -8,7 +8,11 @@ import unittest
 from decimal import Decimal
 from fractions import Fraction
 
-from reviews.argmax.check import ClassResult, check_layer, verify
+from reviews.argmax.check import check_layer
+
+from reviews.argmax.result import ClassResult
+
+from reviews.argmax.verify import verify
 from reviews.argmax.tolerance import Radius, radii
 from reviews.errors import InputError
 from reviews.formats.layers import read_layer

@@ -8,7 +8,9 @@ from fractions import Fraction as F
 from unittest import mock
 
 from reviews.argmax import check as argmaxable
-from reviews.argmax.check import ClassResult, check_layer, verify
+from reviews.argmax.check import check_layer
+from reviews.argmax.result import ClassResult
+from reviews.argmax.verify import verify
 from reviews.argmax.feasibility import Program
 from reviews.argmax.layer_input import integer_layer
 from reviews.argmax.packed import dot

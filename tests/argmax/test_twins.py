@@ -5,7 +5,8 @@ from fractions import Fraction as F
 from unittest import mock
 
 from reviews.argmax import check as argmaxable
-from reviews.argmax.check import check_layer, verify
+from reviews.argmax.check import check_layer
+from reviews.argmax.verify import verify
 from reviews.argmax.twins import Twins
 
 
@@ -39,7 +40,7 @@ class TestRepeatedRows(unittest.TestCase):
 
     def decided(self, weights, bias=None, box=None):
         """The results, and how many classes went to the exact decision."""
-        with mock.patch.object(argmaxable, "_decide", wraps=argmaxable._decide) as spy:
+        with mock.patch.object(argmaxable, "decide", wraps=argmaxable.decide) as spy:
             results = check_layer(weights, bias, box=box)
         return results, spy.call_count
 

@@ -13,7 +13,7 @@ from unittest import mock
 from reviews.cli import main
 from reviews.argmax import layer_input
 from reviews.formats import layers
-from reviews.argmax.check import exact_layer
+from reviews.argmax.layer_input import exact_layer
 from reviews.errors import InputError
 from reviews.formats.source import MAX_TEXT_BYTES, MAX_VALUES
 from reviews.formats.layers import read_layer, read_npy
