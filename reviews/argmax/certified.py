@@ -18,7 +18,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.exact import common_denominator
 from reviews.argmax.layer_input import class_index, integer_layer
-from reviews.argmax.masked import masked_classes
+from reviews.argmax.masked import Masks
 from reviews.argmax.packed import Packed
 
 __all__ = ["verify_all"]
@@ -39,7 +39,7 @@ def verify_all(weights, bias, results):
     ...                      ClassResult(1, False, None, ((0, Fraction(1, 2)), (2, Fraction(1, 2))))])
     [True, False, True]
     """
-    if masked_classes(bias):
+    if Masks(weights, bias).masked:
         raise InputError("verify_all takes a layer without masked classes (a bias of -inf):"
                          " use verify")
     rows, biases, _ = integer_layer(weights, bias)

@@ -68,12 +68,10 @@ certificate independently, and the paper's own search is
 reviews.argmax.braid.
 """
 
-from fractions import Fraction
-
 from reviews.argmax.decide import PreparedLayer, decide
 from reviews.argmax.layer_input import asked_classes, box_bound, check_spread, integer_layer
 from reviews.argmax.lines import upper_envelope
-from reviews.argmax.masked import iter_unmasked, masked_classes
+from reviews.argmax.masked import Masks
 from reviews.argmax.result import Checked, ClassResult, decoded, encoded
 from reviews.argmax.tolerance import Geometry, Radius, tolerance_bound
 from reviews.argmax.twins import Twins
@@ -104,6 +102,7 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     decides only those, each against every row of the layer, and returns
     their results in increasing class order; None decides every class.
 
+    >>> from fractions import Fraction
     >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
     >>> [r.argmaxable for r in check_layer(W)]
     [True, True, True, False]
@@ -148,43 +147,53 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
-    masked = masked_classes(bias)
-    if masked:
-        return iter_unmasked(weights, bias, masked, lambda w, b, asked: iter_check_layer(
-            w, b, progress, box=box, jobs=jobs, tolerance=tolerance, classes=asked, radii=radii),
-            _masked_result, classes)
+    # Masked classes and twins are settled by a Reduction each
+    # (reviews.argmax.reduction); the rest is decided on the smaller layer.
+    masks = Masks(weights, bias, validate=True)
     jobs = job_count(jobs)
     bound = None if box is None else box_bound(box)
     tolerance = tolerance_bound(tolerance)
+    if masks.masked:
+        asked = asked_classes(classes, masks.classes)
+        if not any(i in masks.position for i in asked):
+            return _in_order(asked, masks, None, bound, tolerance, None)
+        weights, bias = masks.select(weights), masks.select(bias)
     rows, biases, denominator = integer_layer(weights, bias)
-    asked = asked_classes(classes, len(rows))
+    if not masks.masked:
+        asked = asked_classes(classes, len(rows))
     # Repeated rows are settled by a twin; the rest on one representative per row.
     twins = Twins(rows, biases)
     reduced = (twins.select(rows), twins.select(biases), denominator)
     check_spread(*reduced, bound, tolerance)
     # Only representatives that stand for a class without a twin need deciding.
-    needed = sorted({twins.position[i] for i in asked if i not in twins.twin})
+    unmasked = asked if not masks.masked else [masks.position[i] for i in asked
+                                               if i in masks.position]
+    needed = sorted({twins.position[i] for i in unmasked if i not in twins.twin})
     plan = (reduced, bound, twins, (rows, biases) if tolerance or radii else None,
             tolerance, radii)
-    return _in_order(asked, twins, bound, tolerance, _decided(plan, needed, jobs, progress))
+    return _in_order(asked, masks, twins, bound, tolerance,
+                     _decided(plan, needed, jobs, progress))
 
 
-def _masked_result(index, argmaxable, classes, masked):
-    return Checked(ClassResult(index, argmaxable, classes=classes, masked=masked), None)
-
-
-def _in_order(asked, twins, bound, tolerance, decided):
-    """A Checked per class asked: a twin's at once, the others' from ``decided`` in turn."""
+def _in_order(asked, masks, twins, bound, tolerance, decided):
+    """A Checked per class asked: a masked class's or a twin's at once, the
+    others' from ``decided`` in turn (None where every class asked is masked)."""
     try:
         for i in asked:
-            if i in twins.twin:
-                result = ClassResult(i, False, None, ((twins.twin[i], Fraction(1)),),
-                                     twins.classes, tolerance=tolerance)
-                yield Checked(result if bound is None else _into_box(result, bound), None)
-            else:
-                yield next(decided)
+            if masks.masked:
+                settled = masks.settled(i)
+                if settled is not None:
+                    yield Checked(settled, None)
+                    continue
+                i = masks.position[i]
+            settled = twins.settled(i, bound, tolerance)
+            checked = Checked(settled, None) if settled is not None else next(decided)
+            if masks.masked:
+                checked = checked._replace(result=masks.expanded(checked.result))
+            yield checked
     finally:
-        decided.close()
+        if decided is not None:
+            decided.close()
 
 
 def _decided(plan, needed, jobs, progress):
@@ -245,7 +254,7 @@ class _Plan:
             result = decide(self.layer, n)
         if self.bound is not None:
             result = _into_box(result, self.bound)
-        result = self.twins.renamed(result)
+        result = self.twins.expanded(result)
         if self.tolerance:
             result = self.geometry().carried(result, self.tolerance)
         return Checked(result, self.geometry().radius(result) if self.radii else None)

@@ -79,7 +79,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.argmax.feasibility import decide
 from reviews.argmax.layer_input import class_index, finite, integer_layer
-from reviews.argmax.masked import masked_classes, radii_unmasked
+from reviews.argmax.masked import Masks
 from reviews.argmax.packed import Packed, dot
 from reviews.argmax.result import decoded, encoded
 from reviews.argmax.witness import Witness
@@ -544,10 +544,16 @@ def radii(weights, bias, results, threshold=THRESHOLD):
     >>> radii(W, b, check_layer(W, b, box=100))[1]
     Radius(value=Fraction(1, 1000000000), exact=True)
     """
-    masked = masked_classes(bias)
-    if masked:
-        return radii_unmasked(weights, bias, results, masked,
-                              lambda w, b, r: radii(w, b, r, threshold))
+    masks = Masks(weights, bias)
+    if masks.masked:
+        # None for a masked class (never argmaxable), the others measured
+        # on the layer without the masked classes.
+        shown = [result for result in results if result.index in masks.position]
+        found = radii(masks.select(weights), masks.select(bias),
+                      [result._replace(index=masks.position[result.index]) for result in shown],
+                      threshold) if shown else []
+        found = dict(zip((result.index for result in shown), found))
+        return [found.get(result.index) for result in results]
     box = results[0].box if results else None
     rows, biases, _ = integer_layer(weights, bias)
     geometry = Geometry(rows, biases, box)

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from reviews.argmax.feasibility import is_combination
 from reviews.argmax.layer_input import box_bound, certificate_number, class_index, exact_layer, sequence
-from reviews.argmax.masked import masked_classes, verify_unmasked
+from reviews.argmax.masked import Masks
 from reviews.argmax.packed import dot
 from reviews.argmax.result import ClassResult
 from reviews.argmax.tolerance import clears, holds_at, tolerance_bound
@@ -53,10 +53,16 @@ def verify(weights, bias, result, box=None, tolerance=0):
     >>> verify([[0], [1]], [0, -2], boxed, box=1), verify([[0], [1]], [0, -2], boxed)
     (True, False)
     """
-    masked = masked_classes(bias)
-    if masked and isinstance(result, ClassResult):
-        return verify_unmasked(weights, bias, result, masked,
-                               lambda w, b, r: verify(w, b, r, box, tolerance))
+    masks = Masks(weights, bias)
+    if masks.masked and isinstance(result, ClassResult):
+        # A masked class is proved by its bias, the others on the layer
+        # without the masked classes (whose logits are -inf).
+        if result.index in masks.masked:
+            return result.masked and not result.argmaxable
+        result = masks.restricted(result)
+        if result is None:
+            return False
+        weights, bias = masks.select(weights), masks.select(bias)
     rows, biases = exact_layer(weights, bias)
     biases = biases or [Fraction(0)] * len(rows)
     bound = None if box is None else box_bound(box)

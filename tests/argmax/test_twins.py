@@ -15,12 +15,12 @@ class TestTwins(unittest.TestCase):
     def test_equal_rows_and_biases_defeat_each_other(self):
         twins = Twins([[1, 2], [1, 2], [3, 4]], [0, 0, 0])
         self.assertEqual(twins.twin, {0: 1, 1: 0})
-        self.assertEqual(twins.representatives, [0, 2])
+        self.assertEqual(twins.kept, [0, 2])
 
     def test_the_unique_largest_bias_of_a_group_is_left_to_decide(self):
         twins = Twins([[1], [1], [1]], [2, 7, -1])
         self.assertEqual(twins.twin, {0: 1, 2: 1})
-        self.assertEqual(twins.representatives, [1])
+        self.assertEqual(twins.kept, [1])
         self.assertEqual(twins.position, {1: 0})
 
     def test_every_twin_has_the_same_row_and_at_least_the_bias(self):
