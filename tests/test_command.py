@@ -801,7 +801,7 @@ class TestStandardInputCommand(FileTestCase):
     def test_a_checker_error_about_a_bias_from_standard_input_names_it(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
         refusal = mock.patch.object(layer_command, "iter_check_layer",
-                                    side_effect=InputError("bias[3] is refused"))
+                                    side_effect=InputError("bias[3] is refused", input="bias"))
         with standard_input("[0, 0, 0, 1]"), refusal:
             self.assertEqual(in_process("check-layer", layer, "--bias", "-"),
                              (2, "", "counterexamples: error: <stdin>: bias[3] is refused\n"))

@@ -8,7 +8,6 @@ import signal
 import unittest
 from unittest import mock
 
-from reviews.cli import main
 from reviews.argmax import workers
 from reviews.cli import layer as layer_command
 from reviews.cli.layer import jobs_for as _jobs_for

@@ -38,7 +38,11 @@ def masked_classes(bias):
     """
     if bias is None or not (hasattr(bias, "__len__") and hasattr(bias, "__getitem__")):
         return []
-    return [j for j, value in enumerate(sequence(bias, "bias")) if _minus_infinity(value)]
+    try:
+        bias = sequence(bias, "bias")
+    except InputError as error:
+        raise InputError(str(error), input="bias") from None
+    return [j for j, value in enumerate(bias) if _minus_infinity(value)]
 
 
 def _minus_infinity(value):

@@ -19,7 +19,7 @@ from reviews.cli.streams import (INTERRUPTED, PROGRAM, SUITE_NAME, Finished, Out
                                  WriteFailed)
 from reviews.cli.suite import main_parser, run_claims
 from reviews.errors import InputError
-from reviews.formats.source import shown_name
+from reviews.shown import shown_name
 
 __all__ = ["main"]
 

@@ -19,7 +19,8 @@ from reviews.errors import InputError
 from reviews.formats.checkpoint import model_files
 from reviews.formats.classes import parse_classes
 from reviews.formats.layers import read_model
-from reviews.formats.source import STDIN, file_digest, shown_name
+from reviews.formats.source import STDIN, file_digest
+from reviews.shown import shown_name
 from reviews.formats.text import decimal_from_text
 from reviews.report.files import refuse_folder, refuse_inputs
 from reviews.report.progress import Progress
@@ -168,89 +169,113 @@ def _example_path(name):
 
 
 def check_layer_command(argv, out, err):
-    arguments = _layer_parser(out).parse_args(argv)
-    if (arguments.file is None) == (arguments.example is None):
-        raise UsageError("check-layer needs FILE or --example NAME (one of them)")
-    if arguments.example is not None:
-        arguments.file = _example_path(arguments.example)
-    # Read before the layer: a mistake in the list costs no reading of a large file.
-    asked = None if arguments.classes is None else parse_classes(arguments.classes)
-    if arguments.output is not None:
-        refuse_folder(arguments.output)
-        refuse_inputs(arguments.output,
-                      (arguments.file, arguments.bias) + model_files(arguments.file))
-    # The reader's messages and notes already start with the file they are about.
+    """check-layer: parse the options, read the layer, check it, report it; the exit status."""
+    arguments = _parse(argv, out)
     # Notes are held until the layer is checked: a layer that the reader or
     # the checker refuses gets its one error line only.
     notes = []
-    name, bias_name = _shown(arguments.file), _shown(arguments.bias)
-    if arguments.example is not None:
-        name = "example:%s" % arguments.example   # the same wherever the suite is installed
-    shown, bias_shown = shown_name(name), bias_name and shown_name(bias_name)
     progress = None
     if err.isatty():
         progress = Progress(err, failure=WriteFailed, columns=columns(err.stream))
     elif arguments.progress:
         progress = Progress(err, failure=WriteFailed, plain=True)
     try:
-        if progress is not None:
-            progress.status("reading %s" % shown)
-        layer = read_model(arguments.file, arguments.bias, tensor=arguments.tensor,
-                           bias_tensor=arguments.bias_tensor, transpose=arguments.transpose,
-                           vocab=arguments.vocab, note=notes.append)
-        if arguments.output is not None:
-            # A model folder names its files only as it is read; the report is not written yet.
-            refuse_inputs(arguments.output, layer.files)
-        weights, bias = layer.weights, layer.bias
-        if asked is not None:
-            asked = asked.resolve(len(weights))
-        decided = len(weights) if asked is None else len(asked)
-        jobs = jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method(), decided)
-        if arguments.jobs is not None and jobs < arguments.jobs:
-            # "At most": a one-dimensional layer, or one class left to decide
-            # after its twins, is checked in this process whatever is asked.
-            notes.append("--jobs %d: %d CPU%s usable here, so at most %d worker process%s"
-                         " (more only take turns)" % (arguments.jobs, jobs,
-                                                      "" if jobs == 1 else "s", jobs,
-                                                      "" if jobs == 1 else "es"))
-        if progress is not None:
-            progress.status("preparing %d classes of dimension %d"
-                            % (len(weights), len(weights[0])))
-        try:
-            with_radii = decided * len(weights) * len(weights[0]) <= _RADIUS_WORK
-            checked = list(iter_check_layer(weights, bias, progress=progress, box=arguments.box,
-                                            jobs=jobs, tolerance=arguments.tolerance,
-                                            classes=asked, radii=with_radii))
-            results = [c.result for c in checked]
-            found = [c.radius for c in checked] if with_radii else None
-            if not with_radii:
-                notes.append("no radius reported: past N * C * d = 2**26, N the classes"
-                             " decided, the radii would take minutes more (pass --tolerance T"
-                             " to ask about a ball of radius above T)")
-        except InputError as error:
-            # check_layer's messages about the bias start with "bias", those
-            # about the whole layer (its spread) with "the layer's".
-            message = str(error)
-            if arguments.bias is not None and message.startswith("the layer's"):
-                shown = "%s with bias %s" % (shown, bias_shown)
-            elif arguments.bias is not None and message.startswith("bias"):
-                shown = bias_shown
-            raise InputError("%s: %s" % (shown, message)) from None
+        layer, asked = _read(arguments, notes, progress)
+        results, found = _check(arguments, layer, asked, notes, progress)
     finally:
         if progress is not None:
             progress.wipe()
     write_notes(notes, err)
+    return _report(arguments, layer, asked, results, found, out)
+
+
+def _parse(argv, out):
+    """The options, checked before any file is read; ``asked`` the classes
+    listed (unresolved), ``name`` the layer's name in the report, ``shown``
+    and ``bias_shown`` the names its messages give the files."""
+    arguments = _layer_parser(out).parse_args(argv)
+    if (arguments.file is None) == (arguments.example is None):
+        raise UsageError("check-layer needs FILE or --example NAME (one of them)")
+    if arguments.example is not None:
+        arguments.file = _example_path(arguments.example)
+    # Read before the layer: a mistake in the list costs no reading of a large file.
+    arguments.asked = None if arguments.classes is None else parse_classes(arguments.classes)
+    if arguments.output is not None:
+        refuse_folder(arguments.output)
+        refuse_inputs(arguments.output,
+                      (arguments.file, arguments.bias) + model_files(arguments.file))
+    # The reader's messages and notes already start with the file they are about.
+    arguments.name, bias_name = _shown(arguments.file), _shown(arguments.bias)
+    if arguments.example is not None:
+        arguments.name = "example:%s" % arguments.example   # the same wherever it is installed
+    arguments.shown = shown_name(arguments.name)
+    arguments.bias_shown = bias_name and shown_name(bias_name)
+    return arguments
+
+
+def _read(arguments, notes, progress):
+    """(the layer read, the classes asked resolved on it, or None for all)."""
+    if progress is not None:
+        progress.status("reading %s" % arguments.shown)
+    layer = read_model(arguments.file, arguments.bias, tensor=arguments.tensor,
+                       bias_tensor=arguments.bias_tensor, transpose=arguments.transpose,
+                       vocab=arguments.vocab, note=notes.append)
+    if arguments.output is not None:
+        # A model folder names its files only as it is read; the report is not written yet.
+        refuse_inputs(arguments.output, layer.files)
+    asked = arguments.asked
+    return layer, None if asked is None else asked.resolve(len(layer.weights))
+
+
+def _check(arguments, layer, asked, notes, progress):
+    """(a ClassResult per class decided, their radii or None if not worth it)."""
+    weights = layer.weights
+    decided = len(weights) if asked is None else len(asked)
+    jobs = jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method(), decided)
+    if arguments.jobs is not None and jobs < arguments.jobs:
+        # "At most": a one-dimensional layer, or one class left to decide
+        # after its twins, is checked in this process whatever is asked.
+        notes.append("--jobs %d: %d CPU%s usable here, so at most %d worker process%s"
+                     " (more only take turns)" % (arguments.jobs, jobs,
+                                                  "" if jobs == 1 else "s", jobs,
+                                                  "" if jobs == 1 else "es"))
+    if progress is not None:
+        progress.status("preparing %d classes of dimension %d" % (len(weights), len(weights[0])))
+    with_radii = decided * len(weights) * len(weights[0]) <= _RADIUS_WORK
+    try:
+        checked = list(iter_check_layer(weights, layer.bias, progress=progress,
+                                        box=arguments.box, jobs=jobs,
+                                        tolerance=arguments.tolerance, classes=asked,
+                                        radii=with_radii))
+    except InputError as error:
+        # The check says which input its message is about: the bias, or
+        # the whole layer (its spread), each read from its own file.
+        shown = arguments.shown
+        if arguments.bias is not None and error.input == "layer":
+            shown = "%s with bias %s" % (shown, arguments.bias_shown)
+        elif arguments.bias is not None and error.input == "bias":
+            shown = arguments.bias_shown
+        raise InputError("%s: %s" % (shown, error)) from None
+    if not with_radii:
+        notes.append("no radius reported: past N * C * d = 2**26, N the classes"
+                     " decided, the radii would take minutes more (pass --tolerance T"
+                     " to ask about a ball of radius above T)")
+    return [c.result for c in checked], [c.radius for c in checked] if with_radii else None
+
+
+def _report(arguments, layer, asked, results, found, out):
+    """Deliver the report; the exit status."""
     render = LAYER_FORMATS[arguments.format]
     provenance = Provenance(
         version_line(Suite(SUITE_NAME, __version__, platform.python_version())),
-        [(name if arguments.example is not None and path == arguments.file else path,)
+        [(arguments.name if arguments.example is not None and path == arguments.file else path,)
          + file_digest(path) for path in layer.files], layer.weights_tensor,
         layer.bias_tensor, arguments.transpose)
     shown = {"certificates": arguments.certificates} if arguments.format == "json" else {}
     if asked is not None:
-        shown["classes"] = len(weights)
-    deliver(render(name, results, len(weights[0]), bias is not None, found, tokens=layer.tokens,
-                    provenance=provenance, **shown), arguments.output, out)
+        shown["classes"] = len(layer.weights)
+    deliver(render(arguments.name, results, len(layer.weights[0]), layer.bias is not None, found,
+                   tokens=layer.tokens, provenance=provenance, **shown), arguments.output, out)
     if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in results):
         return 1
     return 0

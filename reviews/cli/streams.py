@@ -19,7 +19,7 @@ import argparse
 import io
 import os
 
-from reviews.formats.source import shown_name
+from reviews.shown import shown_name
 from reviews.report.files import write_file
 
 __all__ = ["PROGRAM", "SUITE_NAME", "INTERRUPTED", "UsageError", "Finished", "WriteFailed", "Output", "Parser",

@@ -13,7 +13,7 @@ from reviews.claims import default_claims, run, select
 from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, add_output,
                                      deliver, not_empty)
 from reviews.errors import InputError
-from reviews.formats.source import shown_name
+from reviews.shown import shown_name
 from reviews.papers import all_claims
 from reviews.report.files import refuse_figures, refuse_folder, write_file
 from reviews.report.html import html

@@ -16,7 +16,7 @@ exactly, as everywhere (reviews.formats.text).
 import decimal
 
 from reviews.errors import InputError
-from reviews.formats.source import excerpt
+from reviews.shown import excerpt
 from reviews.formats.text import Numbers, decimal_from_text
 
 __all__ = ["embedding_rows"]

@@ -29,7 +29,7 @@ import re
 
 from reviews.errors import InputError
 from reviews.exact import decimal_size_error
-from reviews.formats.source import excerpt, shown_number
+from reviews.shown import excerpt, shown_number
 
 __all__ = ["MASKED", "MAX_TEXT_VALUES", "Numbers", "decimal_from_text", "delimited_rows",
            "parse_json", "describe_json", "json_layer", "json_bias", "json_numbers"]

@@ -14,7 +14,7 @@ other renderers (reviews.report.text) it knows nothing about any paper.
 import html as _html
 import re
 
-from reviews.formats.source import shown_name
+from reviews.shown import shown_name
 from reviews.report.text import (SELECTED_ONLY, alt_text, citation, tally, verdict_cell,
                                  version_line)
 

@@ -26,7 +26,7 @@ import re
 import urllib.parse
 from collections import namedtuple
 
-from reviews.formats.source import shown_name
+from reviews.shown import shown_name
 
 __all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
            "version_line", "citation", "tally", "alt_text", "verdict_cell", "listing",
