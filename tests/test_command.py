@@ -20,7 +20,7 @@ from reviews.errors import InputError
 from tests.support import FileTestCase
 from tests.formats.test_layers import npy_bytes
 from tests.formats.test_arrays import npz_bytes, raw, safetensors_bytes
-from tests.report.test_text import _Page
+from tests.report.test_verdicts import _Page
 
 # A number past what the project holds exactly, as the command names it.
 SIZE_LIMIT = ("past the size limit: an exact value's numerator and denominator may have at most"

@@ -18,6 +18,7 @@ the entry point down:
                     question of the released detector's linear program),
                     its certificates with the norms bounded exactly, and
                     each class's radius
+    norms           exact checks of margins against T times a norm
     certified       verify_all: every certificate of a layer, read once
     released        the released detector's search rule (ties to the
                     lowest index), in exact arithmetic, for comparison
@@ -29,6 +30,7 @@ the entry point down:
     candidates      a whitened candidate for rows sharing a direction
     feasibility     strict linear feasibility: floats, Decimals or exact
                     integers propose, exact checks decide
+    reduction       the protocol of masks and twins: settle, keep, expand
     arithmetic      FLOATS, Decimals(n), EXACT: what a program computes in
     nearest         Wolfe's nearest point of a hull to the origin
     lifting         exact integer solutions by p-adic lifting

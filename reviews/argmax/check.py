@@ -72,8 +72,9 @@ from reviews.argmax.decide import PreparedLayer, decide
 from reviews.argmax.layer_input import asked_classes, box_bound, check_spread, integer_layer
 from reviews.argmax.lines import upper_envelope
 from reviews.argmax.masked import Masks
+from reviews.argmax.norms import tolerance_bound
 from reviews.argmax.result import Checked, ClassResult, decoded, encoded
-from reviews.argmax.tolerance import Geometry, Radius, tolerance_bound
+from reviews.argmax.tolerance import Geometry, Radius
 from reviews.argmax.twins import Twins
 from reviews.argmax.witness import Witness
 from reviews.argmax.workers import iter_items, job_count, start_method

@@ -12,11 +12,12 @@ import operator
 from fractions import Fraction
 
 from reviews.argmax.feasibility import is_combination
-from reviews.argmax.layer_input import box_bound, certificate_number, class_index, exact_layer, sequence
+from reviews.argmax.layer_input import (box_bound, certificate_number, class_index, exact_layer,
+                                        sequence)
 from reviews.argmax.masked import Masks
+from reviews.argmax.norms import clears, holds_at, tolerance_bound
 from reviews.argmax.packed import dot
 from reviews.argmax.result import ClassResult
-from reviews.argmax.tolerance import clears, holds_at, tolerance_bound
 from reviews.errors import InputError
 
 __all__ = ["verify"]

@@ -21,11 +21,11 @@ from reviews.formats.classes import parse_classes
 from reviews.formats.layers import read_model
 from reviews.formats.source import STDIN, file_digest
 from reviews.shown import shown_name
-from reviews.formats.text import decimal_from_text
+from reviews.formats.number_text import decimal_from_text
 from reviews.report.files import refuse_folder, refuse_inputs
 from reviews.report.progress import Progress
 from reviews.report.layer import CERTIFICATES, LAYER_FORMATS, Provenance
-from reviews.report.text import Suite, version_line
+from reviews.report.verdicts import Suite, version_line
 
 __all__ = ["check_layer_command", "jobs_for", "EXAMPLES"]
 

@@ -22,8 +22,8 @@ import os
 from reviews.shown import shown_name
 from reviews.report.files import write_file
 
-__all__ = ["PROGRAM", "SUITE_NAME", "INTERRUPTED", "UsageError", "Finished", "WriteFailed", "Output", "Parser",
-           "not_empty", "add_output", "deliver", "columns", "write_notes"]
+__all__ = ["PROGRAM", "SUITE_NAME", "INTERRUPTED", "UsageError", "Finished", "WriteFailed",
+           "Output", "Parser", "not_empty", "add_output", "deliver", "columns", "write_notes"]
 
 PROGRAM = "counterexamples"
 SUITE_NAME = "review-counterexamples"

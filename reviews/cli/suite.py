@@ -17,7 +17,7 @@ from reviews.shown import shown_name
 from reviews.papers import all_claims
 from reviews.report.files import refuse_figures, refuse_folder, write_file
 from reviews.report.html import html
-from reviews.report.text import FORMATS, Drawn, Suite, all_match, listing
+from reviews.report.verdicts import FORMATS, Drawn, Suite, all_match, listing
 
 __all__ = ["main_parser", "run_claims"]
 

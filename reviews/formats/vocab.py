@@ -24,7 +24,7 @@ import os
 from reviews.errors import InputError
 from reviews.formats.source import read_text
 from reviews.shown import excerpt
-from reviews.formats.text import describe_json, parse_json
+from reviews.formats.number_text import describe_json, parse_json
 
 __all__ = ["read_vocab", "find_vocab"]
 

@@ -86,7 +86,7 @@ class TestSafetensors(FileTestCase):
     def test_the_headers_sizes_are_read_as_ints(self):
         # Cheaper than a Decimal each: 65,536 tensors of 32 dimensions took
         # 5.2 s and 407 MB with Decimals, 3.4 s and 161 MB with ints.
-        with mock.patch("reviews.formats.text.decimal.Decimal",
+        with mock.patch("reviews.formats.number_text.decimal.Decimal",
                         side_effect=AssertionError("a Decimal was made")):
             path = self.write("m.safetensors", safetensors_bytes(
                 [("head", "F32", (1, 1, 2, 2), raw([1, 0, 0, 1], "f"))]))

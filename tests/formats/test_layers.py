@@ -219,9 +219,9 @@ class TestTextCosts(FileTestCase):
                               ("l.txt", "a 1 2\nb 3 4\nc 5 6\n")):
             with self.subTest(name=name):
                 path = self.write(name, content)
-                with mock.patch("reviews.formats.text.MAX_TEXT_VALUES", 6):
+                with mock.patch("reviews.formats.number_text.MAX_TEXT_VALUES", 6):
                     self.assertEqual(len(read_layer(path)[0]), 3)
-                with mock.patch("reviews.formats.text.MAX_TEXT_VALUES", 5):
+                with mock.patch("reviews.formats.number_text.MAX_TEXT_VALUES", 5):
                     with self.assertRaises(InputError) as caught:
                         read_layer(path)
                 self.assertEqual(str(caught.exception), "%s: more than 5 numbers, past the limit"

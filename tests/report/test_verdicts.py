@@ -1,4 +1,4 @@
-"""Tests of reviews.report.text and html: the formats, on claims of a made-up paper."""
+"""Tests of reviews.report.verdicts and html: the formats, on claims of a made-up paper."""
 
 import json
 import re
@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 from reviews.claims import BY_REVIEW, FAIL, PASS, Claim, Outcome, Paper, Row, run
 from reviews.report.svg import Arrow, Axis, region_map
 from reviews.report.html import html
-from reviews.report.text import FORMATS, Drawn, Suite, as_json, markdown, text
+from reviews.report.verdicts import FORMATS, Drawn, Suite, as_json, markdown, text
 
 PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001")
 SUITE = Suite("suite", "9.9", "3.x")

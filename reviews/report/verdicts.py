@@ -1,4 +1,4 @@
-"""Renderers: checked claims as text, markdown or JSON.
+"""The claims' verdicts as text, markdown or JSON, and the lines every format shares.
 
 A renderer takes the suite's header (``Suite``), a list of
 ``reviews.claims.Result`` and the figures drawn for them (``Drawn``), and
@@ -14,24 +14,21 @@ reviews.report.html.)
     FORMATS     the renderers by name
     version_line, citation, tally, alt_text, verdict_cell, SELECTED_ONLY
                 lines every format shares
-    markdown_name  a user's name (file, tensor, token) as a markdown code span
-    code_span, table_cell    markdown pieces: any text as code, a table cell
     listing     the claims' ids, whose statements, expected verdicts, statements
 
-A checked layer's reports are reviews.report.layer.
+A checked layer's reports are reviews.report.layer; markdown's own pieces
+(code spans, table cells) reviews.report.markdown.
 """
 
 import json
-import re
-import urllib.parse
 from collections import namedtuple
 
+from reviews.report.markdown import code_span, link_target, markdown_name, table_cell
 from reviews.shown import shown_name
 
 __all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
            "version_line", "citation", "tally", "alt_text", "verdict_cell", "listing",
-           "SELECTED_ONLY",
-           "markdown_name", "code_span", "table_cell"]
+           "SELECTED_ONLY"]
 
 Suite = namedtuple("Suite", "name version python")
 Suite.__doc__ = "The header of a run: suite name, suite version, Python version."
@@ -127,27 +124,6 @@ def text(suite, results, figures=None):
     return "\n".join(lines) + "\n"
 
 
-def table_cell(value):
-    """A markdown table cell's text: pipes escaped."""
-    return str(value).replace("|", "\\|")
-
-
-def _link_target(path):
-    """A path as a markdown link target: percent-encoded as in a URL, so that
-    nothing in it (a space, brackets, <, a newline) is markdown or HTML."""
-    return urllib.parse.quote(path.encode("utf-8", "surrogateescape"), safe="/")
-
-
-def markdown_name(name):
-    """A user's name as markdown: on one line (shown_name), in a code span,
-    where no markdown or HTML in it takes effect.
-
-    >>> print(markdown_name("x\\n<img src=x>`.csv"))
-    ``x\\n<img src=x>`.csv``
-    """
-    return code_span(shown_name(name))
-
-
 def markdown(suite, results, figures=None):
     """The version line, a table of the claims, then each claim's evidence
     and its written figures (alt text: what the figure shows)."""
@@ -180,7 +156,7 @@ def markdown(suite, results, figures=None):
             alt = alt_text(claim, drawn)
             lines += ["", "Figure %s: %s" % (markdown_name(drawn.path), alt), "",
                       "![%s](%s)" % (alt.replace("[", "\\[").replace("]", "\\]"),
-                                     _link_target(drawn.path))]
+                                     link_target(drawn.path))]
         lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -262,10 +238,3 @@ def listing(claims, form="text"):
     return "".join("%-*s  %-*s  %-*s  %-*s  %s\n" % (widths[0], row[0], widths[1], row[1],
                                                     widths[2], row[2], widths[3], row[3],
                                                     row[4]) for row in rows)
-
-
-def code_span(text):
-    """``text`` as a markdown code span, whatever backticks it holds."""
-    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
-    padding = " " if text[:1] == "`" or text[-1:] == "`" else ""
-    return fence + padding + text + padding + fence
