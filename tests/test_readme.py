@@ -12,7 +12,7 @@ import unittest
 
 from reviews import __version__
 from reviews import counterexamples
-from tests.test_command import FIGURE_1_JSON
+from tests.support.commands import FIGURE_1_JSON
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -6,11 +6,9 @@ are compared with the exact values the bytes hold."""
 
 import decimal
 import io
-import json
 import os
 import struct
 import unittest
-import warnings
 import zipfile
 import zlib
 from unittest import mock
@@ -19,46 +17,11 @@ from reviews.argmax.check import check_layer
 from reviews.errors import InputError
 from reviews.formats.layers import read_layer, read_npy
 from tests.support import FileTestCase, listed
-from tests.formats.model_data import model, rows, safetensors_tensor
-from tests.formats.test_layers import npy_bytes
+from tests.support.models import model, rows, safetensors_tensor
+from tests.support.arrays import npy_bytes
+from tests.support.arrays import raw, header_bytes, safetensors_bytes, npz_bytes
 
 FIGURE_1 = [[-2.0, -2.0], [1.0, 2.0], [1.8, -0.8], [0.9, 0.2]]
-
-
-def raw(values, code):
-    return struct.pack("<%d%s" % (len(values), code), *values)
-
-
-def header_bytes(header):
-    """The first 8 bytes and the header of a .safetensors file."""
-    text = json.dumps(header).encode()
-    return struct.pack("<Q", len(text)) + text
-
-
-def safetensors_bytes(tensors, metadata=None, offsets=None):
-    """A .safetensors file of (name, dtype, shape, data bytes) in order;
-    ``offsets`` replaces the data_offsets written for each name."""
-    header, data = {}, b""
-    for name, dtype, shape, body in tensors:
-        header[name] = {"dtype": dtype, "shape": list(shape),
-                        "data_offsets": (offsets or {}).get(name, [len(data), len(data) + len(body)])}
-        data += body
-    if metadata is not None:
-        header["__metadata__"] = metadata
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    return struct.pack("<Q", len(text)) + text + data
-
-
-def npz_bytes(members, compression=zipfile.ZIP_STORED):
-    """A .npz archive of (member name, bytes)."""
-    buffer = io.BytesIO()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # zipfile warns of a duplicate name
-        with zipfile.ZipFile(buffer, "w", compression) as archive:
-            for name, content in members:
-                archive.writestr(name, content)
-    return buffer.getvalue()
 
 
 class TestSafetensors(FileTestCase):

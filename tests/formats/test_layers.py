@@ -18,22 +18,9 @@ from reviews.errors import InputError
 from reviews.formats.source import MAX_TEXT_BYTES, MAX_VALUES
 from reviews.formats.layers import read_layer, read_npy
 from tests.support import FileTestCase, listed
+from tests.support.arrays import npy_bytes
 
 LIMIT = "past the size limit: .* at most 65536 bits"
-
-
-def npy_bytes(values, shape, descr="<f8", fortran=False, version=1):
-    """A .npy file as numpy writes it (header padded to 64 bytes); ``shape``
-    is a tuple, or the header's text for it; ``values`` a list of floats, or
-    the data's bytes."""
-    shape = shape if isinstance(shape, str) else repr(shape)
-    header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape)
-    prefix = 10 if version == 1 else 12
-    header += " " * (63 - (prefix + len(header)) % 64) + "\n"
-    size = struct.pack("<H" if version == 1 else "<I", len(header))
-    body = values if isinstance(values, bytes) else struct.pack(
-        "%s%d%s" % (descr[0], len(values), "d" if descr[2] == "8" else "f"), *values)
-    return b"\x93NUMPY" + bytes([version, 0]) + size + header.encode("latin-1") + body
 
 
 class TestFormats(FileTestCase):
@@ -429,7 +416,7 @@ class TestFiles(FileTestCase):
     def test_a_file_of_holes_is_refused_before_its_bytes_are_hashed(self):
         # A small head beside four tensors of 2**26 float64 values each, all
         # holes: the head reads at once, but the report would hash 2 GiB.
-        from tests.formats.test_arrays import raw, safetensors_bytes
+        from tests.support.arrays import raw, safetensors_bytes
         tensors = [("t%d" % n, "F64", (2 ** 26,), b"") for n in range(4)]
         header = safetensors_bytes([("head", "F32", (2, 2), b"")] + tensors,
                                    offsets=dict({"head": [0, 16]}, **{
@@ -445,7 +432,7 @@ class TestFiles(FileTestCase):
 
     @unittest.skipUnless(hasattr(os, "SEEK_HOLE"), "finds no holes here")
     def test_an_npz_behind_a_hole_is_refused(self):
-        from tests.formats.test_arrays import npz_bytes
+        from tests.support.arrays import npz_bytes
         path = self.sparse("m.npz", b"", 20 * 2 ** 30,
                            npz_bytes([("w.npy", npy_bytes([1, 0, 0, 1], (2, 2)))]))
         with self.assertRaisesRegex(InputError, "it is a sparse file, more than 67108864 of its"

@@ -11,7 +11,7 @@ from reviews.errors import InputError
 from reviews.report import files
 from reviews.report.files import refuse_figures, refuse_inputs, write_file
 from tests.support import FileTestCase
-from tests.test_command import FIGURE_1_JSON, SCRIPT, in_process
+from tests.support.commands import FIGURE_1_JSON, SCRIPT, in_process
 
 
 class TestRefuseInputs(FileTestCase):

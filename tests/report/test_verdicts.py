@@ -3,12 +3,12 @@
 import json
 import re
 import unittest
-from html.parser import HTMLParser
 
 from reviews.claims import BY_REVIEW, FAIL, PASS, Claim, Outcome, Paper, Row, run
 from reviews.report.svg import Arrow, Axis, region_map
 from reviews.report.html import html
 from reviews.report.verdicts import FORMATS, Drawn, Suite, as_json, markdown, text
+from tests.support.pages import Page
 
 PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001")
 SUITE = Suite("suite", "9.9", "3.x")
@@ -113,39 +113,6 @@ class TestFigures(unittest.TestCase):
         self.assertEqual([c["figures"] for c in claims], [[], ["out/a.svg"]])
 
 
-class _Page(HTMLParser):
-    """Parses a page, checking that every element closes in order."""
-
-    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
-            "source", "track", "wbr"}
-
-    def __init__(self, page):
-        super().__init__()
-        self.open, self.errors, self.tags, self.attributes, self.data = [], [], [], [], []
-        self.feed(page)
-        self.close()
-        self.errors += ["<%s> never closed" % tag for tag in self.open]
-
-    def handle_starttag(self, tag, attributes):
-        self.handle_startendtag(tag, attributes)
-        if tag not in self.VOID:
-            self.open.append(tag)
-
-    def handle_startendtag(self, tag, attributes):
-        self.tags.append(tag)
-        self.attributes += attributes
-
-    def handle_endtag(self, tag):
-        if not self.open or self.open.pop() != tag:
-            self.errors.append("</%s> closes nothing open" % tag)
-
-    def handle_data(self, data):
-        self.data.append(data)
-
-    def values(self, name):
-        return [value for key, value in self.attributes if key == name]
-
-
 def _region_svg(title):
     return region_map(title, Axis("x", -1, 1, 1), Axis("y", -1, 1, 1),
                       [("r", [(0, 0), (1, 0), (1, 1)])], [Arrow("a", (1, 1), None)],
@@ -158,7 +125,7 @@ class TestHtml(unittest.TestCase):
                "p.two": [Drawn("two.svg", "Second map.", _region_svg("Map two"), None)]}
 
     def page(self, verdict_of_second=PASS):
-        return _Page(html(SUITE, results(verdict_of_second), self.FIGURES))
+        return Page(html(SUITE, results(verdict_of_second), self.FIGURES))
 
     def test_parses_and_every_element_closes(self):
         self.assertEqual(self.page().errors, [])
@@ -208,7 +175,7 @@ class TestHtml(unittest.TestCase):
     def test_text_is_escaped(self):
         claim = Claim("p.<x>", PAPER, "S", "a < b & <script>", PASS,
                       lambda: Outcome(PASS, "<i>", (Row("<", ">"),)))
-        page = _Page(html(SUITE, run([claim])))
+        page = Page(html(SUITE, run([claim])))
         self.assertEqual(page.errors, [])
         self.assertNotIn("script", page.tags)
         self.assertNotIn("i", page.tags)

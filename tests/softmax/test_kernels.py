@@ -22,8 +22,8 @@ from reviews.softmax.fallback import slow_path_runs
 from reviews.softmax import log_softmax, logsumexp, softmax, softmax_naive
 from reviews.softmax import log_softmax_exact, logsumexp_exact, softmax_exact
 from tests.support import ROOT, fresh_python
-from tests.softmax.test_functions import correctly_rounded, grid_vectors
-from tests.softmax.test_functions import rounded_log_softmax as reference_log_softmax
+from tests.support.softmax import correctly_rounded, grid_vectors
+from tests.support.softmax import rounded_log_softmax as reference_log_softmax
 
 
 WORK = decimal.Context(prec=80, Emax=10 ** 6, Emin=-10 ** 6)

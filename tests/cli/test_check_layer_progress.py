@@ -6,12 +6,11 @@ import os
 import unittest
 from unittest import mock
 
-from reviews.cli import main
-from reviews.cli import layer as layer_command
+from reviews.cli import layer as layer_command, main
 from reviews.cli.streams import Output as _Output, WriteFailed as _WriteFailed
 from reviews.report.progress import Progress, progress_line
 from tests.support import FileTestCase
-from tests.test_command import FIGURE_1_JSON, in_process, run_code
+from tests.support.commands import FIGURE_1_JSON, in_process, run_code
 
 
 class Terminal(io.StringIO):

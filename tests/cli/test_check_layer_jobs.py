@@ -11,9 +11,9 @@ from unittest import mock
 from reviews.argmax import workers
 from reviews.cli import layer as layer_command
 from reviews.cli.layer import jobs_for as _jobs_for
-from tests.argmax.test_workers import ended_workers
-from tests.support import ROOT, FileTestCase
-from tests.test_command import FIGURE_1_JSON, in_process
+from tests.support import FileTestCase, ROOT
+from tests.support.commands import FIGURE_1_JSON, in_process
+from tests.support.workers import ended_workers
 
 # 160 classes in d = 32, enough to be split by default: 158 vertices of the
 # cube [-1, 1]^32 (each one argmaxable), the midpoint of two of them
@@ -126,11 +126,11 @@ LONG_CLASSES = """import sys
 sys.path.insert(0, %r)
 from reviews.argmax import check, workers
 from reviews.cli import main
-from tests.argmax.test_workers import _spin
+from tests.support.workers import spin
 
 workers.START_METHOD = "fork"
 workers.usable_cpus = lambda: 2
-check.decide = lambda layer, i: _spin([i])
+check.decide = lambda layer, i: spin([i])
 sys.exit(main(sys.argv[1:]))
 """
 

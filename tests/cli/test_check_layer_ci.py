@@ -5,7 +5,7 @@ import json
 import unittest
 
 from tests.support import FileTestCase
-from tests.test_command import FIGURE_1_JSON, in_process
+from tests.support.commands import FIGURE_1_JSON, in_process
 
 ALL_ARGMAXABLE = '{"weights": [[1, 0], [0, 1], [-1, -1]]}'
 

@@ -1,12 +1,12 @@
-"""check-layer on model folders as hubs ship them (issue 20): the output
+"""check-layer on model folders as hubs ship them: the output
 layer chosen and said, the tokens shown, one line for a refused file."""
 
 import json
 import os
 import unittest
 
-from tests.formats.model_data import model
-from tests.test_command import in_process, provenance
+from tests.support.commands import in_process, provenance
+from tests.support.models import model
 
 
 class TestModelFolders(unittest.TestCase):

@@ -5,10 +5,10 @@ import json
 import os
 import unittest
 
-from reviews.formats.classes import parse_classes, ranges_text
 from reviews.errors import InputError
+from reviews.formats.classes import parse_classes, ranges_text
 from tests.support import FileTestCase
-from tests.test_command import FIGURE_1_JSON, body, in_process
+from tests.support.commands import FIGURE_1_JSON, body, in_process
 
 ERROR = "counterexamples: error: "
 
