@@ -1,12 +1,16 @@
 """Tests of the command's output streams: closed, full or broken standard output and error."""
 
+import io
+import json
 import os
 import subprocess
 import sys
 import unittest
+from unittest import mock
 
+from reviews.cli import main
 from tests.support import FileTestCase, ROOT
-from tests.support.commands import FAST, SCRIPT, closing, run_code, script
+from tests.support.commands import FAST, SCRIPT, run_code
 
 
 @unittest.skipUnless(os.name == "posix", "closes descriptors and sends signals the POSIX way")
@@ -14,38 +18,46 @@ class TestStreams(FileTestCase):
     """Broken, closed or full standard streams: a status and a line, no traceback."""
 
     def test_closed_stdout_is_one_line_and_exit_2(self):
-        done = script(["--version"], stdout=None, preexec_fn=closing(1))
-        self.assertEqual((done.returncode, done.stderr),
-                         (2, b"counterexamples: error: cannot write the report:"
-                             b" standard output is closed\n"))
+        err = io.StringIO()
+        with mock.patch.object(sys, "stdout", None):   # as Python sets it for a closed descriptor
+            status = main(["--version"], err=err)
+        self.assertEqual((status, err.getvalue()),
+                         (2, "counterexamples: error: cannot write the report:"
+                             " standard output is closed\n"))
 
     @unittest.skipUnless(os.path.exists("/dev/full"), "needs /dev/full")
     def test_a_full_disk_is_one_line_and_exit_2(self):
-        with open("/dev/full", "wb") as full:
-            done = script(FAST, stdout=full)
-        self.assertEqual((done.returncode, done.stderr),
-                         (2, b"counterexamples: error: cannot write the report:"
-                             b" No space left on device\n"))
+        err = io.StringIO()
+        full = open("/dev/full", "w")
+        status = main(FAST, full, err)
+        with self.assertRaises(OSError):
+            full.close()   # what the command left unwritten: only the test sees it
+        self.assertEqual((status, err.getvalue()),
+                         (2, "counterexamples: error: cannot write the report:"
+                             " No space left on device\n"))
 
     def test_a_pipe_closed_early_ends_quietly_with_exit_2(self):
         # The reader is gone before the first write, as with a fast "| head -1".
         reader, writer = os.pipe()
         os.close(reader)
-        try:
-            done = script(["--list"], stdout=writer)
-        finally:
-            os.close(writer)
-        self.assertEqual((done.returncode, done.stderr), (2, b""))
+        err = io.StringIO()
+        with open(writer, "w") as pipe:
+            status = main(["--list"], pipe, err)
+            with self.assertRaises(BrokenPipeError):
+                pipe.close()   # what the command left unwritten: only the test sees it
+        self.assertEqual((status, err.getvalue()), (2, ""))
 
     def test_a_reader_leaving_mid_report_is_exit_2_even_unbuffered(self):
         # Unbuffered (PYTHONUNBUFFERED, python -u), a write to a pipe whose
         # reader leaves takes part of the report and the text layer dropped
         # the rest: a cut report with exit 0.  The reader here takes one
-        # line of the 100 KB page, then leaves.
+        # line of a 360 KB report (a line of 3,000 classes), then leaves.
+        path = self.write("line.json", json.dumps({"weights": [[k] for k in range(3000)]}))
         for unbuffered in ("1", ""):
             environment = dict(os.environ, PYTHONUNBUFFERED=unbuffered)
             with self.subTest(unbuffered=unbuffered):
-                child = subprocess.Popen([sys.executable, SCRIPT, "--format", "html"], cwd=ROOT,
+                child = subprocess.Popen([sys.executable, SCRIPT, "check-layer", path,
+                                          "--format", "json"], cwd=ROOT,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                          env=environment)
                 child.stdout.readline()
@@ -54,8 +66,10 @@ class TestStreams(FileTestCase):
                 child.stderr.close()
 
     def test_a_usage_error_with_stderr_closed_still_exits_2(self):
-        done = script(["--bogus"], stderr=None, preexec_fn=closing(2))
-        self.assertEqual((done.returncode, done.stdout), (2, b""))
+        out = io.StringIO()
+        with mock.patch.object(sys, "stderr", None):
+            status = main(["--bogus"], out)
+        self.assertEqual((status, out.getvalue()), (2, ""))
 
     def test_a_name_the_output_cannot_encode_is_escaped(self):
         name = "caf\xe9.csv"
@@ -64,17 +78,19 @@ class TestStreams(FileTestCase):
         except UnicodeEncodeError:
             self.skipTest("the file system cannot name %r" % name)
         path = self.write(name, "1,0\n0,1\n")
-        environment = dict(os.environ, PYTHONIOENCODING="ascii")
-        done = script(["check-layer", path], env=environment)
-        self.assertEqual((done.returncode, done.stderr), (0, b""))
+        out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")   # as PYTHONIOENCODING=ascii
+        status = main(["check-layer", path], out, io.StringIO())
+        self.assertEqual(status, 0)
         self.assertIn(b"\n" + os.fsencode(self.folder.name) + b"/caf\\xe9.csv: 2 classes",
-                      done.stdout)
+                      out.buffer.getvalue())
 
     def test_a_note_to_a_closed_stderr_does_not_stop_the_check(self):
         path = self.write("h.csv", "x,y\n1,0\n0,1\n")
-        done = script(["check-layer", path], stderr=None, preexec_fn=closing(2))
-        self.assertEqual(done.returncode, 0)
-        self.assertIn(b"\n0 of 2 classes unargmaxable, 2 argmaxable.\n", done.stdout)
+        out = io.StringIO()
+        with mock.patch.object(sys, "stderr", None):
+            status = main(["check-layer", path], out)
+        self.assertEqual(status, 0)
+        self.assertIn("\n0 of 2 classes unargmaxable, 2 argmaxable.\n", out.getvalue())
 
     def test_ctrl_c_during_a_check_is_one_line_and_exit_130(self):
         path = self.write("two.csv", "1,0\n0,1\n")
