@@ -1,10 +1,10 @@
-"""Float proposals of a witness for one class, each checked exactly.
+"""A float proposal of a witness for layers whose rows share a direction, checked exactly.
 
 A witness is any input where class i has strictly the largest logit; how
 it was found does not matter, as every candidate is checked exactly
-against all C classes (reviews.argmax.packed).  These searches are
-cheaper than the linear program where they work, and prove nothing where
-they do not: the caller then goes on to the program.
+against all C classes (reviews.argmax.packed).  This one is cheaper than
+the linear program where it works, and proves nothing where it does not:
+the caller then goes on to the next strategy (reviews.argmax.decide).
 
     SharedDirection     x = w_i - mean with the rows' shared direction shrunk
 

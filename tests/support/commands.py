@@ -94,18 +94,3 @@ def figure_1_npz_members(*extra):
 def standard_input(text):
     """A patch of sys.stdin with ``text``, bytes beneath as the reader needs."""
     return mock.patch("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
-
-
-def script(arguments, **options):
-    """Run the script with bytes output; ``options`` go to subprocess.run."""
-    options.setdefault("stdout", subprocess.PIPE)
-    options.setdefault("stderr", subprocess.PIPE)
-    options.setdefault("timeout", 120)
-    if "input" not in options:
-        options.setdefault("stdin", subprocess.DEVNULL)
-    return subprocess.run([sys.executable, SCRIPT] + list(arguments), cwd=ROOT, **options)
-
-
-def closing(fd):
-    """A preexec_fn that closes ``fd`` in the child, as the shell's ``>&-`` does."""
-    return lambda: os.close(fd)
