@@ -1,6 +1,18 @@
-"""Helpers shared by the tests: a temporary folder to write files into, a
-fresh interpreter for what one process can show only once (its imports),
-and rows read from a file as lists."""
+"""What the tests share, and no test module imports from another: here, a
+temporary folder to write files into, a fresh interpreter for what one
+process can show only once (its imports), and rows read from a file as
+lists; in the package's modules:
+
+    commands     the command run in this process, as the script, or as code
+    claims       the reviewed claims' checks run once per test process
+    arrays       .npy, .npz and .safetensors files as bytes
+    torch_files  torch checkpoints as bytes
+    models       model folders and their exact layers
+    layers       layers the checker's tests share
+    softmax      seeded logits and exact references, rounded
+    workers      worker processes that spin, and checks that none is left
+    pages        an HTML page parsed, its elements checked to close
+"""
 
 import os
 import subprocess
