@@ -127,7 +127,7 @@ class TestCertificates(unittest.TestCase):
 
 
 class TestExactFallbackAlwaysDecides(unittest.TestCase):
-    """Issue 7, item 1: legal layers where the exact program gave up."""
+    """Legal layers where the exact program gave up."""
 
     def test_a_witness_past_1e100_is_found(self):
         # Class 2 needs x_2 > 1e100: the exact program's box must grow past it.
@@ -214,7 +214,7 @@ class TestNearestPoint(unittest.TestCase):
 
 
 class TestNumbersPastTheFloatRange(unittest.TestCase):
-    """Issue 7, item 2: exact values beyond the float range are legal."""
+    """Exact values beyond the float range are legal."""
 
     def test_layers_past_the_float_range_decide(self):
         cases = [
@@ -245,7 +245,7 @@ class TestNumbersPastTheFloatRange(unittest.TestCase):
 
 
 class TestSpreadLimit(unittest.TestCase):
-    """Issue 7's contract: a few kilobytes of widely spread numbers are refused, not minutes."""
+    """A few kilobytes of widely spread numbers are refused, not minutes."""
 
     def test_the_limit_is_entries_times_span_past_2100_bits(self):
         # 256 entries spanning 4,096 bits: exactly 2**20 is allowed.

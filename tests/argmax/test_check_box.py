@@ -47,7 +47,7 @@ def _small_integer_layers(seed, count):
 
 
 class TestBox(unittest.TestCase):
-    """Issue 9: the detector's box, |x_k| <= R."""
+    """The detector's box, |x_k| <= R."""
 
     # Class 1 wins only for x > 2: in the box [-2, 2] it can only tie.
     LINE = ([[0], [1]], [0, -2])

@@ -87,7 +87,7 @@ def exact_rank(vectors):
 
 
 class TestSpanCoordinates(unittest.TestCase):
-    """Issue 7, item 4: a few classes in a high dimension, on a few of its coordinates."""
+    """A few classes in a high dimension, on a few of its coordinates."""
 
     def setUp(self):
         rng = random.Random(15)

@@ -1,4 +1,4 @@
-"""Tests of the model-file readers (issue 9): .safetensors, .npz, .npy of
+"""Tests of the model-file readers: .safetensors, .npz, .npy of
 every real dtype, separated text, choosing arrays and transposing.
 
 Every file is written here by hand (struct, zipfile), and the values read
@@ -301,7 +301,7 @@ class TestChoosingArrays(FileTestCase):
                                  " 2 classes ('b' (3,) <f8)" % path])
 
     def test_a_1_by_c_or_c_by_1_array_is_the_bias_named_or_not(self):
-        # Issue 18 item 1: Marian keeps final_logits_bias as (1, C); read
+        # Marian keeps final_logits_bias as (1, C); read
         # without it, the middle class of three points on a line is
         # unargmaxable, with the bias [0, 1, 0] it is not.
         for shape in ((1, 3), (3, 1)):

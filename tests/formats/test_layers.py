@@ -138,7 +138,7 @@ class TestErrors(FileTestCase):
 
 
 class TestNumberText(FileTestCase):
-    """Issue 7, items 6 and 10: a strict ASCII grammar and the size limit,
+    """A strict ASCII grammar and the size limit,
     applied while reading, with the file, the place and the limit named."""
 
     def assertRejects(self, message, name, content):
@@ -233,7 +233,7 @@ class TestTextCosts(FileTestCase):
 
 
 class TestCsvRows(FileTestCase):
-    """Issue 7, item 8: a row ends only at \\n, \\r\\n or \\r."""
+    """A row ends only at \\n, \\r\\n or \\r."""
 
     def test_other_separators_inside_a_field_are_errors(self):
         for separator in "\x1c\x1d\x1e\x85\u2028\u2029\x0b\x0c\x00":
@@ -286,7 +286,7 @@ class TestCsvRows(FileTestCase):
 
 
 class TestJsonStructure(FileTestCase):
-    """Issue 7, items 9 and 10: depth, duplicate keys, shapes, the bias file."""
+    """JSON's depth, duplicate keys and shapes, and the bias file."""
 
     def assertRejects(self, message, content, bias=None, name="l.json"):
         path = self.write(name, content)
@@ -343,7 +343,7 @@ class TestJsonStructure(FileTestCase):
 
 
 class TestFiles(FileTestCase):
-    """Issue 7, item 9: regular files only, within a size limit."""
+    """Regular files only, within a size limit."""
 
     def assertRefused(self, path, message):
         with self.assertRaisesRegex(InputError, "cannot read %s: %s" % (re.escape(path), message)):
@@ -444,7 +444,7 @@ class TestFiles(FileTestCase):
 
 
 class TestNpyHeader(FileTestCase):
-    """Issue 7, item 7: the header is checked by a strict grammar before any
+    """The header is checked by a strict grammar before any
     value is parsed or any row allocated."""
 
     def assertRejects(self, message, shape, data=b""):
@@ -522,7 +522,7 @@ class TestNpyHeader(FileTestCase):
 
 
 class TestNpyValues(FileTestCase):
-    """Issue 7, item 5: rows come straight from one buffer of the file's data."""
+    """Rows come straight from one buffer of the file's data."""
 
     def test_fortran_order_in_three_dimensions_reads_in_c_order(self):
         values = list(range(24))
