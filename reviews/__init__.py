@@ -1,26 +1,90 @@
 """Review counterexamples: exact checks of claims made in research papers.
 
-Run every check with ``python reviews/counterexamples.py`` (or the
-``counterexamples`` command once installed).  The package, one folder per
-layer, imports only going down:
+Run every check with ``python reviews/counterexamples.py``, ``python -m
+reviews`` or the ``counterexamples`` command once installed.  The package,
+one folder per layer, imports only going down:
 
-    counterexamples   the command's entry point; re-exports the public API
-    command           the subcommands: the claims, check-layer
+    counterexamples   the script's entry point
+    cli               the command line: the claims, check-layer, streams
     papers            one module of claims per reviewed paper; all_claims
     claims            claims as data, and the runner
     report            renderers: text, markdown, JSON, HTML, SVG, progress
     softmax           correctly rounded softmax and its exact reference
     argmax            exact argmaxability of a layer's classes, certified
     formats           reading a user's layer from its files
-    exact, errors     exact conversions, and the one error type
+    exact, errors     exact conversions, the one error type, names shown
 
-The public API is re-exported by ``reviews.counterexamples``:
+The public API, imported from here (``from reviews import check_layer``):
 
     softmax, log_softmax, logsumexp              accurate float softmax
     softmax_exact, log_softmax_exact,
     logsumexp_exact, ulp_distance                the exact decimal reference
-    check_layer, verify, region_count            exact argmaxability
+    check_layer, iter_check_layer, verify,
+    ClassResult, radii, region_count             exact argmaxability
+    read_layer, read_model                       a layer read from its files
     InputError                                   the one error type
+
+Each name is loaded when first used, so ``import reviews`` costs nothing
+more than this module, and a worker process loads only what it runs.
+
+>>> from reviews import softmax
+>>> softmax([0, 0])
+[0.5, 0.5]
 """
 
+import importlib
+import sys
+import types
+
 __version__ = "0.3.0"
+
+# Each public name and the module that defines it.
+_HOMES = {
+    "softmax": "reviews.softmax.functions",
+    "log_softmax": "reviews.softmax.functions",
+    "logsumexp": "reviews.softmax.functions",
+    "softmax_exact": "reviews.softmax.functions",
+    "log_softmax_exact": "reviews.softmax.functions",
+    "logsumexp_exact": "reviews.softmax.functions",
+    "ulp_distance": "reviews.softmax.functions",
+    "check_layer": "reviews.argmax.check",
+    "iter_check_layer": "reviews.argmax.check",
+    "verify": "reviews.argmax.verify",
+    "ClassResult": "reviews.argmax.result",
+    "radii": "reviews.argmax.tolerance",
+    "region_count": "reviews.argmax.regions",
+    "read_layer": "reviews.formats.layers",
+    "read_model": "reviews.formats.layers",
+    "InputError": "reviews.errors",
+}
+
+__all__ = list(_HOMES) + ["__version__"]
+
+
+def __getattr__(name):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value   # loaded once: later lookups do not come here
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_HOMES))
+
+
+class _Package(types.ModuleType):
+    """This package, whose public names the import system leaves alone.
+
+    Importing a subpackage binds it on its parent by its name: the
+    subpackage reviews.softmax would hide the function ``softmax``.
+    """
+
+    def __setattr__(self, name, value):
+        if name in _HOMES and isinstance(value, types.ModuleType):
+            return   # sys.modules still holds the subpackage for its importers
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

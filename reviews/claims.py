@@ -27,7 +27,7 @@ import decimal
 from collections import namedtuple
 
 from reviews.errors import InputError
-from reviews.formats.source import shown_name
+from reviews.shown import shown_name
 from reviews.softmax import ulp_distance
 
 __all__ = [

@@ -56,19 +56,18 @@ whenever the layer was checked, whatever the verdicts; with
 ``--fail-on-unargmaxable``, 1 when any class is unargmaxable.  Text the output's
 encoding cannot show (a file name) is written with backslash escapes.
 
-The subcommands live in reviews.command (suite, layer, streams); this
-module is the entry point and re-exports the public API:
+The command line lives in reviews.cli (``main``); this module is the
+script's entry point, which ``python -m reviews`` and the installed
+``counterexamples`` command share:
 
-    softmax, log_softmax, logsumexp, softmax_exact, log_softmax_exact,
-    logsumexp_exact, ulp_distance, check_layer, region_count, verify,
-    InputError, main
+    run     run the command line as a process: exit with its status
 """
 
 import os
 import sys
 
 # Needed before the package can be imported (an early Ctrl-C, an old Python);
-# reviews.command.streams.PROGRAM is the same name for the subcommands.
+# reviews.cli.streams.PROGRAM and INTERRUPTED are the same for the command.
 _PROGRAM = "counterexamples"
 _INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
 
@@ -89,13 +88,10 @@ def _interrupted_early(*signal_arguments):
 try:
     import signal
 except KeyboardInterrupt:
-    # Before the handler below is set (signal imports enum, and more).
+    # Before run() sets the handler (signal imports enum, and more).
     if __name__ == "__main__":
         _interrupted_early()
     raise
-
-if __name__ == "__main__":
-    signal.signal(signal.SIGINT, _interrupted_early)
 
 if sys.version_info < (3, 9):
     # One line and the usage status, not a traceback from a missing function.
@@ -108,80 +104,25 @@ if __name__ == "__main__" and not __package__:
     # root there instead, so that the package imports as a package.
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from reviews import __version__
-from reviews.argmax.check import check_layer, verify
-from reviews.argmax.regions import region_count
-from reviews.command.layer import check_layer_command
-from reviews.command.merge import merge_command
-from reviews.command.streams import SUITE_NAME, Finished, Output, UsageError, WriteFailed
-from reviews.command.suite import main_parser, run_claims
-from reviews.errors import InputError
-from reviews.formats.source import shown_name
-from reviews.softmax import (
-    log_softmax,
-    log_softmax_exact,
-    logsumexp,
-    logsumexp_exact,
-    softmax,
-    softmax_exact,
-    ulp_distance,
-)
-
-__all__ = [
-    "softmax", "log_softmax", "logsumexp",
-    "softmax_exact", "log_softmax_exact", "logsumexp_exact", "ulp_distance",
-    "check_layer", "region_count", "verify", "InputError", "main",
-]
+__all__ = ["run"]
 
 
-def _command(argv, out, err):
-    if out.stream is None:
-        raise WriteFailed("standard output is closed")
-    if argv[:1] == ["check-layer"]:
-        return check_layer_command(argv[1:], out, err)
-    if argv[:1] == ["merge"]:
-        return merge_command(argv[1:], out, err)
-    arguments = main_parser(out).parse_args(argv)
-    if arguments.version:
-        out.write("%s %s\n" % (SUITE_NAME, __version__))
-        return 0
-    return run_claims(arguments, out)
+def run():
+    """Run the command line as a process, ending it with main()'s exit status."""
+    signal.signal(signal.SIGINT, _interrupted_early)   # until main() can catch it
+    from reviews.cli import main
+    signal.signal(signal.SIGINT, signal.default_int_handler)   # main() handles it now
+    sys.exit(main())
 
 
-def main(argv=None, out=None, err=None):
-    """Run the command line; return the exit status.
-
-    ``out`` and ``err`` default to sys.stdout and sys.stderr.  Whatever
-    happens, the command ends with at most one line on ``err`` and never a
-    traceback: 2 for a usage error, bad input, or a report that could not
-    be written (silently for a pipe closed early, as by ``| head -1``);
-    130 when interrupted (Ctrl-C).
-    """
-    argv = sys.argv[1:] if argv is None else list(argv)
-    out = Output(sys.stdout if out is None else out, out is None)
-    err = Output(sys.stderr if err is None else err, err is None)
-    try:
-        return _command(argv, out, err)
-    except Finished as finished:
-        return finished.status
-    except (UsageError, InputError) as error:
-        status, message = 2, "error: %s" % error
-    except WriteFailed as failure:
-        status = 2
-        message = failure.message and "error: cannot write the report: %s" % failure.message
-    except KeyboardInterrupt:
-        status, message = _INTERRUPTED, "interrupted"
-    except MemoryError:
-        status, message = 2, "error: out of memory (ask for fewer --jobs, or a smaller layer)"
-    if message:
-        try:
-            # One line, whatever names the message holds.
-            err.write("%s: %s\n" % (_PROGRAM, shown_name(message)))
-        except WriteFailed:
-            pass   # stderr is closed or full too: the exit status says it
-    return status
+def __getattr__(name):
+    # The names this module used to hold: main, and the public API.
+    if name == "main":
+        from reviews.cli import main
+        return main
+    import reviews
+    return getattr(reviews, name)
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGINT, signal.default_int_handler)   # main() handles it now
-    sys.exit(main())
+    run()

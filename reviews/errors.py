@@ -10,4 +10,20 @@ __all__ = ["InputError"]
 
 
 class InputError(ValueError):
-    """Input the suite cannot accept; the message says what and where."""
+    """Input the suite cannot accept; the message says what and where.
+
+    ``input`` says which input it is about where a caller may need to tell:
+    "weights", "bias", "layer" (the weights and the bias together), or None.
+
+    >>> error = InputError("bias[2] is nan", input="bias")
+    >>> str(error), error.input
+    ('bias[2] is nan', 'bias')
+    """
+
+    def __init__(self, message, input=None):
+        super().__init__(message)
+        self.input = input
+
+    def __reduce__(self):
+        # Sent from a worker process whole, ``input`` too.
+        return type(self), (str(self), self.input)

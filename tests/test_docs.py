@@ -3,7 +3,6 @@ code does: every sample is what the command prints, every link leads
 somewhere, the changes start with this version, and the input limits are
 the code's."""
 
-import glob
 import io
 import os
 import re
@@ -16,21 +15,8 @@ from reviews.argmax.layer_input import MAX_SPREAD_LAYER_BITS
 from reviews.exact import MAX_BITS
 from reviews.formats.safetensors import MAX_TENSORS
 from reviews.formats.source import MAX_HOLE_BYTES, MAX_TEXT_BYTES, MAX_VALUES
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def document(name):
-    with open(os.path.join(ROOT, name), encoding="utf-8") as handle:
-        return handle.read()
-
-
-def documents():
-    """{path relative to the root: text} of every Markdown page."""
-    names = ["README.md", "CHANGELOG.md"] + sorted(
-        os.path.relpath(path, ROOT) for path in glob.glob(os.path.join(ROOT, "docs", "*.md")))
-    return {name: document(name) for name in names}
-
+from tests.support import ROOT
+from tests.support.documents import document, documents
 
 def samples():
     """Each sample of this command in any page: (page, arguments, the output shown)."""

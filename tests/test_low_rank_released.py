@@ -5,7 +5,9 @@ import json
 import os
 import unittest
 
-from reviews.argmax.check import check_layer, verify
+from reviews.argmax.check import check_layer
+
+from reviews.argmax.verify import verify
 from reviews.argmax.released import released_search
 from reviews.claims import BY_PAPER, BY_REVIEW, NOT_CHECKED, PASS
 from reviews.papers import low_rank_released as released

@@ -6,7 +6,10 @@ from unittest import mock
 from fractions import Fraction as F
 
 from reviews.claims import BY_REVIEW, NOT_CHECKED, PASS
-from reviews.argmax.check import ClassResult, braid_reflect, check_layer, verify
+from reviews.argmax.braid import braid_reflect
+from reviews.argmax.check import check_layer
+from reviews.argmax.result import ClassResult
+from reviews.argmax.verify import verify
 from reviews.papers.low_rank_softmax import (
     BOX, CLAIMS, PAPER, draw_figure_1, draw_region_tables, rational_unit_vector, region_table,
     simplex_with_centroid, _witnesses_hold,

@@ -13,8 +13,9 @@ import unittest
 
 from reviews import __version__
 from reviews import counterexamples
-from tests.test_command import FIGURE_1_JSON
-from tests.test_docs import ROOT, document
+from tests.support import ROOT
+from tests.support.commands import FIGURE_1_JSON
+from tests.support.documents import document
 
 # A reviewer who has never seen the project reads it in two minutes.
 MOST_LINES = 250

@@ -1,77 +1,21 @@
-"""Float proposals of a witness for one class, each checked exactly.
+"""A float proposal of a witness for layers whose rows share a direction, checked exactly.
 
 A witness is any input where class i has strictly the largest logit; how
 it was found does not matter, as every candidate is checked exactly
-against all C classes (reviews.argmax.packed).  These searches are
-cheaper than the linear program where they work, and prove nothing where
-they do not: the caller then goes on to the program.
+against all C classes (reviews.argmax.packed).  This one is cheaper than
+the linear program where it works, and proves nothing where it does not:
+the caller then goes on to the next strategy (reviews.argmax.decide).
 
     SharedDirection     x = w_i - mean with the rows' shared direction shrunk
-    reflected_witness   the paper's Braid reflection, with patience
-    reflections         how many reflections are worth trying in d dimensions
+
+The paper's own search, reflections across ties, is reviews.argmax.braid.
 """
 
 import math
 
 from reviews.argmax.packed import dot
 
-__all__ = ["SharedDirection", "reflected_witness", "reflections"]
-
-# Reflections tried, each one exact check of all C logits, at most this
-# many and one per _DIMENSIONS_PER_REFLECTION dimensions.  On layers shaped
-# like real output heads (rows sharing a strong direction, log-normal norms)
-# almost every class is settled within 5 from x = w_i - mean, where the
-# program in d = 64 costs a thousand checks.  In few dimensions the program
-# is cheap and many classes are not argmaxable: there reflections would
-# only waste their checks (one a class cost a third more on C = 3000,
-# d = 4 with a bias, where 2,811 classes are not argmaxable).
-PATIENCE = 16
-_DIMENSIONS_PER_REFLECTION = 8
-
-
-def reflections(dim):
-    """How many reflections to try in ``dim`` dimensions.
-
-    >>> reflections(4), reflections(16), reflections(768)
-    (0, 2, 16)
-    """
-    return min(PATIENCE, dim // _DIMENSIONS_PER_REFLECTION)
-
-
-def reflected_witness(layer, i, point, rival, patience=PATIENCE):
-    """A candidate (from ``layer.candidate``) that makes class i the strict
-    maximum, found by reflecting ``point`` across the tie of class i with
-    the class that beats it, ``rival`` first; None after ``patience``
-    reflections, or where floats fail.
-
-    ``layer`` is the checker's layer: ``reflect`` (floats), ``candidate``
-    (a float point made exact) and ``packed.beaten_by`` (the exact check).
-
-    >>> from reviews.argmax.check import _Layer
-    >>> layer = _Layer([[4, 0], [0, 4], [1, 1]], None, 1)
-    >>> layer.packed.beaten_by(2, [1, 1], 2)
-    [0, 1]
-    >>> candidate, denominator = reflected_witness(layer, 2, [1.0, 1.0], 0)
-    >>> layer.packed.beaten_by(2, candidate, 1)
-    []
-
-    The origin is inside the square of the others: no witness to find.
-
-    >>> square = _Layer([[0, 0], [2, 0], [-2, 0], [0, 2], [0, -2]], None, 1)
-    >>> reflected_witness(square, 0, [1.0, 0.0], 1) is None
-    True
-    """
-    for _ in range(patience):
-        point = layer.reflect(point, i, rival)
-        if point is None:
-            return None
-        candidate = layer.candidate(point)
-        beaten = layer.packed.beaten_by(i, candidate[0], 1)
-        if not beaten:
-            return candidate
-        rival = beaten[0]
-    return None
-
+__all__ = ["SharedDirection"]
 
 # Rows whose spread along the mean's direction is at least this share above
 # the spread across it share a direction (g, SharedDirection).
@@ -98,12 +42,12 @@ class SharedDirection:
     ``point(i)`` is None where the rows do not share a direction (g < 1/2:
     there it is x = w_i - mean again) or floats fail.
 
-    >>> from reviews.argmax.check import _Layer
+    >>> from reviews.argmax.decide import PreparedLayer
     >>> rows = [[10, 1], [10, -1], [20, 3], [20, -3], [5, 0]]
-    >>> shared = SharedDirection(_Layer(rows, None, 1))
+    >>> shared = SharedDirection(PreparedLayer(rows, None, 1))
     >>> [round(v, 3) for v in shared.point(4)]
     [-0.222, 0.0]
-    >>> SharedDirection(_Layer([[1, 0], [-1, 0], [0, 1], [0, -1]], None, 1)).point(0) is None
+    >>> SharedDirection(PreparedLayer([[1, 0], [-1, 0], [0, 1], [0, -1]], None, 1)).point(0) is None
     True
     """
 

@@ -18,11 +18,11 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator
-from reviews.argmax.check import verify
 from reviews.argmax.feasibility import is_combination
 from reviews.argmax.layer_input import box_bound, class_index, integer_layer
 from reviews.argmax.masked import masked_classes
 from reviews.argmax.packed import Packed
+from reviews.argmax.verify import verify
 
 __all__ = ["verify_all"]
 
@@ -38,7 +38,7 @@ def verify_all(weights, bias, results, box=None, tolerance=0):
     at least b_i (in the box: reviews.argmax.feasibility.is_combination).
     With a tolerance or a masked class, each result is verify's.
 
-    >>> from reviews.argmax.check import ClassResult
+    >>> from reviews.argmax.result import ClassResult
     >>> W = [[0, 0], [1, 0], [2, 0]]
     >>> verify_all(W, None, [ClassResult(2, True, (1, 0)), ClassResult(2, True, (-1, 0)),
     ...                      ClassResult(1, False, None, ((0, Fraction(1, 2)), (2, Fraction(1, 2))))])

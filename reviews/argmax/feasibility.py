@@ -58,7 +58,6 @@ sum_k lam_k a_k = 0 is one for every box.
 
 import decimal
 import functools
-import itertools
 import math
 import operator
 from collections import namedtuple
@@ -67,6 +66,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.exact import common_denominator, to_float
 from reviews.argmax.exact_division import exact_divider
+from reviews.argmax.arithmetic import EXACT, FLOATS, WIDE_EXPONENT
 
 __all__ = ["Decision", "Relaxed", "Program", "decide", "basis_combination",
            "is_combination", "is_witness", "scaled_floats", "solve_square"]
@@ -82,30 +82,20 @@ x: the dual point (a witness candidate);
 slack: whether a slack variable is positive at the optimum.
 """
 
-_FLOAT_TOLERANCE = 1e-11
 _FIRST_PENALTY = 4
 _PENALTY_GROWTH = 16
 _FLOAT_ROUNDS = 64
-# The wide program: decimal floating point with an exponent range far past
-# any layer's (reviews.exact.MAX_BITS); the penalty grows up to this bound.
-_WIDE_EXPONENT = 10 ** 7
-_BITS_PER_DIGIT = math.log2(10)
-_WIDE_PENALTY_LIMIT = decimal.Decimal("1e%d" % (_WIDE_EXPONENT // 4))
-
-
-def _wide_context(digits):
-    return decimal.Context(prec=digits, Emax=_WIDE_EXPONENT, Emin=-_WIDE_EXPONENT,
-                           traps=[decimal.InvalidOperation, decimal.DivisionByZero,
-                                  decimal.Overflow])
+# In Decimals the penalty grows up to this bound, far inside their exponent range.
+_WIDE_PENALTY_LIMIT = decimal.Decimal("1e%d" % (WIDE_EXPONENT // 4))
 
 
 def _in_own_context(method):
     """Run a Program's method in its decimal context, where it has one."""
     @functools.wraps(method)
     def run(self, *args):
-        if self.context is None:
+        if self.arithmetic.context is None:
             return method(self, *args)
-        with decimal.localcontext(self.context):
+        with decimal.localcontext(self.arithmetic.context):
             return method(self, *args)
     return run
 
@@ -120,13 +110,14 @@ class Program:
     raising the penalty keep the basis feasible, so each solve starts from
     the last optimum.
 
-    In floats the tableau is the usual one.  With ``digits``, it is the
-    usual one in Decimals of that many digits and an exponent range past
+    ``arithmetic`` is the kind of number it computes in (reviews.argmax.arithmetic).
+    In FLOATS the tableau is the usual one.  In Decimals(n), it is the
+    usual one in Decimals of n digits and an exponent range past
     any layer's: rows whose entries span thousands of bits stay whole
     (floats drop their small entries), and each operation costs about as
     much as one on integers of that many digits, far less than the exact
     tableau's determinants of d + 1 rows.  Its tolerance is zero: what it
-    proposes is checked exactly by its caller.  Exact (``exact=True``), rows,
+    proposes is checked exactly by its caller.  In EXACT numbers, rows,
     offsets and penalty must be integers, and the tableau stays integer:
     it holds the true tableau times ``scale``, the basis determinant, and a
     pivot is Bareiss's fraction-free step (every division exact, and done
@@ -137,16 +128,9 @@ class Program:
     changes no witness, and ``row_weights`` undoes it.
     """
 
-    def __init__(self, rows, offsets, penalty, exact=False, digits=None):
-        self.d, self.exact = len(rows[0]), exact
-        self.context = None if exact or digits is None else _wide_context(digits)
-        if exact:
-            self.number = _exact_integer
-        elif self.context:
-            self.number = functools.partial(_decimal_number, self.context)
-        else:
-            self.number = float
-        self.tolerance = _FLOAT_TOLERANCE if self.number is float else 0
+    def __init__(self, rows, offsets, penalty, arithmetic=FLOATS):
+        self.d, self.arithmetic = len(rows[0]), arithmetic
+        self.number, self.tolerance = arithmetic.number, arithmetic.tolerance
         self.scale = 1
         self.divisors = []
         self._start(rows, offsets, penalty)
@@ -180,7 +164,7 @@ class Program:
         tableau = self.tableau
         pivot_row = tableau[row]
         p = pivot_row[col + 1]
-        if self.exact:
+        if self.arithmetic.exact:
             scale = self.scale
             divide = exact_divider(scale)
             for r, other in enumerate(tableau):
@@ -195,7 +179,7 @@ class Program:
                 self.tableau = tableau = [[-v for v in line] for line in tableau]
             self.scale = abs(p)
         else:
-            if self.context:
+            if self.arithmetic.context:
                 # One division: at thousands of digits a Decimal division
                 # costs several multiplications.
                 inverse = 1 / p
@@ -221,7 +205,7 @@ class Program:
                 + [-cost[1 + self.inverse]])
         for a, c in zip(rows, offsets):
             a, c = [number(v) for v in a], number(c)
-            if self.exact:
+            if self.arithmetic.exact:
                 divisor = math.gcd(c, *a) or 1
                 a, c = [v // divisor for v in a], c // divisor
                 self.divisors.append(divisor)
@@ -257,12 +241,13 @@ class Program:
         cost row, so a large one costs little).  False, with the penalty
         unchanged, once Decimals reach _WIDE_PENALTY_LIMIT.
         """
-        if self.context:
+        context = self.arithmetic.context
+        if context:
             if self.penalty >= _WIDE_PENALTY_LIMIT:
                 return False
-            self.raise_penalty(self.context.multiply(self.penalty, self.penalty))
+            self.raise_penalty(context.multiply(self.penalty, self.penalty))
             return True
-        if not self.exact:
+        if not self.arithmetic.exact:
             self.raise_penalty(self.penalty * _PENALTY_GROWTH)
             return True
         offsets = self.costs[self.first_row:]
@@ -284,9 +269,9 @@ class Program:
         """
         m = self.d + 1
         tolerance = self.tolerance
-        ratio = _Ratio if self.exact else operator.truediv
+        ratio = _Ratio if self.arithmetic.exact else operator.truediv
         limit = 50 * (len(self.tableau[0]) + m)
-        for iteration in itertools.count() if self.exact else range(limit):
+        for iteration in self.arithmetic.rounds(limit):
             cost = self.tableau[-1]
             columns = [j for j in range(len(cost) - 1) if j != self.inverse]
             if iteration > limit // 2:
@@ -311,7 +296,7 @@ class Program:
 
     def _true(self, value):
         """A tableau entry's value: exact, the integer over the scale."""
-        return Fraction(value, self.scale) if self.exact else value
+        return Fraction(value, self.scale) if self.arithmetic.exact else value
 
     def _optimum(self):
         d = self.d
@@ -333,7 +318,7 @@ class Program:
         for r, col in enumerate(self.basis):
             if col >= self.first_row:
                 lam[col - self.first_row] = self._true(self.tableau[r][0])
-        if not self.exact:
+        if not self.arithmetic.exact:
             return lam
         lam = [Fraction(value) / divisor for value, divisor in zip(lam, self.divisors)]
         total = sum(lam)
@@ -353,35 +338,6 @@ class _Ratio:
 
     def __eq__(self, other):
         return self.p * other.q == other.p * self.q
-
-
-def _exact_integer(value):
-    """An integer input of an exact Program, or InputError."""
-    exact = Fraction(value)
-    if exact.denominator != 1:
-        raise InputError("an exact Program takes integers, not %s" % exact)
-    return exact.numerator
-
-
-def _decimal_number(context, value):
-    """A rational (int, float, Fraction or Decimal) rounded to ``context``, roughly.
-
-    Only the leading bits of a numerator or denominator are converted
-    (Decimal(n) of a 100,000-bit n takes milliseconds), so the result is
-    within a few units in its last place: the wide program only proposes.
-    """
-    if isinstance(value, decimal.Decimal):
-        return context.plus(value)
-    value = Fraction(value)
-    return context.divide(_leading(value.numerator, context),
-                          _leading(value.denominator, context))
-
-
-def _leading(n, context):
-    """n rounded to ``context`` from its leading bits."""
-    shift = max(n.bit_length() - int(_BITS_PER_DIGIT * context.prec) - 64, 0)
-    head = decimal.Decimal(n >> shift if n >= 0 else -(-n >> shift))
-    return context.multiply(head, context.power(2, shift)) if shift else context.plus(head)
 
 
 def solve_square(columns, rhs):
@@ -505,26 +461,25 @@ def is_witness(rows, offsets, x, box=None):
                for a, c in zip(rows, offsets))
 
 
-def scaled_floats(rows, offsets, digits=None):
+def scaled_floats(rows, offsets, arithmetic=FLOATS):
     """Each row and its offset divided by the row's largest magnitude, as floats.
 
     The signs of a_k . x + c_k do not change, and a row whose numbers
-    span past the float range keeps its largest ones.  With ``digits``, as
-    Decimals of that many digits for the wide program, which keeps them all.
+    span past the float range keeps its largest ones.  In Decimals(n), as
+    Decimals of n digits for the wide program, which keeps them all.
 
     >>> scaled_floats([[3, 0], [10 ** 400, 1]], [-6, 0])
     ([[0.5, 0.0], [1.0, 0.0]], [-1.0, 0.0])
-    >>> scaled_floats([[3 * 10 ** 400, 1]], [-6], digits=5)
+    >>> from reviews.argmax.arithmetic import Decimals
+    >>> scaled_floats([[3 * 10 ** 400, 1]], [-6], Decimals(5))
     ([[Decimal('1'), Decimal('3.3333E-401')]], [Decimal('-2E-400')])
     """
-    if digits is None:
+    if arithmetic.context is None:
         def convert(v, scale):
             return float(Fraction(v) / scale)
     else:
-        context = _wide_context(digits)
-
         def convert(v, scale):
-            return context.divide(_decimal_number(context, v), _decimal_number(context, scale))
+            return arithmetic.context.divide(arithmetic.number(v), arithmetic.number(scale))
     float_rows, float_offsets = [], []
     for a, c in zip(rows, offsets):
         scale = max(max(abs(v) for v in a), abs(c)) or 1
@@ -586,7 +541,7 @@ def _exact_search(rows, offsets, box):
     lines = [flat[n:n + width] for n in range(0, len(flat), width)]
     penalty, scale = (_FIRST_PENALTY, 1) if box is None else (box.numerator, box.denominator)
     program = Program([line[:-1] for line in lines], [scale * line[-1] for line in lines],
-                      penalty, exact=True)
+                      penalty, EXACT)
     while True:
         relaxed = program.solve()
         if relaxed.value > 0:

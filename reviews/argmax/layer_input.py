@@ -65,7 +65,21 @@ def exact_layer(weights, bias=None):
 
 def validated(weights, bias):
     """The layer's entries, each a finite float, an int, a Decimal or a
-    Fraction, all within the size limit; InputError naming a bad one."""
+    Fraction, all within the size limit; InputError naming a bad one, its
+    ``input`` "weights" or "bias"."""
+    try:
+        rows = _weights(weights)
+    except InputError as error:
+        raise InputError(str(error), input="weights") from None
+    if bias is None:
+        return rows, None
+    try:
+        return rows, _bias(bias, len(rows))
+    except InputError as error:
+        raise InputError(str(error), input="bias") from None
+
+
+def _weights(weights):
     rows = _rows(weights)
     width = len(rows[0])
     values = []
@@ -85,12 +99,14 @@ def validated(weights, bias):
             values.append(row)
         else:
             values.append([finite(v, "weights[%d][%d]" % (j, k)) for k, v in enumerate(row)])
-    if bias is None:
-        return values, None
+    return values
+
+
+def _bias(bias, classes):
     bias = sequence(bias, "bias")
-    if len(bias) != len(rows):
-        raise InputError("bias has length %d for %d classes" % (len(bias), len(rows)))
-    return values, [finite(v, "bias[%d]" % j) for j, v in enumerate(bias)]
+    if len(bias) != classes:
+        raise InputError("bias has length %d for %d classes" % (len(bias), classes))
+    return [finite(v, "bias[%d]" % j) for j, v in enumerate(bias)]
 
 
 def integer_layer(weights, bias):
@@ -277,7 +293,7 @@ def check_spread(rows, biases, denominator, box=None, tolerance=0):
             % (format(count, ","), format(spread, ","),
                _counted(boxed, tolerance), _order(smallest, scale), _order(largest, scale),
                format(FLOAT_SPREAD_BITS, ","), format(MAX_SPREAD_LAYER_BITS, ","),
-               format(count * spread, ",")))
+               format(count * spread, ",")), input="layer")
 
 
 def _beside(magnitudes, denominator, tolerance):

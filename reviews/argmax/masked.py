@@ -4,22 +4,22 @@ the others.
 A class whose bias is -inf has the logit -inf at every input: it is never
 argmaxable, and it never stands in another class's way.  So the other
 classes are decided, and their certificates checked, on the layer without
-the masked ones, and their class numbers mapped back.  A masked class's
-certificate is its bias.
+the masked ones, and their class numbers mapped back: a Reduction
+(reviews.argmax.reduction).  A masked class's certificate is its bias.
 
+    Masks            the masked classes of a layer, as a Reduction
     masked_classes   the classes whose bias is -inf
-    iter_unmasked    the results of a layer with masked classes
-    verify_unmasked  verify for a layer with masked classes
-    radii_unmasked   the largest radii of a layer with masked classes
 """
 
 from decimal import Decimal
 
-from reviews.argmax.layer_input import asked_classes, sequence, validated
+from reviews.argmax.layer_input import sequence, validated
+from reviews.argmax.reduction import Reduction
+from reviews.argmax.result import ClassResult
 from reviews.errors import InputError
 from reviews.exact import real_number
 
-__all__ = ["masked_classes", "iter_unmasked", "verify_unmasked", "radii_unmasked"]
+__all__ = ["Masks", "masked_classes"]
 
 _MINUS_INFINITY = float("-inf")
 
@@ -38,7 +38,11 @@ def masked_classes(bias):
     """
     if bias is None or not (hasattr(bias, "__len__") and hasattr(bias, "__getitem__")):
         return []
-    return [j for j, value in enumerate(sequence(bias, "bias")) if _minus_infinity(value)]
+    try:
+        bias = sequence(bias, "bias")
+    except InputError as error:
+        raise InputError(str(error), input="bias") from None
+    return [j for j, value in enumerate(bias) if _minus_infinity(value)]
 
 
 def _minus_infinity(value):
@@ -52,77 +56,38 @@ def _minus_infinity(value):
         return False   # not a number: the check names it
 
 
-def _kept(count, masked):
-    masked = set(masked)
-    return [j for j in range(count) if j not in masked]
+class Masks(Reduction):
+    """The classes of a layer masked by a bias of -inf (``masked``), as a
+    Reduction: each is settled as never argmaxable, and the others are kept.
 
+    ``validate`` checks a masked layer's numbers whole, its masked biases
+    aside, so that a bad entry is named by its own class.
 
-def iter_unmasked(weights, bias, masked, check, make, classes=None):
-    """An iterator of one item per class asked of the layer (``classes``,
-    as asked_classes takes them; None: every class), in increasing order:
-    a masked one is ``make(i, False, classes=C, masked=True)``; the others
-    come from ``check(weights, bias, asked)``, an iterator over the layer
-    without the masked classes (``asked`` their numbers there, None for
-    all), each a namedtuple whose ``result`` field is a ClassResult,
-    renumbered.  The layer is validated, and ``check`` called, before this
-    returns."""
-    # Checked whole first, so that a bad entry is named by its own class.
-    validated(weights, [0 if j in masked else b for j, b in enumerate(bias)])
-    asked = asked_classes(classes, len(weights))
-    kept = _kept(len(weights), masked)
-    position = {j: n for n, j in enumerate(kept)}
-    wanted = [position[i] for i in asked if i in position]
-    decided = check([weights[j] for j in kept], [bias[j] for j in kept],
-                    None if classes is None else wanted) if wanted else iter(())
-    return _renumbered(asked, position, kept, len(weights), decided, make)
+    >>> masks = Masks([[0], [1], [2]], [0, float("-inf"), 1])
+    >>> masks.masked, masks.kept, masks.settled(1).masked
+    ([1], [0, 2], True)
+    """
 
+    def __init__(self, weights, bias, validate=False):
+        self.masked = masked_classes(bias)
+        if not self.masked:
+            self.classes, self.kept, self.position = None, None, None
+            return
+        if validate:
+            validated(weights, [0 if j in self.masked else b for j, b in enumerate(bias)])
+        masked = set(self.masked)
+        super().__init__(len(bias), [j for j in range(len(bias)) if j not in masked])
 
-def _renumbered(asked, position, kept, classes, decided, make):
-    try:
-        for i in asked:
-            if i not in position:
-                yield make(i, False, classes=classes, masked=True)
-                continue
-            item = next(decided)
-            result = item.result
-            terms = None if result.terms is None else tuple((kept[j], v)
-                                                            for j, v in result.terms)
-            yield item._replace(result=result._replace(
-                index=kept[result.index], terms=terms,
-                classes=None if result.classes is None else classes))
-    finally:
-        close = getattr(decided, "close", None)
-        if close is not None:
-            close()
+    def settled(self, i, box=None, tolerance=0):
+        """The result of masked class i (its certificate is its bias, in any
+        box and at any tolerance), which says the box and the tolerance
+        asked, as every result does; None for a class that is kept."""
+        if i in self.position:
+            return None
+        return ClassResult(i, False, classes=self.classes, box=box, tolerance=tolerance,
+                           masked=True)
 
-
-def verify_unmasked(weights, bias, result, masked, verify):
-    """``verify(weights, bias, result)`` for a layer with masked classes: a
-    masked class is proved by its bias, the others on the layer without the
-    masked classes (whose logits are -inf)."""
-    if result.index in masked:
-        return result.masked and not result.argmaxable
-    kept = _kept(len(weights), masked)
-    position = {j: n for n, j in enumerate(kept)}
-    if result.masked or result.index not in position or (
-            result.terms is not None and any(j not in position for j, _ in result.terms)):
-        return False
-    terms = None if result.terms is None else tuple((position[j], v) for j, v in result.terms)
-    renumbered = result._replace(index=position[result.index], terms=terms,
-                                 classes=None if result.classes is None else len(kept))
-    return verify([weights[j] for j in kept], [bias[j] for j in kept], renumbered)
-
-
-def radii_unmasked(weights, bias, results, masked, radii):
-    """One radius per result of a layer with masked classes: None for a
-    masked class (never argmaxable), the others ``radii(weights, bias,
-    results)`` on the layer without the masked classes, renumbered."""
-    kept = _kept(len(weights), masked)
-    position = {j: n for n, j in enumerate(kept)}
-    shown = [result for result in results if result.index in position]
-    if not shown:
-        return [None] * len(results)
-    found = radii([weights[j] for j in kept], [bias[j] for j in kept],
-                  [result._replace(index=position[result.index]) for result in shown])
-    found = dict(zip((result.index for result in shown), found))
-    return [found.get(result.index) for result in results]
+    def restricted(self, result):
+        """A result of a kept class on the layer without the masked ones;
+        None for one that names a masked class, or is itself masked."""
+        return None if result.masked else super().restricted(result)

@@ -3,6 +3,7 @@
     ClassResult   index, argmaxable, witness, terms, classes, box, tolerance, masked
     encoded       a ClassResult as a tuple of ints (cheap to pickle, no Fraction)
     decoded       the ClassResult of ``encoded``'s tuple
+    Checked       a ClassResult and its radius, as iter_check_layer gives them
 """
 
 from collections import namedtuple
@@ -12,7 +13,7 @@ from reviews.errors import InputError
 from reviews.exact import shown
 from reviews.argmax.witness import Witness
 
-__all__ = ["ClassResult", "encoded", "decoded"]
+__all__ = ["ClassResult", "encoded", "decoded", "Checked"]
 
 # A dense combination past this many classes would not fit in memory.
 _DENSE_LIMIT = 2 ** 26
@@ -89,3 +90,9 @@ def decoded(plain):
                        terms and tuple((j, Fraction(n, q)) for j, n, q in terms),
                        classes, box and Fraction(*box),
                        Fraction(*tolerance) if tolerance else 0, masked)
+
+
+Checked = namedtuple("Checked", "result radius")
+Checked.__doc__ = """A class's ClassResult, and its Radius (reviews.argmax.tolerance.radii)
+when iter_check_layer was asked for radii, else None (and None for a class
+that is not argmaxable)."""

@@ -61,39 +61,33 @@ is at most 1e-8.
     Geometry         a layer's margins and distances: Geometry.carried and
                      Geometry.radius carry one result to T and find its Radius
     Radius           value (3 significant digits, rounded down; None: unbounded), exact
-    tolerance_bound  the tolerance T, validated, as a Fraction
-    clears           exact check: a witness's margins exceed T * n_j
-    holds_at         exact check: a combination proves failure at T
     THRESHOLD        1e-8, the released LP's radius bound: radii below it are found exactly
 """
 
-import decimal
 import heapq
 import itertools
 import math
-import numbers
 import operator
 from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.argmax.feasibility import decide
-from reviews.argmax.layer_input import class_index, finite, integer_layer
-from reviews.argmax.masked import masked_classes, radii_unmasked
+from reviews.argmax.layer_input import class_index, integer_layer
+from reviews.argmax.masked import Masks
+from reviews.argmax.norms import FIRST_BITS, clears, root_bounds
 from reviews.argmax.packed import Packed, dot
 from reviews.argmax.result import decoded, encoded
 from reviews.argmax.witness import Witness
 from reviews.argmax.workers import run_chunks
 
-__all__ = ["Radius", "Geometry", "with_tolerance", "radii", "tolerance_bound", "clears",
-           "holds_at", "THRESHOLD"]
+__all__ = ["Radius", "Geometry", "with_tolerance", "radii", "THRESHOLD"]
 
 # The released detector's LP: a class passes when its ball's radius is above this.
 THRESHOLD = Fraction(1, 10 ** 8)
 _DIGITS = 3
-# Rivals added to the working set per round, and bits of the first bounds on a norm.
+# Rivals added to the working set per round.
 _ADDED = 8
-_FIRST_BITS = 64
 # Rivals measured exactly at first for a witness's radius: the nearest is
 # among the rows of largest logit, or among those the packed layer lists.
 _LOOKED = 16
@@ -105,93 +99,6 @@ value: a Fraction of 3 significant digits, rounded down, or None when
 unbounded (no rival with other weights); exact: True when value is the
 largest radius itself rounded down (computed for classes whose witness's
 bound is below THRESHOLD), False when it is a witness's bound."""
-
-
-def tolerance_bound(tolerance):
-    """The tolerance T >= 0, any real number taken exactly, as a Fraction.
-
-    >>> tolerance_bound(0), tolerance_bound(decimal.Decimal("1e-8"))
-    (Fraction(0, 1), Fraction(1, 100000000))
-    >>> tolerance_bound(-1)
-    Traceback (most recent call last):
-      ...
-    reviews.errors.InputError: tolerance is negative; it must be 0 or more
-    """
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (numbers.Real, decimal.Decimal)):
-        raise TypeError("tolerance must be a number of 0 or more, not %s"
-                        % type(tolerance).__name__)
-    value = Fraction(finite(tolerance, "tolerance", "the tolerance"))
-    if value < 0:
-        raise InputError("tolerance is negative; it must be 0 or more")
-    return value
-
-
-def _root_bounds(q, bits):
-    """(lower, upper, exact): rationals around sqrt(q) for a rational q >= 0, 2**-bits apart."""
-    q = Fraction(q)
-    scaled = q.numerator * q.denominator << 2 * bits
-    root = math.isqrt(scaled)
-    exact = root * root == scaled
-    unit = q.denominator << bits
-    return Fraction(root, unit), Fraction(root + (not exact), unit), exact
-
-
-def _at_least_zero(constant, roots):
-    """Whether constant + sum_k c_k sqrt(q_k) >= 0, exactly, for c_k >= 0.
-
-    ``roots`` are pairs (c_k, q_k) of rationals >= 0.  Refining the bounds
-    ends: the sum is irrational, so not 0, unless every q_k with c_k > 0 is
-    a square, and then the bounds are exact (module docstring).
-    """
-    roots = [(c, q) for c, q in roots if c and q]
-    bits = _FIRST_BITS
-    while True:
-        low = high = Fraction(constant)
-        exact = True
-        for c, q in roots:
-            lower, upper, square = _root_bounds(q, bits)
-            low, high, exact = low + c * lower, high + c * upper, exact and square
-        if low >= 0 or exact:
-            return low >= 0
-        if high < 0:
-            return False
-        bits *= 2
-
-
-def clears(margin, square, tolerance):
-    """Exact: margin > tolerance * sqrt(square), for rationals square >= 0, tolerance >= 0.
-
-    >>> clears(1, 2, Fraction(7, 10)), clears(1, 2, Fraction(71, 100))
-    (True, False)
-    """
-    return margin > 0 and margin * margin > tolerance * tolerance * square
-
-
-def holds_at(differences, offsets, lam, tolerance, box=None):
-    """Exact: lam proves failure at ``tolerance``.
-
-    ``differences`` are the rows w_j - w_i and ``offsets`` b_j - b_i of the
-    classes lam weighs (rationals); lam >= 0 sums to 1.  In a box R:
-    sum lam_j (b_j - b_i + T n_j) >= R |sum lam_j (w_j - w_i)|_1; without,
-    sum lam_j (w_j - w_i) = 0 and sum lam_j (b_j - b_i + T n_j) >= 0.
-
-    >>> holds_at([[1], [-1]], [-1, -1], [Fraction(1, 2)] * 2, 1)
-    True
-    >>> holds_at([[1], [-1]], [-1, -1], [Fraction(1, 2)] * 2, Fraction(99, 100))
-    False
-    """
-    if any(v < 0 for v in lam) or sum(lam) != 1:
-        return False
-    combined = [sum(v * a[q] for v, a in zip(lam, differences))
-                for q in range(len(differences[0]))]
-    constant = sum(v * c for v, c in zip(lam, offsets))
-    if box is None:
-        if any(combined):
-            return False
-    else:
-        constant -= box * sum(map(abs, combined))
-    roots = [(tolerance * v, dot(a, a)) for v, a in zip(lam, differences)]
-    return _at_least_zero(constant, roots)
 
 
 class Geometry:
@@ -383,11 +290,11 @@ class Geometry:
         ``working`` (a list of rivals, extended here) starts the program.
         """
         box = self.box
-        bits = _FIRST_BITS
+        bits = FIRST_BITS
         while True:
             rows = [list(map(operator.sub, self.rows[i], self.rows[j])) for j in working]
             offsets = [self.biases[i] - self.biases[j] for j in working]
-            norms = [_root_bounds(dot(a, a), bits) for a in rows]
+            norms = [root_bounds(dot(a, a), bits) for a in rows]
             hard = decide(rows, [c - tolerance * upper for c, (_, upper, _) in zip(offsets, norms)],
                           box)
             if hard.witness is not None:
@@ -544,10 +451,16 @@ def radii(weights, bias, results, threshold=THRESHOLD):
     >>> radii(W, b, check_layer(W, b, box=100))[1]
     Radius(value=Fraction(1, 1000000000), exact=True)
     """
-    masked = masked_classes(bias)
-    if masked:
-        return radii_unmasked(weights, bias, results, masked,
-                              lambda w, b, r: radii(w, b, r, threshold))
+    masks = Masks(weights, bias)
+    if masks.masked:
+        # None for a masked class (never argmaxable), the others measured
+        # on the layer without the masked classes.
+        shown = [result for result in results if result.index in masks.position]
+        found = radii(masks.select(weights), masks.select(bias),
+                      [result._replace(index=masks.position[result.index]) for result in shown],
+                      threshold) if shown else []
+        found = dict(zip((result.index for result in shown), found))
+        return [found.get(result.index) for result in results]
     box = results[0].box if results else None
     rows, biases, _ = integer_layer(weights, bias)
     geometry = Geometry(rows, biases, box)

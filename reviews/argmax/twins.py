@@ -15,32 +15,39 @@ representative's, and a combination there is one in the layer.  Grouping
 hashes the exact rows, so it costs O(C * d) (expected), where a check
 class by class would compare every duplicate with every other.
 
-    Twins   the representatives, and the twin that defeats each other class
+    Twins   the representatives, and the twin that defeats each other class,
+            as a Reduction (reviews.argmax.reduction)
 """
 
-from reviews.argmax.layer_input import FloatRows
+from fractions import Fraction
+
+from reviews.argmax.reduction import Reduction
+from reviews.argmax.result import ClassResult
 
 __all__ = ["Twins"]
 
 
-class Twins:
-    """The classes of an exact layer grouped by weight row.
+class Twins(Reduction):
+    """The classes of an exact layer grouped by weight row, as a Reduction.
 
-    ``representatives``: one class per distinct weight row, in increasing
-    order; ``position``: class -> its index among them, for the
+    ``kept``: one class per distinct weight row, in increasing order (the
+    representatives); ``position``: class -> its index among them, for the
     representatives; ``twin``: class j -> a class k != j with w_k = w_j
-    and b_k >= b_j, for every class that cannot be argmaxable so.
+    and b_k >= b_j, for every class that cannot be argmaxable so, and is
+    ``settled`` by it.
 
     >>> twins = Twins([[1, 0], [2, 0], [1, 0], [1, 0]], [0, 5, 3, 3])
-    >>> twins.representatives, twins.twin
+    >>> twins.kept, twins.twin
     ([1, 2], {0: 2, 2: 3, 3: 2})
+    >>> twins.settled(0).terms
+    ((2, Fraction(1, 1)),)
     >>> Twins([[1], [2]], None).twin
     {}
     """
 
     def __init__(self, weights, bias):
-        self.classes = len(weights)
-        bias = bias if bias is not None else [0] * self.classes
+        classes = len(weights)
+        bias = bias if bias is not None else [0] * classes
         self.twin = {}
         representatives = []
         for members in _equal_rows(weights):
@@ -52,25 +59,15 @@ class Twins:
                 self.twin[j] = best[0] if j != best[0] else (best[1] if len(best) > 1 else j)
             if self.twin[best[0]] == best[0]:
                 del self.twin[best[0]]
-        self.representatives = sorted(representatives)
-        self.position = {j: n for n, j in enumerate(self.representatives)}
+        super().__init__(classes, sorted(representatives))
 
-    def select(self, values):
-        """The entries of ``values`` (one per class) of the representatives;
-        None stays None, and so do ``values`` where every class is one.  A
-        FloatRows stays one (reviews.argmax.layer_input)."""
-        if values is None or len(self.representatives) == self.classes:
-            return values
-        if isinstance(values, FloatRows):
-            return values.select(self.representatives)
-        return [values[j] for j in self.representatives]
-
-    def renamed(self, result):
-        """A ClassResult for the layer of representatives, in the classes of the layer."""
-        rename = self.representatives
-        terms = result.terms and tuple((rename[j], value) for j, value in result.terms)
-        classes = self.classes if terms else result.classes
-        return result._replace(index=rename[result.index], terms=terms, classes=classes)
+    def settled(self, i, box=None, tolerance=0):
+        """The result of class i if a twin defeats it (weight 1 on the twin,
+        in any box), else None."""
+        if i not in self.twin:
+            return None
+        return ClassResult(i, False, None, ((self.twin[i], Fraction(1)),), self.classes,
+                           box=box, tolerance=tolerance)
 
 
 def _equal_rows(rows):

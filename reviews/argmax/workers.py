@@ -37,7 +37,7 @@ import time
 from multiprocessing.reduction import ForkingPickler
 
 from reviews.errors import InputError
-from reviews.formats.source import shown_name
+from reviews.shown import shown_name
 
 __all__ = ["run_chunks", "iter_items", "job_count", "usable_cpus", "start_method"]
 

@@ -10,7 +10,7 @@ extension and builds the layer; each other module reads one kind of file:
     classes         lists of class ids: 0:1000, 3,17,40:50, @FILE
     embeddings      GloVe and word2vec text: a token and its vector per line
     source          regular files only, within size limits; message excerpts
-    text            number text: CSV, whitespace- or semicolon-separated, JSON
+    number_text     number text: CSV, whitespace- or semicolon-separated, JSON
     binary          little- or big-endian numbers from a file, into one buffer
     npy             .npy files (a strict header grammar) and .npz archives
     archive         zip members read within their declared sizes

@@ -19,7 +19,7 @@ import zipfile
 import zlib
 
 from reviews.errors import InputError
-from reviews.formats.source import excerpt
+from reviews.shown import excerpt
 
 __all__ = ["zip_errors", "zip_members", "ZipMember"]
 

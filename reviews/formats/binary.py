@@ -19,7 +19,8 @@ import sys
 from collections import namedtuple
 
 from reviews.errors import InputError
-from reviews.formats.source import MAX_VALUES, shown_shape
+from reviews.formats.source import MAX_VALUES
+from reviews.shown import shown_shape
 
 __all__ = ["Array", "KINDS", "MAX_DIMENSIONS", "value_count", "read_values", "Widened"]
 

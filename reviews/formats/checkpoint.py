@@ -31,9 +31,9 @@ import os
 from reviews.errors import InputError
 from reviews.formats.npy import npy_arrays, npz_arrays
 from reviews.formats.safetensors import safetensors_arrays
-from reviews.formats.source import (excerpt, open_regular, read_text, shown_number,
-                                    shown_shape)
-from reviews.formats.text import describe_json, parse_json
+from reviews.formats.source import open_regular, read_text
+from reviews.shown import excerpt, shown_number, shown_shape
+from reviews.formats.number_text import describe_json, parse_json
 from reviews.formats.torch import torch_arrays
 
 __all__ = ["ARRAY_READERS", "Checkpoint", "choose_layer", "choose_array", "bias_like",

@@ -20,7 +20,8 @@ import itertools
 import re
 
 from reviews.errors import InputError
-from reviews.formats.source import excerpt, read_text, shown_name
+from reviews.formats.source import read_text
+from reviews.shown import excerpt, shown_name
 
 __all__ = ["ClassList", "parse_classes", "ranges_text"]
 

@@ -8,7 +8,7 @@ tokens with spaces), except that it may not end in a field that is a
 number: ``and 0.3 0.3 7`` in a file of d = 2 is a line with a number too
 many, not the token ``and 0.3``.  A .txt or .vec file is read this way when its first
 field is not a number and the rest of its first row are; numbers are read
-exactly, as everywhere (reviews.formats.text).
+exactly, as everywhere (reviews.formats.number_text).
 
     embedding_rows   (rows, {id: token}) of such a text, or None if it is not one
 """
@@ -16,8 +16,8 @@ exactly, as everywhere (reviews.formats.text).
 import decimal
 
 from reviews.errors import InputError
-from reviews.formats.source import excerpt
-from reviews.formats.text import Numbers, decimal_from_text
+from reviews.shown import excerpt
+from reviews.formats.number_text import Numbers, decimal_from_text
 
 __all__ = ["embedding_rows"]
 

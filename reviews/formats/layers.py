@@ -59,8 +59,9 @@ from reviews.errors import InputError
 from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Checkpoint,
                                         bias_like, choose_array, choose_layer)
 from reviews.formats.embeddings import embedding_rows
-from reviews.formats.source import STDIN, excerpt, open_regular, read_text, shown_shape
-from reviews.formats.text import MASKED, delimited_rows, json_bias, json_layer
+from reviews.formats.source import STDIN, open_regular, read_text
+from reviews.shown import excerpt, shown_shape
+from reviews.formats.number_text import MASKED, delimited_rows, json_bias, json_layer
 from reviews.formats.vocab import find_vocab, read_vocab
 
 __all__ = ["read_layer", "read_model", "read_npy", "Layer", "Tensor"]

@@ -27,7 +27,7 @@ import zipfile
 from reviews.errors import InputError
 from reviews.formats.archive import ZipMember, zip_errors, zip_members
 from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
-from reviews.formats.source import excerpt, shown_shape
+from reviews.shown import excerpt, shown_shape
 
 __all__ = ["npy_arrays", "npz_arrays"]
 

@@ -17,8 +17,9 @@ import decimal
 
 from reviews.errors import InputError
 from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
-from reviews.formats.source import MAX_TEXT_BYTES, excerpt, shown_number, shown_shape
-from reviews.formats.text import describe_json, parse_json
+from reviews.formats.source import MAX_TEXT_BYTES
+from reviews.shown import excerpt, shown_number, shown_shape
+from reviews.formats.number_text import describe_json, parse_json
 
 __all__ = ["safetensors_arrays", "MAX_TENSORS"]
 

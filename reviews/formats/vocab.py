@@ -22,8 +22,9 @@ import decimal
 import os
 
 from reviews.errors import InputError
-from reviews.formats.source import excerpt, read_text
-from reviews.formats.text import describe_json, parse_json
+from reviews.formats.source import read_text
+from reviews.shown import excerpt
+from reviews.formats.number_text import describe_json, parse_json
 
 __all__ = ["read_vocab", "find_vocab"]
 

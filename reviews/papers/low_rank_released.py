@@ -21,7 +21,11 @@ them.
 import random
 from fractions import Fraction
 
-from reviews.argmax.check import braid_reflect, check_layer, verify
+from reviews.argmax.braid import braid_reflect
+
+from reviews.argmax.check import check_layer
+
+from reviews.argmax.verify import verify
 from reviews.argmax.released import BOX, released_search
 from reviews.argmax.tolerance import radii
 from reviews.claims import FAIL, PASS, Outcome, Row, written

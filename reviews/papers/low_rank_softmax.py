@@ -17,7 +17,10 @@ import struct
 from fractions import Fraction
 
 from reviews.argmax.certified import verify_all
-from reviews.argmax.check import ClassResult, braid_reflect, check_layer, verify
+from reviews.argmax.braid import braid_reflect
+from reviews.argmax.check import check_layer
+from reviews.argmax.result import ClassResult
+from reviews.argmax.verify import verify
 from reviews.claims import (BY_REVIEW, NOT_CHECKED, PASS, FAIL, Claim, Figure, Outcome, Paper,
                             Row)
 from reviews.argmax.regions import realized_rankings, region_count

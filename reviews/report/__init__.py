@@ -4,8 +4,9 @@ A renderer takes checked claims (reviews.claims.Result) or a checked layer
 (reviews.argmax.check results) and returns text; it knows nothing about
 any paper: everything it prints comes from the results it is given.
 
-    text        the claims as text, markdown and JSON; the lines every
+    verdicts    the claims as text, markdown and JSON; the lines every
                 format shares (version, citation, tally)
+    markdown    markdown's pieces: names as code spans, table cells, links
     layer       a checked layer (check-layer) as text, markdown and JSON
     html        the claims as one self-contained HTML page
     svg         SVG figures (charts, region maps, tables) from computed data
@@ -13,6 +14,6 @@ any paper: everything it prints comes from the results it is given.
     files       writing a report to a file: whole or not at all, never over
                 an input
 
-Import the renderers from their module (``from reviews.report.text import
+Import the renderers from their module (``from reviews.report.verdicts import
 FORMATS``); this package imports nothing itself.
 """

@@ -18,7 +18,7 @@ import os
 import stat
 
 from reviews.errors import InputError
-from reviews.formats.source import shown_name
+from reviews.shown import shown_name
 
 __all__ = ["write_file", "refuse_inputs", "refuse_figures", "refuse_folder"]
 

@@ -6,7 +6,7 @@ elsewhere, so that the one file is the whole review; its only links leave
 the page for each paper's arXiv abstract.  It reads from 600 to 1200 pixels
 wide with nothing hidden or scrolled sideways: below 760 pixels each row of
 the claims table stacks its cells, each under its column's name.  Like the
-other renderers (reviews.report.text) it knows nothing about any paper.
+other renderers (reviews.report.verdicts) it knows nothing about any paper.
 
     html        the page, from the suite, the results and the drawn figures
 """
@@ -14,8 +14,8 @@ other renderers (reviews.report.text) it knows nothing about any paper.
 import html as _html
 import re
 
-from reviews.formats.source import shown_name
-from reviews.report.text import (SELECTED_ONLY, alt_text, citation, tally, verdict_cell,
+from reviews.shown import shown_name
+from reviews.report.verdicts import (SELECTED_ONLY, alt_text, citation, tally, verdict_cell,
                                  version_line)
 
 __all__ = ["html"]
@@ -148,10 +148,10 @@ def html(suite, results, figures=None):
     """One self-contained HTML page: version line, claims table, tally,
     then each claim's evidence and its figures inline as SVG.
 
-    ``figures`` maps a claim id to its figures (reviews.report.text.Drawn); each
+    ``figures`` maps a claim id to its figures (reviews.report.verdicts.Drawn); each
     is shown inline, and its file path, when written, in the caption.
 
-    >>> from reviews.report.text import Suite
+    >>> from reviews.report.verdicts import Suite
     >>> page = html(Suite("suite", "1.0", "3.x"), [])
     >>> page.startswith("<!DOCTYPE html>"), "<script" in page
     (True, False)

@@ -27,8 +27,8 @@ from collections import namedtuple
 
 from reviews.exact import exact_text, rational_text, to_decimal
 from reviews.formats.classes import ranges_text
-from reviews.formats.source import shown_name
-from reviews.report.text import code_span, markdown_name, table_cell
+from reviews.shown import shown_name
+from reviews.report.markdown import code_span, markdown_name, table_cell
 
 __all__ = ["Provenance", "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS",
            "CERTIFICATES"]

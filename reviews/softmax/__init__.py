@@ -8,8 +8,9 @@ the ones below it:
                 softmax_naive) and the exact decimal reference
                 (softmax_exact, log_softmax_exact, logsumexp_exact,
                 ulp_distance)
-    kernels     double-double exp and log kernels with proven error bounds;
-                Ziv's rounding test decides almost every result there
+    kernels     the softmax loops over double-double terms; Ziv's
+                rounding test decides almost every result there
+    double_double  double-double exp and log kernels with proven error bounds
     fallback    the decimal fallback at rising precision, for the results
                 the kernels leave open
 

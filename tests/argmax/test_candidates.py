@@ -5,9 +5,13 @@ import random
 import unittest
 from unittest import mock
 
-from reviews.argmax import check as argmaxable
-from reviews.argmax.candidates import SharedDirection, reflected_witness, reflections
-from reviews.argmax.check import _Layer, check_layer, verify
+from reviews.argmax import decide
+from reviews.argmax.braid import reflected_witness, reflections
+from reviews.argmax.candidates import SharedDirection
+from reviews.argmax.check import check_layer
+from reviews.argmax.decide import PreparedLayer
+from reviews.argmax.packed import Packed
+from reviews.argmax.verify import verify
 
 
 def shared_direction_layer(classes, dim, seed):
@@ -28,7 +32,7 @@ class TestReflectedWitness(unittest.TestCase):
         # Many rivals beat x = w_i and x = w_i - mean here (30 of these 100
         # classes reached the program before the reflections with patience).
         weights = shared_direction_layer(100, 32, 1)
-        with mock.patch.object(argmaxable, "_clarkson", side_effect=AssertionError("program")):
+        with mock.patch.object(decide, "clarkson", side_effect=AssertionError("program")):
             results = check_layer(weights)
         self.assertTrue(all(r.argmaxable for r in results))
         # verify is slow on long witnesses: a few suffice, as every witness was checked exactly.
@@ -36,7 +40,7 @@ class TestReflectedWitness(unittest.TestCase):
 
     def test_the_candidate_found_is_a_witness(self):
         weights = shared_direction_layer(100, 16, 1)
-        layer = _Layer(weights, None, 1)
+        layer = PreparedLayer(weights, None, 1)
         found = 0
         for i in range(100):
             start = [v - m for v, m in zip(layer.float_weights[i], layer.centre())]
@@ -49,7 +53,7 @@ class TestReflectedWitness(unittest.TestCase):
         self.assertGreater(found, 50)
 
     def test_no_witness_for_a_class_inside_the_others(self):
-        layer = _Layer([[0, 0], [2, 0], [-2, 0], [0, 2], [0, -2]], None, 1)
+        layer = PreparedLayer([[0, 0], [2, 0], [-2, 0], [0, 2], [0, -2]], None, 1)
         self.assertIsNone(reflected_witness(layer, 0, [1.0, 0.0], 1, patience=100))
 
     def test_reflections_grow_with_the_dimension(self):
@@ -57,7 +61,7 @@ class TestReflectedWitness(unittest.TestCase):
                          [0, 0, 0, 1, 8, 16, 16, 16])
 
     def test_patience_bounds_the_reflections(self):
-        layer = _Layer([[0, 0], [2, 0], [-2, 0], [0, 2], [0, -2]], None, 1)
+        layer = PreparedLayer([[0, 0], [2, 0], [-2, 0], [0, 2], [0, -2]], None, 1)
         with mock.patch.object(layer.packed, "beaten_by", wraps=layer.packed.beaten_by) as check:
             self.assertIsNone(reflected_witness(layer, 0, [1.0, 0.0], 1, patience=3))
         self.assertEqual(check.call_count, 3)
@@ -69,7 +73,7 @@ class TestSharedDirection(unittest.TestCase):
                    for i in range(layer.classes))
 
     def test_whitened_candidates_win_where_x_equal_w_i_does_not(self):
-        layer = _Layer(shared_direction_layer(200, 64, 1), None, 1)
+        layer = PreparedLayer(shared_direction_layer(200, 64, 1), None, 1)
         shared = SharedDirection(layer)
         self.assertGreater(shared.shrink, 0.98)
         centred = [lambda i: [v - m for v, m in zip(layer.float_weights[i], layer.centre())]]
@@ -80,7 +84,7 @@ class TestSharedDirection(unittest.TestCase):
     def test_isotropic_rows_get_no_candidate(self):
         rng = random.Random(2)
         rows = [[round(1000 * rng.gauss(0, 1)) for _ in range(16)] for _ in range(200)]
-        layer = _Layer(rows, None, 1)
+        layer = PreparedLayer(rows, None, 1)
         # Nor a pass over all the rows for their mean (GPT-2's shape: seconds).
         with mock.patch.object(layer, "centre", side_effect=AssertionError("mean")):
             shared = SharedDirection(layer)
@@ -88,7 +92,7 @@ class TestSharedDirection(unittest.TestCase):
 
     def test_rows_at_their_mean_or_in_one_dimension_get_no_candidate(self):
         for rows in ([[1, 2], [1, 2], [-1, -2], [-1, -2]], [[1], [2], [3]]):
-            self.assertIsNone(SharedDirection(_Layer(rows, None, 1)).point(0))
+            self.assertIsNone(SharedDirection(PreparedLayer(rows, None, 1)).point(0))
 
     def test_the_layer_is_settled_with_few_checks(self):
         results, checks = _checks_per_class(shared_direction_layer(200, 64, 1))
@@ -109,7 +113,7 @@ class TestSharedDirection(unittest.TestCase):
 def _checks_per_class(weights):
     """(check_layer's results, a Counter of the exact candidate checks per class)."""
     with mock.patch("reviews.argmax.packed.Packed.beaten_by", autospec=True,
-                    side_effect=argmaxable.Packed.beaten_by) as check:
+                    side_effect=Packed.beaten_by) as check:
         results = check_layer(weights)
     return results, collections.Counter(call.args[1] for call in check.call_args_list)
 

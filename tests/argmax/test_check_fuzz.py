@@ -15,7 +15,11 @@ import unittest
 from decimal import Decimal
 from fractions import Fraction as F
 
-from reviews.argmax.check import check_layer, exact_layer, verify
+from reviews.argmax.check import check_layer
+
+from reviews.argmax.layer_input import exact_layer
+
+from reviews.argmax.verify import verify
 from reviews.argmax.feasibility import decide
 
 SEED = 7

@@ -14,8 +14,9 @@ from decimal import Decimal
 from fractions import Fraction as F
 from unittest import mock
 
-from reviews.argmax import feasibility
-from reviews.argmax.check import check_layer, verify
+from reviews.argmax import arithmetic, feasibility
+from reviews.argmax.check import check_layer
+from reviews.argmax.verify import verify
 
 # Entries from 2**-259 to 2**297: a spread of 556 bits.
 SPREAD = [[F(2) ** -259, F(2) ** 223], [F(2) ** 114, F(2) ** 188],
@@ -40,8 +41,8 @@ class TestWideSpread(unittest.TestCase):
         original = feasibility.Program.__init__
 
         def counting(program, *args, **keywords):
-            created.append(keywords.get("exact", False))
             original(program, *args, **keywords)
+            created.append(program.arithmetic.exact)
 
         with mock.patch.object(feasibility.Program, "__init__", counting):
             results = check_layer(weights, bias)
@@ -79,7 +80,7 @@ class TestWideSpread(unittest.TestCase):
     def test_a_decimal_overflow_leaves_the_class_to_the_exact_program(self):
         weights, bias = random_exponents(12, 4, 300, seed=3)
         expected = [r.argmaxable for r in check_layer(weights, bias)]
-        with mock.patch.object(feasibility, "_WIDE_EXPONENT", 5):
+        with mock.patch.object(arithmetic, "WIDE_EXPONENT", 5):
             results, exact = self.exact_programs(weights, bias)
         self.assertGreater(exact, 0)
         self.assertEqual([r.argmaxable for r in results], expected)

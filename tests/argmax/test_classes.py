@@ -6,7 +6,8 @@ from fractions import Fraction as F
 from unittest import mock
 
 from reviews.argmax import check as argmaxable
-from reviews.argmax.check import check_layer, verify
+from reviews.argmax.check import check_layer
+from reviews.argmax.verify import verify
 from reviews.argmax.layer_input import asked_classes
 from reviews.argmax.tolerance import radii
 from reviews.errors import InputError
@@ -86,13 +87,13 @@ class TestSomeClassesAreThoseOfTheWholeCheck(unittest.TestCase):
     def test_only_the_asked_classes_are_decided(self):
         weights, bias = gaussian(9, 60, 3, True)
         decided = []
-        original = argmaxable._decide
+        original = argmaxable.decide
 
         def counting(layer, i):
             decided.append(i)
             return original(layer, i)
 
-        with mock.patch.object(argmaxable, "_decide", counting):
+        with mock.patch.object(argmaxable, "decide", counting):
             check_layer(weights, bias, classes=[2, 40])
         self.assertEqual(sorted(decided), [2, 40])
 

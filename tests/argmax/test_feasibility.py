@@ -9,6 +9,7 @@ from fractions import Fraction as F
 from unittest import mock
 
 from reviews.argmax import feasibility
+from reviews.argmax.arithmetic import EXACT, Decimals
 from reviews.errors import InputError
 from reviews.argmax.feasibility import (
     Program, basis_combination, decide, is_combination, is_witness, solve_square,
@@ -79,7 +80,7 @@ class TestProgram(unittest.TestCase):
 
     def test_exact_program_finds_the_barycentric_combination(self):
         rows = [[F(-1), F(0)], [F(1), F(-1)], [F(1), F(1)]]
-        relaxed = Program(rows, [0, 0, 0], F(4), exact=True).solve()
+        relaxed = Program(rows, [0, 0, 0], F(4), EXACT).solve()
         self.assertEqual(relaxed.value, 0)
         self.assertFalse(relaxed.slack)
         self.assertEqual(basis_combination(rows, [0, 0, 0], relaxed.basis),
@@ -104,7 +105,7 @@ class TestProgram(unittest.TestCase):
 
 
 class TestDecimalProgram(unittest.TestCase):
-    """Program(..., digits=n): the float tableau in Decimals with a wide exponent range."""
+    """Program(..., Decimals(n)): the float tableau in Decimals with a wide exponent range."""
 
     ROWS = [[1, F(1, 10 ** 400)], [-1, F(1, 10 ** 400)]]
 
@@ -113,13 +114,13 @@ class TestDecimalProgram(unittest.TestCase):
         # Sums mix 1 and 1e-400, so the digits must cover the spread.
         float_rows = [[float(v) for v in row] for row in self.ROWS]
         self.assertEqual(Program(float_rows, [0.0, 0.0], 4.0).solve().value, 0)
-        program = Program(self.ROWS, [0, 0], 4, digits=440)
+        program = Program(self.ROWS, [0, 0], 4, Decimals(440))
         relaxed = program.solve()
         self.assertEqual(relaxed.value, 4 * Decimal("1e-400"))
         self.assertTrue(is_witness(self.ROWS, [0, 0], [F(v) for v in relaxed.x]))
 
     def test_its_arithmetic_leaves_the_callers_context_alone(self):
-        program = Program(self.ROWS, [0, 0], 4, digits=30)
+        program = Program(self.ROWS, [0, 0], 4, Decimals(30))
         with decimal.localcontext() as outside:
             outside.prec = 5
             program.solve()
@@ -127,7 +128,7 @@ class TestDecimalProgram(unittest.TestCase):
         self.assertEqual(str(program.penalty), "4")
 
     def test_the_penalty_is_squared_up_to_its_limit(self):
-        program = Program(self.ROWS, [0, 0], 4, digits=30)
+        program = Program(self.ROWS, [0, 0], 4, Decimals(30))
         with mock.patch.object(feasibility, "_WIDE_PENALTY_LIMIT", Decimal(100)):
             self.assertTrue(program.grow_penalty())
             self.assertEqual(program.penalty, 16)
@@ -149,21 +150,21 @@ class TestExactProgramEnds(unittest.TestCase):
         rng = random.Random(5)
         for _ in range(300):
             rows, offsets = random_system(rng, 5, 3, 4, 40)
-            relaxed = Program(rows, offsets, self.bound(rows, offsets), exact=True).solve()
+            relaxed = Program(rows, offsets, self.bound(rows, offsets), EXACT).solve()
             with self.subTest(rows=rows, offsets=offsets):
                 self.assertTrue(relaxed.value > 0 or not relaxed.slack)
 
     def test_the_combination_is_of_the_rows_as_given(self):
         # Rows are divided by their gcds inside; the weights come back for the rows given.
         rows, offsets = [[6], [-2]], [0, 0]
-        program = Program(rows, offsets, 4, exact=True)
+        program = Program(rows, offsets, 4, EXACT)
         relaxed = program.solve()
         self.assertFalse(relaxed.slack)
         self.assertEqual(program.row_weights(), [F(1, 4), F(3, 4)])
 
     def test_one_growth_reaches_past_the_largest_offset(self):
         # x > 2**1000 is needed; squaring from 4 took 9 re-solves to get there.
-        program = Program([[1], [3]], [-2 ** 1000, 0], 4, exact=True)
+        program = Program([[1], [3]], [-2 ** 1000, 0], 4, EXACT)
         growths = 0
         while True:
             relaxed = program.solve()
@@ -178,7 +179,7 @@ class TestExactProgramEnds(unittest.TestCase):
         # A Fraction per candidate row costs a gcd of numbers of up to
         # hundreds of thousands of bits; only the optimum (d + 1 values) needs them.
         rows = [[3, 1], [-1, 2], [-2, -5], [1, -1], [4, 4]]
-        program = Program(rows, [1, 2, -3, 0, -1], 4, exact=True)
+        program = Program(rows, [1, 2, -3, 0, -1], 4, EXACT)
         with mock.patch.object(feasibility, "Fraction", wraps=F) as spy:
             relaxed = program.solve()
         self.assertEqual(spy.call_count, 3)
@@ -186,7 +187,7 @@ class TestExactProgramEnds(unittest.TestCase):
 
     def test_an_exact_program_takes_integers(self):
         with self.assertRaisesRegex(InputError, "integers, not 1/2"):
-            Program([[F(1, 2)]], [0], 4, exact=True)
+            Program([[F(1, 2)]], [0], 4, EXACT)
 
 
 def _feasible_on_a_segment(rows, offsets, box):

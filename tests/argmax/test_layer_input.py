@@ -7,7 +7,8 @@ from fractions import Fraction as F
 from unittest import mock
 
 from reviews.argmax import layer_input, twins
-from reviews.argmax.check import check_layer, verify
+from reviews.argmax.check import check_layer
+from reviews.argmax.verify import verify
 from reviews.argmax.layer_input import FloatRows, check_spread, extremes, integer_layer, validated
 from reviews.argmax.twins import Twins
 from reviews.errors import InputError
@@ -156,6 +157,32 @@ class TestEqualRows(unittest.TestCase):
     def test_with_no_twins_the_values_are_returned_as_they_are(self):
         rows = [[1], [2]]
         self.assertIs(Twins(rows, None).select(rows), rows)
+
+
+class TestWhichInput(unittest.TestCase):
+    """An InputError says which input it is about, for a caller naming its file."""
+
+    def input_of(self, weights, bias):
+        with self.assertRaises(InputError) as caught:
+            check_layer(weights, bias)
+        return caught.exception.input
+
+    def test_a_bad_bias_entry_and_length_are_the_bias(self):
+        self.assertEqual(self.input_of([[0], [1]], [0, float("nan")]), "bias")
+        self.assertEqual(self.input_of([[0], [1]], [0]), "bias")
+
+    def test_a_bad_weight_is_the_weights(self):
+        self.assertEqual(self.input_of([[0], [1, 2]], None), "weights")
+
+    def test_a_spread_too_wide_is_the_whole_layer(self):
+        from decimal import Decimal
+        weights = [[Decimal("1e5000"), Decimal("-1e-5000"), k] for k in range(12)]
+        self.assertEqual(self.input_of(weights, [0] * 12), "layer")
+
+    def test_the_input_survives_a_pickle_from_a_worker(self):
+        import pickle
+        error = pickle.loads(pickle.dumps(InputError("bias[0] is nan", input="bias")))
+        self.assertEqual((str(error), error.input), ("bias[0] is nan", "bias"))
 
 
 if __name__ == "__main__":

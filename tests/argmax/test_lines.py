@@ -6,7 +6,9 @@ from fractions import Fraction as F
 from unittest import mock
 
 from reviews.argmax import check as argmaxable
-from reviews.argmax.check import ClassResult, check_layer, verify
+from reviews.argmax.check import check_layer
+from reviews.argmax.result import ClassResult
+from reviews.argmax.verify import verify
 from reviews.argmax.feasibility import decide
 from reviews.argmax.lines import upper_envelope
 
@@ -54,7 +56,7 @@ class TestOneDimensionalLayers(unittest.TestCase):
 
     def test_no_class_goes_to_the_linear_program(self):
         weights = [[j] for j in range(400)]
-        with mock.patch.object(argmaxable, "_decide", wraps=argmaxable._decide) as spy:
+        with mock.patch.object(argmaxable, "decide", wraps=argmaxable.decide) as spy:
             results = check_layer(weights)
         self.assertEqual(spy.call_count, 0)
         self.assertEqual([j for j, r in enumerate(results) if r.argmaxable], [0, 399])
@@ -72,7 +74,7 @@ class TestOneDimensionalLayers(unittest.TestCase):
     def test_a_boxed_layer_with_bias_still_goes_to_the_program(self):
         # In a box the envelope alone does not decide (class 1 wins only for x > 2).
         weights, bias = [[0], [1]], [0, -2]
-        with mock.patch.object(argmaxable, "_decide", wraps=argmaxable._decide) as spy:
+        with mock.patch.object(argmaxable, "decide", wraps=argmaxable.decide) as spy:
             results = check_layer(weights, bias, box=1)
         self.assertEqual(spy.call_count, 2)
         self.assertEqual([r.argmaxable for r in results], [True, False])

@@ -8,13 +8,17 @@ import unittest
 from decimal import Decimal
 from fractions import Fraction
 
-from reviews.argmax.check import ClassResult, check_layer, verify
+from reviews.argmax.check import check_layer
+
+from reviews.argmax.result import ClassResult
+
+from reviews.argmax.verify import verify
 from reviews.argmax.tolerance import Radius, radii
 from reviews.errors import InputError
 from reviews.formats.layers import read_layer
-from tests.formats.test_layers import npy_bytes
+from tests.support.arrays import npy_bytes
 from tests.support import FileTestCase
-from tests.test_command import in_process
+from tests.support.commands import in_process
 
 INF = float("inf")
 # The middle of three points on a line is unargmaxable, unless one end is masked.

@@ -8,12 +8,14 @@ from fractions import Fraction as F
 from unittest import mock
 
 from reviews.argmax import check as argmaxable
-from reviews.argmax.check import ClassResult, check_layer, verify
+from reviews.argmax.check import check_layer
+from reviews.argmax.result import ClassResult
+from reviews.argmax.verify import verify
 from reviews.argmax.feasibility import Program
 from reviews.argmax.layer_input import integer_layer
 from reviews.argmax.packed import dot
-from reviews.argmax.tolerance import (Radius, holds_at, radii, tolerance_bound, _at_least_zero,
-                                      Geometry, _integers)
+from reviews.argmax.norms import _at_least_zero, holds_at, tolerance_bound
+from reviews.argmax.tolerance import Geometry, Radius, _integers, radii
 from reviews.errors import InputError
 
 DETECTOR = F(1, 10 ** 8)

@@ -5,7 +5,8 @@ from fractions import Fraction as F
 from unittest import mock
 
 from reviews.argmax import check as argmaxable
-from reviews.argmax.check import check_layer, verify
+from reviews.argmax.check import check_layer
+from reviews.argmax.verify import verify
 from reviews.argmax.twins import Twins
 
 
@@ -14,12 +15,12 @@ class TestTwins(unittest.TestCase):
     def test_equal_rows_and_biases_defeat_each_other(self):
         twins = Twins([[1, 2], [1, 2], [3, 4]], [0, 0, 0])
         self.assertEqual(twins.twin, {0: 1, 1: 0})
-        self.assertEqual(twins.representatives, [0, 2])
+        self.assertEqual(twins.kept, [0, 2])
 
     def test_the_unique_largest_bias_of_a_group_is_left_to_decide(self):
         twins = Twins([[1], [1], [1]], [2, 7, -1])
         self.assertEqual(twins.twin, {0: 1, 2: 1})
-        self.assertEqual(twins.representatives, [1])
+        self.assertEqual(twins.kept, [1])
         self.assertEqual(twins.position, {1: 0})
 
     def test_every_twin_has_the_same_row_and_at_least_the_bias(self):
@@ -39,7 +40,7 @@ class TestRepeatedRows(unittest.TestCase):
 
     def decided(self, weights, bias=None, box=None):
         """The results, and how many classes went to the exact decision."""
-        with mock.patch.object(argmaxable, "_decide", wraps=argmaxable._decide) as spy:
+        with mock.patch.object(argmaxable, "decide", wraps=argmaxable.decide) as spy:
             results = check_layer(weights, bias, box=box)
         return results, spy.call_count
 

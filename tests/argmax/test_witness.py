@@ -6,7 +6,8 @@ from fractions import Fraction as F
 from unittest import mock
 
 from reviews.argmax import witness as witness_module
-from reviews.argmax.check import check_layer, verify
+from reviews.argmax.check import check_layer
+from reviews.argmax.verify import verify
 from reviews.argmax.witness import Witness
 from reviews.errors import InputError
 

@@ -17,8 +17,7 @@ from reviews.argmax import workers
 from reviews.argmax.check import check_layer
 from reviews.errors import InputError
 from tests.support import ROOT, FileTestCase
-
-
+from tests.support.workers import assert_none_left, ended_workers
 
 
 def _layer(classes, dim, seed):
@@ -343,63 +342,20 @@ workers.run_chunks(None, (), slow, [[n] for n in range(20)], 2, progress)
 """
 
 
-def _running(pid):
-    """Whether ``pid`` runs (a zombie does not)."""
-    try:
-        with open("/proc/%d/stat" % pid) as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def _spin(chunk):
-    # A chunk that never ends, in pure Python, as a class that takes hours:
-    # only the end of its worker stops it.  One write: the two workers'
-    # lines must not interleave.
-    os.write(1, b"%d\n" % os.getpid())
-    while True:
-        sum(range(1000))
-
-
 # The parent ended, in one of the ways a process ends, while its workers
 # are deep inside their chunks.
 ENDED_PARENT = """import os, signal, sys
 sys.path.insert(0, %r)
 from reviews.argmax import workers
-from tests.argmax.test_workers import _spin
+from tests.support.workers import spin
 
 def fail(*arguments):
     raise RuntimeError("an error in the parent")
 
 signal.signal(signal.SIGUSR1, fail)
 workers.START_METHOD = sys.argv[1]
-workers.run_chunks(None, (), _spin, [[1], [2]], 2)
+workers.run_chunks(None, (), spin, [[1], [2]], 2)
 """
-
-
-def ended_workers(test, script, arguments, ending):
-    """Start ``script`` (its workers print their pids), end it with the
-    signal ``ending`` once both work, and assert that no worker is left
-    running a generous while later (any left are killed)."""
-    child = subprocess.Popen([sys.executable, "-c", script] + arguments,
-                             stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, text=True)
-    try:
-        pids = [int(child.stdout.readline()) for _ in range(2)]
-        os.kill(child.pid, ending)
-        status = child.wait(timeout=120)
-    finally:
-        child.kill()   # a test that failed before its signal leaves nothing behind
-        child.wait()
-        child.stdout.close()
-    deadline = time.monotonic() + 60
-    while any(map(_running, pids)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    left = [pid for pid in pids if _running(pid)]
-    for pid in left:
-        os.kill(pid, signal.SIGKILL)
-    test.assertEqual(left, [])
-    return status
 
 
 class TestKilledParent(unittest.TestCase):
@@ -426,13 +382,7 @@ class TestKilledParent(unittest.TestCase):
         with child:
             pids = [int(pid) for pid in child.stdout.readline().split()]
             self.assertEqual((child.wait(timeout=120), len(pids)), (-signal.SIGKILL, 2))
-        deadline = time.monotonic() + 60
-        while any(map(_running, pids)) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        left = [pid for pid in pids if _running(pid)]
-        for pid in left:
-            os.kill(pid, signal.SIGKILL)
-        self.assertEqual(left, [])
+        assert_none_left(self, pids)
 
 
 # A result this process cannot unpickle, as when memory runs out (a Pool's

@@ -15,7 +15,7 @@ random.Random(0).gauss(0, 1):
              d = 16 with bias; an embedding-like layer (C = 2000, d = 64):
              rows a shared mean plus Gaussian noise, their norms spread
              log-normally, so that short rows are the hard ones
-    realistic  issue 19's shapes, as real output layers are: rows a * mu +
+    realistic  the shapes of real output layers: rows a * mu +
              noise sharing a unit direction mu, mean cosine 0.86 (C = 1000,
              d = 64; C = 2000, d = 128 with bias), 0.6 (C = 3000, d = 256
              with bias), 0.2 and 0.5 (C = 2000, d = 128; 0.5 also with
@@ -23,7 +23,7 @@ random.Random(0).gauss(0, 1):
              d = 64; C = 10000, d = 32; C = 8000, d = 256 with bias; C =
              3000, d = 4 with bias (tests/benchmarks/detector_speed.py
              times the paper's detector on the same layers)
-    hard     issue 7's shapes: C = 5000, d = 1 (almost every class needs a
+    hard     C = 5000, d = 1 (almost every class needs a
              combination) and three rows a, b, (a + b) / 2 in d = 800
     digits   numbers of thousands of digits, which the decimal programs
              decide: C = 12, d = 3 with bias, each entry +-D.DDDeK (a
@@ -31,7 +31,7 @@ random.Random(0).gauss(0, 1):
              E = 1000, 2000 and 3000 (at 5000 the layer is past the limit
              on widely spread layers, reviews.argmax.layer_input); and C = 40,
              d = 8 with bias for E = 300, within the float range
-    grid     issue 18's small file with a large layer: the 16,384 points
+    grid     a small file with a large layer: the 16,384 points
              (i, i^2, j, j^2) for i, j from -64 to 63 (a 1,742-byte deflated
              int16 .npz holds them), on a product of two parabolas: every
              class argmaxable, none by x = w_i, so each needs the linear

@@ -21,8 +21,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from reviews.formats.layers import read_model  # noqa: E402
-from tests.formats.test_arrays import safetensors_bytes  # noqa: E402
-from tests.formats.test_torch import archive, legacy, state_dict  # noqa: E402
+from tests.support.arrays import safetensors_bytes  # noqa: E402
+from tests.support.torch_files import archive, legacy, state_dict  # noqa: E402
 
 
 def write(form, classes, dim, path):

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 from reviews.softmax.fallback import slow_path_runs  # noqa: E402
 from reviews.softmax import (  # noqa: E402
     log_softmax, logsumexp, logsumexp_exact, softmax, softmax_exact)
-from tests.softmax.test_functions import (  # noqa: E402
+from tests.support.softmax import (  # noqa: E402
     correctly_rounded, grid_vectors, rounded_log_softmax, worst_distances)
 
 

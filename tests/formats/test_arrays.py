@@ -1,4 +1,4 @@
-"""Tests of the model-file readers (issue 9): .safetensors, .npz, .npy of
+"""Tests of the model-file readers: .safetensors, .npz, .npy of
 every real dtype, separated text, choosing arrays and transposing.
 
 Every file is written here by hand (struct, zipfile), and the values read
@@ -6,11 +6,9 @@ are compared with the exact values the bytes hold."""
 
 import decimal
 import io
-import json
 import os
 import struct
 import unittest
-import warnings
 import zipfile
 import zlib
 from unittest import mock
@@ -20,46 +18,11 @@ from reviews.errors import InputError
 from reviews.formats.layers import read_layer, read_npy
 from reviews.formats.source import MAX_VALUES
 from tests.support import FileTestCase, listed
-from tests.formats.model_data import model, rows, safetensors_tensor
-from tests.formats.test_layers import npy_bytes
+from tests.support.models import model, rows, safetensors_tensor
+from tests.support.arrays import npy_bytes
+from tests.support.arrays import raw, header_bytes, safetensors_bytes, npz_bytes
 
 FIGURE_1 = [[-2.0, -2.0], [1.0, 2.0], [1.8, -0.8], [0.9, 0.2]]
-
-
-def raw(values, code):
-    return struct.pack("<%d%s" % (len(values), code), *values)
-
-
-def header_bytes(header):
-    """The first 8 bytes and the header of a .safetensors file."""
-    text = json.dumps(header).encode()
-    return struct.pack("<Q", len(text)) + text
-
-
-def safetensors_bytes(tensors, metadata=None, offsets=None):
-    """A .safetensors file of (name, dtype, shape, data bytes) in order;
-    ``offsets`` replaces the data_offsets written for each name."""
-    header, data = {}, b""
-    for name, dtype, shape, body in tensors:
-        header[name] = {"dtype": dtype, "shape": list(shape),
-                        "data_offsets": (offsets or {}).get(name, [len(data), len(data) + len(body)])}
-        data += body
-    if metadata is not None:
-        header["__metadata__"] = metadata
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    return struct.pack("<Q", len(text)) + text + data
-
-
-def npz_bytes(members, compression=zipfile.ZIP_STORED):
-    """A .npz archive of (member name, bytes)."""
-    buffer = io.BytesIO()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # zipfile warns of a duplicate name
-        with zipfile.ZipFile(buffer, "w", compression) as archive:
-            for name, content in members:
-                archive.writestr(name, content)
-    return buffer.getvalue()
 
 
 class TestSafetensors(FileTestCase):
@@ -87,7 +50,7 @@ class TestSafetensors(FileTestCase):
     def test_the_headers_sizes_are_read_as_ints(self):
         # Cheaper than a Decimal each: 65,536 tensors of 32 dimensions took
         # 5.2 s and 407 MB with Decimals, 3.4 s and 161 MB with ints.
-        with mock.patch("reviews.formats.text.decimal.Decimal",
+        with mock.patch("reviews.formats.number_text.decimal.Decimal",
                         side_effect=AssertionError("a Decimal was made")):
             path = self.write("m.safetensors", safetensors_bytes(
                 [("head", "F32", (1, 1, 2, 2), raw([1, 0, 0, 1], "f"))]))
@@ -340,7 +303,7 @@ class TestChoosingArrays(FileTestCase):
                                  " 2 classes ('b' (3,) <f8)" % path])
 
     def test_a_1_by_c_or_c_by_1_array_is_the_bias_named_or_not(self):
-        # Issue 18 item 1: Marian keeps final_logits_bias as (1, C); read
+        # Marian keeps final_logits_bias as (1, C); read
         # without it, the middle class of three points on a line is
         # unargmaxable, with the bias [0, 1, 0] it is not.
         for shape in ((1, 3), (3, 1)):

@@ -13,10 +13,10 @@ from reviews.argmax.check import check_layer
 from reviews.errors import InputError
 from reviews.formats.checkpoint import model_files
 from reviews.formats.layers import Tensor, read_model
-from tests.formats.model_data import ExactLayer, model, rows, safetensors_tensor
-from tests.formats.test_arrays import raw, safetensors_bytes
+from tests.support.models import ExactLayer, model, rows, safetensors_tensor
+from tests.support.arrays import raw, safetensors_bytes
 from tests.support import FileTestCase, listed
-from tests.test_command import in_process
+from tests.support.commands import in_process
 
 # (folder, weights file, weights tensor, bias tensor or None) of each fixture.
 FIXTURES = [

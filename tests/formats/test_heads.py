@@ -13,7 +13,7 @@ import os
 from reviews.argmax.check import check_layer
 from reviews.errors import InputError
 from reviews.formats.layers import read_model
-from tests.formats.test_arrays import raw, safetensors_bytes
+from tests.support.arrays import raw, safetensors_bytes
 from tests.support import FileTestCase, listed
 
 HEAD = [[0, 0], [1, 0], [2, 0], [0, 1]]

@@ -10,30 +10,17 @@ import unittest
 from decimal import Decimal
 from unittest import mock
 
-from reviews.counterexamples import main
+from reviews.cli import main
 from reviews.argmax import layer_input
-from reviews.formats import layers as layer_files
-from reviews.argmax.check import exact_layer
+from reviews.formats import layers
+from reviews.argmax.layer_input import exact_layer
 from reviews.errors import InputError
 from reviews.formats.source import MAX_TEXT_BYTES, MAX_VALUES
 from reviews.formats.layers import read_layer, read_npy
 from tests.support import FileTestCase, listed
+from tests.support.arrays import npy_bytes
 
 LIMIT = "past the size limit: .* at most 65536 bits"
-
-
-def npy_bytes(values, shape, descr="<f8", fortran=False, version=1):
-    """A .npy file as numpy writes it (header padded to 64 bytes); ``shape``
-    is a tuple, or the header's text for it; ``values`` a list of floats, or
-    the data's bytes."""
-    shape = shape if isinstance(shape, str) else repr(shape)
-    header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape)
-    prefix = 10 if version == 1 else 12
-    header += " " * (63 - (prefix + len(header)) % 64) + "\n"
-    size = struct.pack("<H" if version == 1 else "<I", len(header))
-    body = values if isinstance(values, bytes) else struct.pack(
-        "%s%d%s" % (descr[0], len(values), "d" if descr[2] == "8" else "f"), *values)
-    return b"\x93NUMPY" + bytes([version, 0]) + size + header.encode("latin-1") + body
 
 
 class TestFormats(FileTestCase):
@@ -151,7 +138,7 @@ class TestErrors(FileTestCase):
 
 
 class TestNumberText(FileTestCase):
-    """Issue 7, items 6 and 10: a strict ASCII grammar and the size limit,
+    """A strict ASCII grammar and the size limit,
     applied while reading, with the file, the place and the limit named."""
 
     def assertRejects(self, message, name, content):
@@ -219,9 +206,9 @@ class TestTextCosts(FileTestCase):
                               ("l.txt", "a 1 2\nb 3 4\nc 5 6\n")):
             with self.subTest(name=name):
                 path = self.write(name, content)
-                with mock.patch("reviews.formats.text.MAX_TEXT_VALUES", 6):
+                with mock.patch("reviews.formats.number_text.MAX_TEXT_VALUES", 6):
                     self.assertEqual(len(read_layer(path)[0]), 3)
-                with mock.patch("reviews.formats.text.MAX_TEXT_VALUES", 5):
+                with mock.patch("reviews.formats.number_text.MAX_TEXT_VALUES", 5):
                     with self.assertRaises(InputError) as caught:
                         read_layer(path)
                 self.assertEqual(str(caught.exception), "%s: more than 5 numbers, past the limit"
@@ -246,7 +233,7 @@ class TestTextCosts(FileTestCase):
 
 
 class TestCsvRows(FileTestCase):
-    """Issue 7, item 8: a row ends only at \\n, \\r\\n or \\r."""
+    """A row ends only at \\n, \\r\\n or \\r."""
 
     def test_other_separators_inside_a_field_are_errors(self):
         for separator in "\x1c\x1d\x1e\x85\u2028\u2029\x0b\x0c\x00":
@@ -299,7 +286,7 @@ class TestCsvRows(FileTestCase):
 
 
 class TestJsonStructure(FileTestCase):
-    """Issue 7, items 9 and 10: depth, duplicate keys, shapes, the bias file."""
+    """JSON's depth, duplicate keys and shapes, and the bias file."""
 
     def assertRejects(self, message, content, bias=None, name="l.json"):
         path = self.write(name, content)
@@ -356,7 +343,7 @@ class TestJsonStructure(FileTestCase):
 
 
 class TestFiles(FileTestCase):
-    """Issue 7, item 9: regular files only, within a size limit."""
+    """Regular files only, within a size limit."""
 
     def assertRefused(self, path, message):
         with self.assertRaisesRegex(InputError, "cannot read %s: %s" % (re.escape(path), message)):
@@ -429,7 +416,7 @@ class TestFiles(FileTestCase):
     def test_a_file_of_holes_is_refused_before_its_bytes_are_hashed(self):
         # A small head beside four tensors of 2**26 float64 values each, all
         # holes: the head reads at once, but the report would hash 2 GiB.
-        from tests.formats.test_arrays import raw, safetensors_bytes
+        from tests.support.arrays import raw, safetensors_bytes
         tensors = [("t%d" % n, "F64", (2 ** 26,), b"") for n in range(4)]
         header = safetensors_bytes([("head", "F32", (2, 2), b"")] + tensors,
                                    offsets=dict({"head": [0, 16]}, **{
@@ -445,7 +432,7 @@ class TestFiles(FileTestCase):
 
     @unittest.skipUnless(hasattr(os, "SEEK_HOLE"), "finds no holes here")
     def test_an_npz_behind_a_hole_is_refused(self):
-        from tests.formats.test_arrays import npz_bytes
+        from tests.support.arrays import npz_bytes
         path = self.sparse("m.npz", b"", 20 * 2 ** 30,
                            npz_bytes([("w.npy", npy_bytes([1, 0, 0, 1], (2, 2)))]))
         with self.assertRaisesRegex(InputError, "it is a sparse file, more than 67108864 of its"
@@ -457,7 +444,7 @@ class TestFiles(FileTestCase):
 
 
 class TestNpyHeader(FileTestCase):
-    """Issue 7, item 7: the header is checked by a strict grammar before any
+    """The header is checked by a strict grammar before any
     value is parsed or any row allocated."""
 
     def assertRejects(self, message, shape, data=b""):
@@ -535,7 +522,7 @@ class TestNpyHeader(FileTestCase):
 
 
 class TestNpyValues(FileTestCase):
-    """Issue 7, item 5: rows come straight from one buffer of the file's data."""
+    """Rows come straight from one buffer of the file's data."""
 
     def test_fortran_order_in_three_dimensions_reads_in_c_order(self):
         values = list(range(24))
@@ -549,7 +536,7 @@ class TestNpyValues(FileTestCase):
         # the first axis, not one per axis and value.
         shape = (3,) + (1,) * 30 + (2,)
         path = self.write("l.npy", npy_bytes([0, 1, 2, 3, 4, 5], shape, fortran=True))
-        with mock.patch.object(layer_files, "_c_order", wraps=layer_files._c_order) as steps:
+        with mock.patch.object(layers, "_c_order", wraps=layers._c_order) as steps:
             self.assertEqual(read_npy(path), (shape, [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]))
         self.assertEqual(steps.call_count, 1 + 3)
 

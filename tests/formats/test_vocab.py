@@ -6,7 +6,7 @@ import json
 from reviews.errors import InputError
 from reviews.formats.layers import read_model
 from reviews.formats.vocab import find_vocab, read_vocab
-from tests.formats.model_data import model
+from tests.support.models import model
 from tests.support import FileTestCase
 
 

@@ -11,7 +11,7 @@ from reviews.errors import InputError
 from reviews.report import files
 from reviews.report.files import refuse_figures, refuse_inputs, write_file
 from tests.support import FileTestCase
-from tests.test_command import FIGURE_1_JSON, SCRIPT, in_process
+from tests.support.commands import FIGURE_1_JSON, SCRIPT, in_process
 
 
 class TestRefuseInputs(FileTestCase):
@@ -39,7 +39,7 @@ class TestRefuseInputs(FileTestCase):
         bias = self.write("bias.json", "[0, 0, 0, 1]")
         for arguments in ((layer, "--output", layer), (layer, "--bias", bias, "--output", bias)):
             with self.subTest(arguments=arguments[-1]), \
-                    mock.patch("reviews.command.layer.read_model") as read:
+                    mock.patch("reviews.cli.layer.read_model") as read:
                 status, out, err = in_process("check-layer", *arguments)
                 self.assertEqual((status, out), (2, ""))
                 self.assertRegex(err, "^counterexamples: error: --output .* is the input file")

@@ -4,7 +4,7 @@ import json
 import unittest
 from fractions import Fraction as F
 
-from reviews.argmax.check import ClassResult
+from reviews.argmax.result import ClassResult
 from reviews.report.layer import LAYER_FORMATS, layer_json, layer_markdown, layer_text
 
 # Sparse results with no number of classes: a renderer that asked for the

@@ -10,7 +10,7 @@ import sys
 import unittest
 from fractions import Fraction
 
-from reviews.softmax import kernels as rounding
+from reviews.softmax import double_double, kernels as rounding
 from reviews.exact import to_decimal, to_float
 from reviews.softmax.kernels import (
     rounded_exp,
@@ -22,8 +22,8 @@ from reviews.softmax.fallback import slow_path_runs
 from reviews.softmax import log_softmax, logsumexp, softmax, softmax_naive
 from reviews.softmax import log_softmax_exact, logsumexp_exact, softmax_exact
 from tests.support import ROOT, fresh_python
-from tests.softmax.test_functions import correctly_rounded, grid_vectors
-from tests.softmax.test_functions import rounded_log_softmax as reference_log_softmax
+from tests.support.softmax import correctly_rounded, grid_vectors
+from tests.support.softmax import rounded_log_softmax as reference_log_softmax
 
 
 WORK = decimal.Context(prec=80, Emax=10 ** 6, Emin=-10 ** 6)
@@ -67,14 +67,14 @@ class TestKernels(unittest.TestCase):
         points += [rng.uniform(-1, 1) * 10 ** -rng.randint(0, 15) for _ in range(100)]
         points += [0.5 * k * float(Fraction(math.log(2)) / 4096) for k in range(-9, 10)]
         for x in points:
-            eh, el, m = rounding._exp_parts(x, 0.0)
+            eh, el, m = double_double.exp_parts(x, 0.0)
             got = (Fraction(eh) + Fraction(el)) * Fraction(2) ** m
             want = exact_exp(x)
             with self.subTest(x=x):
                 self.assertLessEqual(abs(got - want), Fraction(2) ** -79 * want)
 
     def test_exp_kernel_of_zero_is_exactly_one(self):
-        self.assertEqual(rounding._exp_parts(0.0, 0.0), (1.0, 0.0, 0))
+        self.assertEqual(double_double.exp_parts(0.0, 0.0), (1.0, 0.0, 0))
 
     def test_log_kernel_is_within_its_bound(self):
         rng = random.Random(SEED)
@@ -84,7 +84,7 @@ class TestKernels(unittest.TestCase):
         for s in values:
             # The low part of a double-double sum: up to half an ulp.
             low = rng.uniform(-0.5, 0.5) * math.ulp(s)
-            got = sum(map(Fraction, rounding._ln(s, low)))
+            got = sum(map(Fraction, double_double.ln(s, low)))
             want = Fraction(ln(Fraction(s) + Fraction(low)))
             with self.subTest(s=s):
                 self.assertLessEqual(abs(got - want), Fraction(2) ** -80 * want)
@@ -93,7 +93,7 @@ class TestKernels(unittest.TestCase):
         context = decimal.Context(prec=60)
         step = context.exp(context.divide(context.ln(2), 4096))
         power = decimal.Decimal(1)
-        for j, (high, low) in enumerate(zip(rounding._TH, rounding._TL)):
+        for j, (high, low) in enumerate(zip(double_double._TH, double_double._TL)):
             error = context.subtract(context.add(decimal.Decimal(high), decimal.Decimal(low)),
                                      power)
             if abs(error) > context.multiply(power, decimal.Decimal(2) ** -105):
@@ -102,9 +102,10 @@ class TestKernels(unittest.TestCase):
             power = context.multiply(power, step)
 
     def test_log_table_is_built_at_the_first_logarithm_not_at_import(self):
-        done = fresh_python("from reviews.softmax import kernels as rounding; before = rounding._LOG_TABLE is None;"
+        done = fresh_python("from reviews.softmax import double_double, kernels as rounding;"
+                            " before = double_double._LOG_TABLE is None;"
                             " rounding.rounded_logsumexp([0.0, 1.0]);"
-                            " print(before, len(rounding._LOG_TABLE[0]))")
+                            " print(before, len(double_double._LOG_TABLE[0]))")
         self.assertEqual((done.returncode, done.stdout), (0, "True 363\n"), done.stderr)
 
 
@@ -244,7 +245,7 @@ class TestFastPath(unittest.TestCase):
         for i, x in enumerate(z):
             with self.subTest(x=x):
                 if x >= rounding._FAST:
-                    eh, el, m = rounding._exp_parts(x, 0.0)
+                    eh, el, m = double_double.exp_parts(x, 0.0)
                     self.assertEqual(terms[2 * i:2 * i + 2], [eh * 2.0 ** m, el * 2.0 ** m])
                 else:
                     self.assertEqual(terms[2 * i:2 * i + 2], [0.0, 0.0])

@@ -1,0 +1,115 @@
+"""Exact checks at a tolerance T: margins against T times Euclidean norms, with no square root.
+
+A witness passes at T when each margin m_j exceeds T * n_j, n_j = |w_i -
+w_j|_2, and a combination fails it when A + T sum_j lam_j n_j >= 0 (the
+module docstring of reviews.argmax.tolerance says why).  The n_j are square
+roots: these decide the signs exactly, by squaring, or from rational
+bounds of math.isqrt refined until they agree.
+
+    tolerance_bound  the tolerance T, validated, as a Fraction
+    clears           exact check: a witness's margins exceed T * n_j
+    holds_at         exact check: a combination proves failure at T
+    root_bounds      rational bounds on a square root, from math.isqrt
+    FIRST_BITS       the bits of the first bounds on a norm
+"""
+
+import decimal
+import math
+import numbers
+from fractions import Fraction
+
+from reviews.argmax.layer_input import finite
+from reviews.argmax.packed import dot
+from reviews.errors import InputError
+
+__all__ = ["tolerance_bound", "clears", "holds_at", "root_bounds", "FIRST_BITS"]
+
+# Bits of the first bounds on a norm; refining doubles them.
+FIRST_BITS = 64
+
+
+def tolerance_bound(tolerance):
+    """The tolerance T >= 0, any real number taken exactly, as a Fraction.
+
+    >>> tolerance_bound(0), tolerance_bound(decimal.Decimal("1e-8"))
+    (Fraction(0, 1), Fraction(1, 100000000))
+    >>> tolerance_bound(-1)
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: tolerance is negative; it must be 0 or more
+    """
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (numbers.Real, decimal.Decimal)):
+        raise TypeError("tolerance must be a number of 0 or more, not %s"
+                        % type(tolerance).__name__)
+    value = Fraction(finite(tolerance, "tolerance", "the tolerance"))
+    if value < 0:
+        raise InputError("tolerance is negative; it must be 0 or more")
+    return value
+
+
+def root_bounds(q, bits):
+    """(lower, upper, exact): rationals around sqrt(q) for a rational q >= 0, 2**-bits apart."""
+    q = Fraction(q)
+    scaled = q.numerator * q.denominator << 2 * bits
+    root = math.isqrt(scaled)
+    exact = root * root == scaled
+    unit = q.denominator << bits
+    return Fraction(root, unit), Fraction(root + (not exact), unit), exact
+
+
+def _at_least_zero(constant, roots):
+    """Whether constant + sum_k c_k sqrt(q_k) >= 0, exactly, for c_k >= 0.
+
+    ``roots`` are pairs (c_k, q_k) of rationals >= 0.  Refining the bounds
+    ends: the sum is irrational, so not 0, unless every q_k with c_k > 0 is
+    a square, and then the bounds are exact (module docstring).
+    """
+    roots = [(c, q) for c, q in roots if c and q]
+    bits = FIRST_BITS
+    while True:
+        low = high = Fraction(constant)
+        exact = True
+        for c, q in roots:
+            lower, upper, square = root_bounds(q, bits)
+            low, high, exact = low + c * lower, high + c * upper, exact and square
+        if low >= 0 or exact:
+            return low >= 0
+        if high < 0:
+            return False
+        bits *= 2
+
+
+def clears(margin, square, tolerance):
+    """Exact: margin > tolerance * sqrt(square), for rationals square >= 0, tolerance >= 0.
+
+    >>> clears(1, 2, Fraction(7, 10)), clears(1, 2, Fraction(71, 100))
+    (True, False)
+    """
+    return margin > 0 and margin * margin > tolerance * tolerance * square
+
+
+def holds_at(differences, offsets, lam, tolerance, box=None):
+    """Exact: lam proves failure at ``tolerance``.
+
+    ``differences`` are the rows w_j - w_i and ``offsets`` b_j - b_i of the
+    classes lam weighs (rationals); lam >= 0 sums to 1.  In a box R:
+    sum lam_j (b_j - b_i + T n_j) >= R |sum lam_j (w_j - w_i)|_1; without,
+    sum lam_j (w_j - w_i) = 0 and sum lam_j (b_j - b_i + T n_j) >= 0.
+
+    >>> holds_at([[1], [-1]], [-1, -1], [Fraction(1, 2)] * 2, 1)
+    True
+    >>> holds_at([[1], [-1]], [-1, -1], [Fraction(1, 2)] * 2, Fraction(99, 100))
+    False
+    """
+    if any(v < 0 for v in lam) or sum(lam) != 1:
+        return False
+    combined = [sum(v * a[q] for v, a in zip(lam, differences))
+                for q in range(len(differences[0]))]
+    constant = sum(v * c for v, c in zip(lam, offsets))
+    if box is None:
+        if any(combined):
+            return False
+    else:
+        constant -= box * sum(map(abs, combined))
+    roots = [(tolerance * v, dot(a, a)) for v, a in zip(lam, differences)]
+    return _at_least_zero(constant, roots)

@@ -1,0 +1,119 @@
+"""An exact, independent check of a class's certificate: ``verify``.
+
+Whatever found a certificate (reviews.argmax.check, a file, another tool),
+``verify`` checks it from the layer alone in exact arithmetic: a witness
+against every logit, a combination by its sums (reviews.argmax.feasibility),
+either at a tolerance by its exact norms (reviews.argmax.tolerance).
+
+    verify      True if a ClassResult's certificate proves it
+"""
+
+import operator
+from fractions import Fraction
+
+from reviews.argmax.feasibility import is_combination
+from reviews.argmax.layer_input import (box_bound, certificate_number, class_index, exact_layer,
+                                        sequence)
+from reviews.argmax.masked import Masks
+from reviews.argmax.norms import clears, holds_at, tolerance_bound
+from reviews.argmax.packed import dot
+from reviews.argmax.result import ClassResult
+from reviews.errors import InputError
+
+__all__ = ["verify"]
+
+
+def verify(weights, bias, result, box=None, tolerance=0):
+    """Check a ClassResult's certificate in exact arithmetic, from scratch.
+
+    True if the certificate proves the result for inputs in R^d, or with
+    ``box`` = R for inputs with |x_k| <= R; False if it is well formed but
+    does not: a witness where class ``index`` is not strictly the largest
+    logit (or outside the box), or terms that are not a combination (a
+    weight that is negative, weights not summing to 1, on ``index``
+    itself, or not giving w_i and a bias of at least b_i; in a box, not
+    giving sum_j lam_j (b_j - b_i) >= R |sum_j lam_j (w_j - w_i)|_1).
+    ``result.box`` is not consulted: a combination for a box proves
+    nothing about R^d, so check a boxed result with its box.  With
+    ``tolerance`` = T > 0, a witness's margins must exceed T |w_i - w_j|_2
+    and terms must prove that none does (reviews.argmax.tolerance); a
+    result for T proves nothing about a smaller T.  A malformed
+    argument raises: TypeError if ``result`` is not a ClassResult or
+    ``box`` not a number, InputError (a ValueError) for an index that is
+    not a class, a witness that is not d finite numbers, terms that are
+    not (class, finite number) pairs in increasing class order, or a box
+    that is not positive and finite.
+
+    >>> from reviews.argmax.check import check_layer
+    >>> W = [[0, 0], [1, 0], [2, 0]]
+    >>> all(verify(W, None, r) for r in check_layer(W))
+    True
+    >>> verify(W, None, ClassResult(1, True, (5, 0)))
+    False
+    >>> boxed = check_layer([[0], [1]], [0, -2], box=1)[1]
+    >>> verify([[0], [1]], [0, -2], boxed, box=1), verify([[0], [1]], [0, -2], boxed)
+    (True, False)
+    """
+    masks = Masks(weights, bias)
+    if masks.masked and isinstance(result, ClassResult):
+        # A masked class is proved by its bias, the others on the layer
+        # without the masked classes (whose logits are -inf).
+        if result.index in masks.masked:
+            return result.masked and not result.argmaxable
+        result = masks.restricted(result)
+        if result is None:
+            return False
+        weights, bias = masks.select(weights), masks.select(bias)
+    rows, biases = exact_layer(weights, bias)
+    biases = biases or [Fraction(0)] * len(rows)
+    bound = None if box is None else box_bound(box)
+    tolerance = tolerance_bound(tolerance)
+    if not isinstance(result, ClassResult):
+        raise TypeError("result must be a ClassResult, not %s" % type(result).__name__)
+    i = class_index(result.index, len(rows), "result.index")
+    if result.argmaxable:
+        if result.witness is None:
+            raise InputError("result %d is argmaxable but has no witness" % i)
+        x = sequence(result.witness, "result.witness")
+        if len(x) != len(rows[0]):
+            raise InputError("result.witness has length %d for d = %d" % (len(x), len(rows[0])))
+        x = [certificate_number(v, "result.witness[%d]" % k, "a witness")
+             for k, v in enumerate(x)]
+        if bound is not None and max(map(abs, x)) > bound:
+            return False
+        top = dot(rows[i], x) + biases[i]
+        if tolerance:
+            return all(clears(top - dot(row, x) - b, _distance(rows[i], row), tolerance)
+                       for j, (row, b) in enumerate(zip(rows, biases)) if j != i)
+        return all(dot(row, x) + b < top for j, (row, b) in enumerate(zip(rows, biases))
+                   if j != i)
+    if result.terms is None:
+        raise InputError("result %d is not argmaxable but has no terms" % i)
+    support, lam = [], []
+    for n, term in enumerate(sequence(result.terms, "result.terms")):
+        pair = sequence(term, "result.terms[%d]" % n)
+        if len(pair) != 2:
+            raise InputError("result.terms[%d] has %d entries, not 2 (class, weight)"
+                             % (n, len(pair)))
+        j = class_index(pair[0], len(rows), "result.terms[%d]'s class" % n)
+        if support and j <= support[-1]:
+            raise InputError("result.terms[%d]'s class %d does not follow class %d:"
+                             " terms go in increasing class order" % (n, j, support[-1]))
+        support.append(j)
+        lam.append(certificate_number(pair[1], "result.terms[%d]'s weight" % n, "weights"))
+    if i in support:
+        return False
+    if tolerance:
+        return bool(support) and holds_at([[a - b for a, b in zip(rows[j], rows[i])]
+                                           for j in support],
+                                          [biases[j] - biases[i] for j in support], lam,
+                                          tolerance, bound)
+    differences = [[a - b for a, b in zip(rows[i], rows[j])] for j in support]
+    return bool(support) and is_combination(
+        differences, [biases[i] - biases[j] for j in support], lam, bound)
+
+
+def _distance(a, b):
+    """|a - b|_2 squared."""
+    difference = list(map(operator.sub, a, b))
+    return dot(difference, difference)

@@ -1,0 +1,81 @@
+"""The command line: ``counterexamples`` and its subcommands ``check-layer`` and ``merge``.
+
+    main        run the command line; return the exit status
+
+The entry points (reviews/counterexamples.py as a script, ``python -m
+reviews``, the installed ``counterexamples`` command) call ``main`` and exit
+with its status; nothing here ends the process.  One module per subcommand:
+
+    suite       the reviewed claims: run them, report them, draw figures
+    layer       check-layer: a user's layer read, checked and reported
+    merge       merge: shards of check-layer --classes joined into one report
+    streams     what both share: output streams, the parser, the errors
+"""
+
+import sys
+
+from reviews import __version__
+from reviews.cli.layer import check_layer_command
+from reviews.cli.merge import merge_command
+from reviews.cli.streams import (INTERRUPTED, PROGRAM, SUITE_NAME, Finished, Output, UsageError,
+                                 WriteFailed)
+from reviews.cli.suite import main_parser, run_claims
+from reviews.errors import InputError
+from reviews.shown import shown_name
+
+__all__ = ["main"]
+
+
+def _command(argv, out, err):
+    if out.stream is None:
+        raise WriteFailed("standard output is closed")
+    if argv[:1] == ["check-layer"]:
+        return check_layer_command(argv[1:], out, err)
+    if argv[:1] == ["merge"]:
+        return merge_command(argv[1:], out, err)
+    arguments = main_parser(out).parse_args(argv)
+    if arguments.version:
+        out.write("%s %s\n" % (SUITE_NAME, __version__))
+        return 0
+    return run_claims(arguments, out)
+
+
+def main(argv=None, out=None, err=None):
+    """Run the command line; return the exit status.
+
+    ``out`` and ``err`` default to sys.stdout and sys.stderr.  Whatever
+    happens, the command ends with at most one line on ``err`` and never a
+    traceback: 2 for a usage error, bad input, or a report that could not
+    be written (silently for a pipe closed early, as by ``| head -1``);
+    130 when interrupted (Ctrl-C).
+
+    >>> import io
+    >>> out, err = io.StringIO(), io.StringIO()
+    >>> main(["--version"], out, err), out.getvalue().split()[0]
+    (0, 'review-counterexamples')
+    >>> main(["--bogus"], out, err), err.getvalue()
+    (2, 'counterexamples: error: unrecognized arguments: --bogus\\n')
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    out = Output(sys.stdout if out is None else out, out is None)
+    err = Output(sys.stderr if err is None else err, err is None)
+    try:
+        return _command(argv, out, err)
+    except Finished as finished:
+        return finished.status
+    except (UsageError, InputError) as error:
+        status, message = 2, "error: %s" % error
+    except WriteFailed as failure:
+        status = 2
+        message = failure.message and "error: cannot write the report: %s" % failure.message
+    except KeyboardInterrupt:
+        status, message = INTERRUPTED, "interrupted"
+    except MemoryError:
+        status, message = 2, "error: out of memory (ask for fewer --jobs, or a smaller layer)"
+    if message:
+        try:
+            # One line, whatever names the message holds.
+            err.write("%s: %s\n" % (PROGRAM, shown_name(message)))
+        except WriteFailed:
+            pass   # stderr is closed or full too: the exit status says it
+    return status

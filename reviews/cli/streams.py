@@ -1,0 +1,180 @@
+"""The command line's plumbing: its output streams, its parser and its errors.
+
+Whatever happens, the command ends with at most one line on stderr and an
+exit status; the pieces here make that so for both subcommands.
+
+    PROGRAM, SUITE_NAME     the command's name, the suite's name
+    INTERRUPTED             the exit status after Ctrl-C
+    UsageError              a command-line mistake (one line, exit 2)
+    Finished                argparse is done (after --help)
+    WriteFailed             a report that could not be written
+    Output                  a stream as the command writes to it
+    Parser                  argparse, raising instead of printing and exiting
+    not_empty, add_output   argument types and the shared --output option
+    deliver                 a report to its file (written whole) or stream
+    columns, write_notes    the terminal's width; notes, one line each
+"""
+
+import argparse
+import io
+import os
+
+from reviews.shown import shown_name
+from reviews.report.files import write_file
+
+__all__ = ["PROGRAM", "SUITE_NAME", "INTERRUPTED", "UsageError", "Finished", "WriteFailed",
+           "Output", "Parser", "not_empty", "add_output", "deliver", "columns", "write_notes"]
+
+PROGRAM = "counterexamples"
+SUITE_NAME = "review-counterexamples"
+INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
+
+
+class UsageError(Exception):
+    """A command-line mistake: reported in one line, exit status 2."""
+
+
+class Finished(Exception):
+    """argparse is done (after --help): exit with ``status``."""
+
+    def __init__(self, status):
+        super().__init__(status)
+        self.status = status
+
+
+class WriteFailed(Exception):
+    """The report could not be written; ``message`` is None for a broken pipe."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+
+
+class Output:
+    """A stream as the command writes to it.
+
+    Text the stream's encoding cannot show (a file name, say) is written
+    with backslash escapes.  A write to a closed stream, a full disk or a
+    pipe whose reader has gone raises WriteFailed; for the process's own
+    standard stream, the stream is then pointed at os.devnull so that the
+    interpreter's final flush of what is still buffered neither fails nor
+    prints.
+    """
+
+    def __init__(self, stream, standard):
+        self.stream = stream
+        self.standard = standard
+
+    def isatty(self):
+        try:
+            return bool(self.stream is not None and self.stream.isatty())
+        except (AttributeError, OSError, ValueError):   # no such method, or closed
+            return False
+
+    def write(self, text):
+        if self.stream is None:
+            raise WriteFailed("the stream is closed")
+        try:
+            binary = getattr(self.stream, "buffer", None)
+            if isinstance(binary, io.RawIOBase):
+                # Unbuffered (python -u, PYTHONUNBUFFERED): a raw write may take
+                # part of the text (a pipe whose reader left), and the text
+                # layer would drop the rest without a word.
+                self.stream.flush()
+                data = text.replace("\n", os.linesep).encode(self.stream.encoding,
+                                                             "backslashreplace")
+                _write_all(binary, data)
+            else:
+                try:
+                    self.stream.write(text)
+                except UnicodeEncodeError:
+                    encoding = self.stream.encoding
+                    self.stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+                self.stream.flush()
+        except (OSError, ValueError) as error:   # ValueError: the file was closed
+            self._discard()
+            if isinstance(error, BrokenPipeError):
+                raise WriteFailed(None) from None
+            raise WriteFailed(getattr(error, "strerror", None) or str(error)) from None
+
+    def _discard(self):
+        if not self.standard:
+            return
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass   # nothing more can be done for a stream that has no descriptor
+
+
+def _write_all(raw, data):
+    """Every byte of ``data`` to the raw stream, or the OSError that stopped it."""
+    view = memoryview(data)
+    while view:
+        written = raw.write(view)
+        if written is None:   # a non-blocking stream that would block
+            raise BlockingIOError(0, "the stream would block")
+        view = view[written:]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with help on the command's output and errors raised, not printed."""
+
+    def __init__(self, out, **keywords):
+        super().__init__(**keywords)
+        self.out = out
+
+    def error(self, message):
+        raise UsageError(message)
+
+    def print_help(self, file=None):
+        self.out.write(self.format_help())
+
+    def exit(self, status=0, message=None):
+        raise Finished(status)
+
+
+def not_empty(what):
+    """An argparse type: the text itself, refusing an empty string."""
+    def check(text):
+        if not text:
+            raise argparse.ArgumentTypeError("expected %s, got an empty string" % what)
+        return text
+    return check
+
+
+def add_output(parser):
+    parser.add_argument("--output", metavar="FILE", type=_output,
+                        help="write the report to FILE, not to standard output (- is"
+                             " standard output)")
+
+
+def _output(text):
+    """--output FILE: a file name; - is standard output (None)."""
+    return None if text == "-" else not_empty("a file name")(text)
+
+
+def deliver(report, output, out):
+    """Write the report to the file ``output``, or to ``out`` when None."""
+    if output is None:
+        out.write(report)
+    else:
+        write_file(output, report)
+
+
+def columns(stream):
+    """The width of the terminal ``stream`` shows on; 80 if it cannot say."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or 80
+    except (AttributeError, OSError, ValueError):
+        return 80
+
+
+def write_notes(notes, err):
+    """Each note as one line on ``err``, if it can be written."""
+    for line in notes:
+        try:
+            err.write("%s: note: %s\n" % (PROGRAM, shown_name(line)))
+        except WriteFailed:
+            return   # a note is not worth failing the check for

@@ -1,0 +1,240 @@
+"""The claims' verdicts as text, markdown or JSON, and the lines every format shares.
+
+A renderer takes the suite's header (``Suite``), a list of
+``reviews.claims.Result`` and the figures drawn for them (``Drawn``), and
+returns one string.  It knows nothing about any paper: everything it prints
+comes from the claims, their outcomes and their figures.  (The HTML page is
+reviews.report.html.)
+
+    Suite       name, version and Python version of the run
+    Drawn       a claim's figure as drawn for a report
+    text        the terminal report
+    markdown    a table to paste into a review, then the evidence
+    as_json     stable keys: suite, python, ok, claims
+    FORMATS     the renderers by name
+    version_line, citation, tally, alt_text, verdict_cell, SELECTED_ONLY
+                lines every format shares
+    listing     the claims' ids, whose statements, expected verdicts, statements
+
+A checked layer's reports are reviews.report.layer; markdown's own pieces
+(code spans, table cells) reviews.report.markdown.
+"""
+
+import json
+from collections import namedtuple
+
+from reviews.report.markdown import code_span, link_target, markdown_name, table_cell
+from reviews.shown import shown_name
+
+__all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
+           "version_line", "citation", "tally", "alt_text", "verdict_cell", "listing",
+           "SELECTED_ONLY"]
+
+Suite = namedtuple("Suite", "name version python")
+Suite.__doc__ = "The header of a run: suite name, suite version, Python version."
+
+Drawn = namedtuple("Drawn", "name description svg path")
+Drawn.__doc__ = """A claim's figure as drawn for a report: its file name, what it shows
+(or None), its SVG text, and the path the report cites it by (None when no
+file was written)."""
+
+
+def all_match(results):
+    """True when every verdict is the one the review states."""
+    return all(result.matches for result in results)
+
+
+def version_line(suite):
+    """The line a reviewer cites: "name version (Python x.y.z)"."""
+    return "%s %s (Python %s)" % (suite.name, suite.version, suite.python)
+
+
+def citation(claim):
+    """Paper, authors, year, arXiv id and where in the paper."""
+    paper = claim.paper
+    return "%s (%s %d), arXiv:%s, %s" % (
+        paper.title, ", ".join(paper.authors), paper.year, paper.arxiv, claim.where)
+
+
+def tally(results):
+    """ "N claims: M as the review states, K MISMATCH".
+
+    >>> tally([])
+    '0 claims: 0 as the review states, 0 MISMATCH'
+    """
+    mismatches = sum(not result.matches for result in results)
+    return "%d claim%s: %d as the review states, %d MISMATCH" % (
+        len(results), "" if len(results) == 1 else "s", len(results) - mismatches, mismatches)
+
+
+def verdict_cell(result):
+    """The verdict, and where it differs from the review's statement, MISMATCH.
+
+    >>> from reviews.claims import FAIL, PASS, Claim, Outcome, Result
+    >>> verdict_cell(Result(Claim("a.b", None, "", "", PASS, None), Outcome(FAIL, "", ())))
+    'FAIL (MISMATCH: the review states PASS)'
+    """
+    if result.matches:
+        return result.outcome.verdict
+    return "%s (MISMATCH: the review states %s)" % (result.outcome.verdict, result.claim.expected)
+
+
+# Said of a claim that a run without --claim leaves out.
+SELECTED_ONLY = "Runs only when selected (--claim with its id or paper): its check takes long."
+
+
+def alt_text(claim, drawn):
+    """What a figure shows, in one line: its description, else its name."""
+    return " ".join((drawn.description or "Figure %s of claim %s" % (
+        drawn.name, claim.id)).split())
+
+
+def _cited(figures, claim):
+    """The paths a report cites for the claim's figures (those written)."""
+    return [drawn.path for drawn in figures.get(claim.id, ()) if drawn.path is not None]
+
+
+def text(suite, results, figures=None):
+    """The terminal report: one block per claim, a tally at the end.
+
+    ``figures`` maps a claim id to the figures drawn for it (``Drawn``);
+    those written to a file are named under their claim.
+    """
+    figures = figures or {}
+    lines = [version_line(suite), ""]
+    for result in results:
+        claim, outcome = result
+        lines += [
+            "%-11s %s" % (outcome.verdict, claim.id),
+            "    %s" % citation(claim),
+            "    %s: %s" % (claim.whose, claim.statement),
+            "    Review states: %s" % claim.expected,
+        ] + ([] if claim.by_default else ["    %s" % SELECTED_ONLY]) + [
+            "    Found: %s" % outcome.summary,
+        ]
+        if not result.matches:
+            lines.append("    MISMATCH: verdict %s, the review states %s"
+                         % (outcome.verdict, claim.expected))
+        width = max((len(row.label) for row in outcome.evidence), default=0)
+        lines += ["      %-*s  %s" % (width, row.label, row.value)
+                  for row in outcome.evidence]
+        lines += ["    Figure: %s" % shown_name(path) for path in _cited(figures, claim)]
+        lines.append("")
+    lines.append(tally(results))
+    return "\n".join(lines) + "\n"
+
+
+def markdown(suite, results, figures=None):
+    """The version line, a table of the claims, then each claim's evidence
+    and its written figures (alt text: what the figure shows)."""
+    figures = figures or {}
+    lines = [
+        "## %s" % version_line(suite),
+        "",
+        "| Claim | Where | Statement by | Statement | Verdict | Key numbers |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for result in results:
+        claim, outcome = result
+        verdict = verdict_cell(result)
+        lines.append("| `%s` | arXiv:%s %s | %s | %s | %s | %s |" % (
+            claim.id, claim.paper.arxiv, table_cell(claim.where), claim.source,
+            table_cell(claim.statement), verdict if result.matches else "**%s**" % verdict,
+            table_cell(outcome.summary)))
+    lines += ["", tally(results), ""]
+    for result in results:
+        claim, outcome = result
+        lines += ["### `%s`: %s" % (claim.id, verdict_cell(result)), "",
+                  "%s. %s:" % (citation(claim), claim.whose), "",
+                  "> %s" % claim.statement, ""]
+        if not claim.by_default:
+            lines += [SELECTED_ONLY.replace("--claim", "`--claim`"), ""]
+        lines += ["- %s: %s" % (row.label, code_span(row.value)) for row in outcome.evidence]
+        for drawn in figures.get(claim.id, ()):
+            if drawn.path is None:
+                continue
+            alt = alt_text(claim, drawn)
+            lines += ["", "Figure %s: %s" % (markdown_name(drawn.path), alt), "",
+                      "![%s](%s)" % (alt.replace("[", "\\[").replace("]", "\\]"),
+                                     link_target(drawn.path))]
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _claim_json(result, figures):
+    claim, outcome = result
+    return {
+        "id": claim.id,
+        "paper": {
+            "title": claim.paper.title,
+            "authors": list(claim.paper.authors),
+            "year": claim.paper.year,
+            "arxiv": claim.paper.arxiv,
+        },
+        "where": claim.where,
+        "statement": claim.statement,
+        "source": claim.source,
+        "by_default": claim.by_default,
+        "expected": claim.expected,
+        "verdict": outcome.verdict,
+        "matches": result.matches,
+        "summary": outcome.summary,
+        "evidence": [{"label": row.label, "value": row.value} for row in outcome.evidence],
+        "figures": _cited(figures, claim),
+    }
+
+
+def as_json(suite, results, figures=None):
+    """JSON with the keys suite, python, ok and claims (in that order)."""
+    figures = figures or {}
+    document = {
+        "suite": {"name": suite.name, "version": suite.version},
+        "python": suite.python,
+        "ok": all_match(results),
+        "claims": [_claim_json(result, figures) for result in results],
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+FORMATS = {"text": text, "markdown": markdown, "json": as_json}
+
+
+def listing(claims, form="text"):
+    """The claims' ids, whose statements they are, the verdicts the review
+    states, when they run (by default, or only when selected by --claim)
+    and the statements: aligned columns under a header; for ``form``
+    "markdown" a table as the README shows it, for "json" a list of objects
+    with the keys id, source, expected, by_default and statement.
+
+    >>> from reviews.claims import BY_REVIEW, FAIL, PASS, Claim
+    >>> print(listing([Claim("a.one", None, "", "Red.", FAIL, None),
+    ...                Claim("a.two", None, "", "Blue.", PASS, None, source=BY_REVIEW,
+    ...                      by_default=False)]), end="")
+    id     by      review states  runs     statement
+    a.one  paper   FAIL           default  Red.
+    a.two  review  PASS           --claim  Blue.
+    >>> print(listing([Claim("a.one", None, "", "|x|.", FAIL, None)], "markdown"), end="")
+    | id | by | the review states | runs | statement |
+    | --- | --- | --- | --- | --- |
+    | `a.one` | paper | FAIL | default | \\|x\\|. |
+    """
+    if form == "markdown":
+        lines = ["| id | by | the review states | runs | statement |",
+                 "| --- | --- | --- | --- | --- |"]
+        lines += ["| %s | %s | %s | %s | %s |" % (code_span(claim.id), claim.source,
+                                                claim.expected, code_span(claim.runs)
+                                                if claim.runs.startswith("-") else claim.runs,
+                                                table_cell(claim.statement))
+                  for claim in claims]
+        return "\n".join(lines) + "\n"
+    if form == "json":
+        return json.dumps([{"id": claim.id, "source": claim.source, "expected": claim.expected,
+                            "by_default": claim.by_default, "statement": claim.statement}
+                           for claim in claims], indent=2) + "\n"
+    rows = [("id", "by", "review states", "runs", "statement")]
+    rows += [(claim.id, claim.source, claim.expected, claim.runs, claim.statement)
+             for claim in claims]
+    widths = [max(len(row[k]) for row in rows) for k in range(4)]
+    return "".join("%-*s  %-*s  %-*s  %-*s  %s\n" % (widths[0], row[0], widths[1], row[1],
+                                                    widths[2], row[2], widths[3], row[3],
+                                                    row[4]) for row in rows)

@@ -1,0 +1,49 @@
+"""What the tests share, and no test module imports from another: here, a
+temporary folder to write files into, a fresh interpreter for what one
+process can show only once (its imports), and rows read from a file as
+lists; in the package's modules:
+
+    commands     the command run in this process, as the script, or as code
+    claims       the reviewed claims' checks run once per test process
+    arrays       .npy, .npz and .safetensors files as bytes
+    torch_files  torch checkpoints as bytes
+    models       model folders and their exact layers
+    layers       layers the checker's tests share
+    softmax      seeded logits and exact references, rounded
+    workers      worker processes that spin, and checks that none is left
+    pages        an HTML page parsed, its elements checked to close
+    documents    the README, CHANGELOG.md and docs/ pages as text
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def fresh_python(code):
+    """Run ``code`` in a new interpreter that imports ``reviews`` from this checkout."""
+    return subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1])\n"
+                           + code, ROOT], capture_output=True, text=True, timeout=120)
+
+
+def listed(rows):
+    """Rows as lists: a layer read from an array of floats has array.array rows."""
+    return [list(row) for row in rows]
+
+
+class FileTestCase(unittest.TestCase):
+    """A TestCase with a fresh temporary folder and ``write(name, content)``."""
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.addCleanup(self.folder.cleanup)
+
+    def write(self, name, content):
+        path = os.path.join(self.folder.name, name)
+        with open(path, "wb") as handle:
+            handle.write(content if isinstance(content, bytes) else content.encode())
+        return path
