@@ -220,16 +220,24 @@ def _integer_text(n):
     return str(n) if -_PLAIN_INT < n < _PLAIN_INT else str(decimal.Decimal(n))
 
 
-def common_denominator(values):
-    """The least common denominator of ints and Fractions.
+def common_denominator(values, max_bits=None):
+    """The least common denominator of ints and Fractions; with
+    ``max_bits``, InputError as soon as it has more bits than that (so that
+    many unrelated denominators cost no more than the limit).
 
     >>> common_denominator([Fraction(1, 4), Fraction(5, 6), 2])
     12
+    >>> common_denominator([Fraction(1, 2 ** 40 + 1), Fraction(1, 2 ** 40 - 1)], 64)
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: a common denominator past 64 bits
     """
     common = 1
     for v in values:
         d = Fraction(v).denominator
         common = common * d // math.gcd(common, d)
+        if max_bits is not None and common.bit_length() > max_bits:
+            raise InputError("a common denominator past %d bits" % max_bits)
     return common
 
 

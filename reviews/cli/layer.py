@@ -224,16 +224,22 @@ def _parse(argv, out):
         arguments.file = _example_path(arguments.example)
     # Read before the layer: a mistake in the list costs no reading of a large file.
     arguments.asked = None if arguments.classes is None else parse_classes(arguments.classes)
-    inputs = (arguments.file, arguments.bias) + model_files(arguments.file)
+    listed = arguments.classes[1:] if arguments.classes and arguments.classes[0] == "@" else None
+    inputs = (arguments.file, arguments.bias, listed) + model_files(arguments.file)
+    if arguments.checkpoint is not None:
+        if arguments.checkpoint == "-":
+            raise UsageError("--checkpoint needs a file name, not -")
+        if arguments.file == "-":
+            raise UsageError("--checkpoint needs the layer in a file: standard input has no"
+                             " SHA-256 to match a rerun to")
+        refuse_inputs(arguments.checkpoint, inputs, "--checkpoint")
+        if arguments.output is not None and os.path.realpath(arguments.output) \
+                == os.path.realpath(arguments.checkpoint):
+            raise UsageError("--output and --checkpoint name one file, %s"
+                             % shown_name(arguments.output))
     if arguments.output is not None:
         refuse_folder(arguments.output)
         refuse_inputs(arguments.output, inputs + (arguments.checkpoint,))
-    if arguments.checkpoint is not None:
-        refuse_inputs(arguments.checkpoint, inputs)
-        if arguments.output is not None and (os.path.realpath(arguments.output)
-                                             == os.path.realpath(arguments.checkpoint)):
-            raise UsageError("--output and --checkpoint name one file, %s"
-                             % shown_name(arguments.output))
     # The reader's messages and notes already start with the file they are about.
     arguments.name, bias_name = _shown(arguments.file), _shown(arguments.bias)
     if arguments.example is not None:
@@ -314,7 +320,9 @@ def _checkpoint_header(files, layer, arguments, asked):
             "bias_tensor": tensor(layer.bias_tensor), "transpose": arguments.transpose,
             "box": None if arguments.box is None else rational_text(arguments.box),
             "tolerance": rational_text(arguments.tolerance),
-            "asked": None if asked is None else ranges_text(asked)}
+            # Every class listed is no list: the same classes as none.
+            "asked": None if asked is None or len(asked) == len(layer.weights)
+            else ranges_text(asked)}
 
 
 def _resumed(arguments, header, check, layer, asked, with_radii, notes):

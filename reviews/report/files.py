@@ -25,12 +25,12 @@ __all__ = ["write_file", "refuse_inputs", "refuse_figures", "refuse_folder"]
 _ATTEMPTS = 100
 
 
-def refuse_inputs(output, inputs):
-    """InputError if the file ``output`` is the same file as one of
-    ``inputs`` (same device and inode, through links too); None names no
-    file, "-" the file standard input reads, if any (< layer.csv).  Checked
-    before any input is read, so that a report never replaces the data it
-    is about."""
+def refuse_inputs(output, inputs, option="--output"):
+    """InputError if the file ``output`` (given as ``option``) is the same
+    file as one of ``inputs`` (same device and inode, through links too);
+    None names no file, "-" the file standard input reads, if any (<
+    layer.csv).  Checked before any input is read, so that a report never
+    replaces the data it is about."""
     try:
         target = os.stat(output)
     except (OSError, ValueError):
@@ -43,8 +43,8 @@ def refuse_inputs(output, inputs):
         except (OSError, ValueError):
             continue   # the reader names what is wrong with it
         if (status.st_dev, status.st_ino) == (target.st_dev, target.st_ino):
-            raise InputError("--output %s is the input file %s; refusing to overwrite it"
-                             % (shown_name(output), "<stdin>" if path == "-"
+            raise InputError("%s %s is the input file %s; refusing to overwrite it"
+                             % (option, shown_name(output), "<stdin>" if path == "-"
                                 else shown_name(path)))
 
 

@@ -27,10 +27,10 @@ import stat
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import MAX_BITS
+from reviews.exact import MAX_BITS, common_denominator
 from reviews.argmax.result import ClassResult
 from reviews.argmax.witness import Witness
-from reviews.formats.source import shown_name
+from reviews.shown import shown_name
 
 __all__ = ["Checkpoint"]
 
@@ -68,13 +68,16 @@ class Checkpoint:
         try:
             data = self._handle.read()
             lines = data.split(b"\n")
-            if len(lines) == 1 and not lines[0]:
+            if len(lines) == 1 and first.encode().startswith(lines[0]):
+                # Empty, or this run's header cut short by a kill: start afresh.
+                self._handle.seek(0)
+                self._handle.truncate()
                 self._handle.write(first.encode() + b"\n")
                 self._handle.flush()
                 return
             complete = lines[:-1]   # the last is b"" or a line cut short
             if not complete:
-                raise self._error("its first line is cut short: not a checkpoint")
+                raise self._error("not a checkpoint of check-layer (its first line says none)")
             self._check_header(complete[0], header)
             seen = set()
             for number, line in enumerate(complete[1:], 2):
@@ -112,7 +115,7 @@ class Checkpoint:
             entry = json.loads(line)
             return self._decoded(entry)
         except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError,
-                RecursionError):
+                RecursionError, InputError):
             raise self._error("line %d is not a class's result" % number) from None
 
     def _decoded(self, entry):
@@ -128,6 +131,9 @@ class Checkpoint:
         if kind == "t" and len(entry) == 3 and entry[2]:
             terms = tuple((_class(j), Fraction(_integer(p), _integer(q)))
                           for j, p, q in entry[2])
+            # A checker's terms share a denominator or nearly: one past the
+            # size limit is no certificate, and summing it would take minutes.
+            common_denominator((v for _, v in terms), MAX_BITS)
             return ClassResult(index, False, None, terms, box=self._box,
                                tolerance=self._tolerance)
         if kind == "m" and len(entry) == 2:

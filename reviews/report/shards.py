@@ -25,13 +25,14 @@ import re
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import decimal_size_error, rational_from_text
+from reviews.exact import MAX_BITS, common_denominator, decimal_size_error, rational_from_text
 from reviews.argmax.result import ClassResult
 from reviews.argmax.tolerance import Radius
-from reviews.formats.classes import parse_classes, ranges_text
+from reviews.formats.classes import ranges_text
 from reviews.formats.layers import Tensor
-from reviews.formats.source import shown_name
+from reviews.formats.source import MAX_VALUES
 from reviews.report.layer import Provenance
+from reviews.shown import shown_name
 
 __all__ = ["Shard", "read_shard", "join", "Joined"]
 
@@ -63,6 +64,8 @@ _SAME = (("version", "the version of the suite or of Python that made it"),
 _CERTIFICATES = ("all", "unargmaxable")
 # A shard's ints are class ids, sizes and dimensions: no more digits than these.
 _INT_DIGITS = 20
+_CLASSES_A_BYTE = 256
+_ASKED = re.compile(r"([0-9]{1,%d})(?::([0-9]{1,%d}))?" % (_INT_DIGITS, _INT_DIGITS), re.ASCII)
 # A radius as layer_json writes it: 3 significant digits, rounded down.
 _RADIUS = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:e[-+][0-9]{1,5})?", re.ASCII)
 
@@ -93,14 +96,23 @@ def read_shard(path, text):
     if certificates not in _CERTIFICATES:
         raise fields.error('"certificates" is %s, not "all" or "unargmaxable"'
                            % _shown(certificates))
-    asked = fields.asked(classes)
+    if classes * dim > MAX_VALUES:
+        raise fields.error("a layer of %d x %d is past the limit of %d values"
+                           % (classes, dim, MAX_VALUES))
     lines = fields.get("results")
     if not isinstance(lines, list):
         raise fields.error('"results" is not a list')
+    # A shard of the unargmaxable lists no argmaxable class: so that a small
+    # file stands for no more than a few seconds of work, it may hold at
+    # most this many classes a byte (a Llama-3 shard holds a few).
+    asked = fields.asked(classes, len(lines) if certificates == "all"
+                         else _CLASSES_A_BYTE * len(text))
     thin = fields.get("thinner_than_1e-8", None)
     with_radii = thin is not None
     thin = set(fields.ids("thinner_than_1e-8", thin, classes)) if with_radii else set()
     unargmaxable = fields.ids("unargmaxable", fields.get("unargmaxable"), classes)
+    if thin & set(unargmaxable):
+        raise fields.error('its "thinner_than_1e-8" names an unargmaxable class')
     reader = _Results(fields, classes, dim, box, tolerance, with_radii, thin)
     for line in lines:
         reader.read(line)
@@ -139,45 +151,68 @@ def join(shards, version, radii=True):
         raise InputError("merge needs at least one shard")
     first = shards[0]
     for shard in shards:
+        if len(shards) > 1 and any(size is None for _, size, _ in shard.provenance.files):
+            raise InputError("%s: its layer was read from standard input, which has no SHA-256"
+                             " to match the other shards' to: check a layer in a file"
+                             % shown_name(shard.path))
         if not shard.provenance.version.startswith(version + " "):
             raise InputError("%s: made by %s, not %s: merge shards with the version that"
                              " made them" % (shown_name(shard.path), shard.provenance.version,
                                              version))
         for key, what in _SAME:
             if _key(shard, key) != _key(first, key):
+                if key == "files" and _contents(shard) == _contents(first):
+                    what = ("the files' names (the same sizes and SHA-256): give every shard"
+                            " the files by the same names, as the report shows them")
                 raise InputError("%s is not a shard of the layer and options of %s: %s differ"
                                  % (shown_name(shard.path), shown_name(first.path), what))
         if radii and (shard.radii is None or shard.certificates != "all"):
             raise InputError("%s: a layer of %d x %d has radii in its report: its shards need"
                              " them and every certificate (write them with --certificates all)"
                              % (shown_name(shard.path), first.classes, first.dim))
+    _cover(shards, first.classes)
     results = [None] * first.classes
     found = [None] * first.classes
-    doubled = set()
     for shard in shards:
         for n, result in enumerate(shard.results):
-            if results[result.index] is not None:
-                doubled.add(result.index)
             results[result.index] = result
             found[result.index] = shard.radii and shard.radii[n]
-    if doubled:
-        raise InputError("%s in more than one shard" % _classes_are(sorted(doubled)))
-    missing = [i for i, result in enumerate(results) if result is None]
-    if missing:
-        raise InputError("%s in no shard" % _classes_are(missing))
     tokens = None
-    if first.tokens is not None:
-        tokens = {}
-        for shard in shards:
+    for shard in shards:
+        # A shard that lists no class says nothing of tokens.
+        if shard.tokens is not None:
+            tokens = tokens or {}
             tokens.update(shard.tokens)
     certificates = "all" if all(s.certificates == "all" for s in shards) else "unargmaxable"
     return Joined(first.provenance, first.name, first.classes, first.dim, first.bias, results,
                   found if radii else None, tokens, certificates)
 
 
+def _cover(shards, classes):
+    """InputError unless the shards hold each of the classes exactly once.
+
+    Worked out from the classes held, not from a list of every class: a
+    shard may claim a layer of billions."""
+    held = sorted(r.index for shard in shards for r in shard.results)
+    doubled = sorted({i for i, j in zip(held, held[1:]) if i == j})
+    if doubled:
+        raise InputError("%s in more than one shard" % _classes_are(doubled))
+    gaps = [(a + 1, b) for a, b in zip([-1] + held, held + [classes]) if b > a + 1]
+    if gaps:
+        text = ",".join(str(a) if b == a + 1 else "%d:%d" % (a, b) for a, b in gaps)
+        many = len(gaps) > 1 or gaps[0][1] > gaps[0][0] + 1
+        raise InputError("%s %s %s in no shard" % ("classes" if many else "class", text,
+                                                   "are" if many else "is"))
+
+
 def _classes_are(ids):
     """ "class 7 is", "classes 2:4,9 are": ids as --classes takes them."""
     return ("class %d is" % ids[0] if len(ids) == 1 else "classes %s are" % ranges_text(ids))
+
+
+def _contents(shard):
+    """The shard's files by size and SHA-256 alone."""
+    return [(size, digest) for _, size, digest in shard.provenance.files]
 
 
 def _key(shard, key):
@@ -196,7 +231,8 @@ def _document(path, text):
             raise ValueError("an integer of %d digits" % len(digits))
         return int(digits)
     try:
-        document = json.loads(text, parse_int=short_int, parse_constant=_no_constant)
+        document = json.loads(text, parse_int=short_int, parse_constant=_no_constant,
+                              object_pairs_hook=_no_repeats)
     except RecursionError:
         raise InputError("%s: not a check-layer JSON report: nested too deep"
                          % shown_name(path)) from None
@@ -207,6 +243,14 @@ def _document(path, text):
         raise InputError("%s: not a check-layer JSON report (no \"results\")"
                          % shown_name(path))
     return document
+
+
+def _no_repeats(pairs):
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        repeated = next(key for key in keys if keys.count(key) > 1)
+        raise ValueError("the key %s is there twice" % _shown(repeated))
+    return dict(pairs)
 
 
 def _no_constant(name):
@@ -291,12 +335,25 @@ class _Fields:
             raise self.error('"%s" is %s, not {"name", "dtype", "shape"}' % (key, _shown(value)))
         return Tensor(value["name"], value["dtype"], tuple(value["shape"]))
 
-    def asked(self, classes):
+    def asked(self, classes, most):
+        """The classes of "asked", written as ranges_text writes them (ids
+        and ranges START:STOP, increasing); at most ``most`` of them."""
         value = self.text("asked")
-        try:
-            return parse_classes(value).resolve(classes)
-        except InputError as error:
-            raise self.error('"asked": %s' % error) from None
+        parts = []
+        for item in value.split(","):
+            match = _ASKED.fullmatch(item)
+            if not match:
+                raise self.error('"asked" is %s, not class ids and ranges in increasing order'
+                                 % _shown(value))
+            start = int(match.group(1))
+            stop = start + 1 if match.group(2) is None else int(match.group(2))
+            if stop <= start or stop > classes or parts and start < parts[-1][1]:
+                raise self.error('"asked" is %s, not class ids and ranges in increasing order'
+                                 ' of the layer\'s %d' % (_shown(value), classes))
+            parts.append((start, stop))
+        if sum(stop - start for start, stop in parts) > most:
+            raise self.error('"asked" names more classes than the shard holds')
+        return [i for start, stop in parts for i in range(start, stop)]
 
     def ids(self, key, value, classes):
         if not isinstance(value, list) or not all(
@@ -336,7 +393,7 @@ class _Results:
             result = ClassResult(index, False, classes=self.classes, box=self.box,
                                  tolerance=self.tolerance, masked=True)
         else:
-            result = ClassResult(index, False, None, self._terms(line.get("terms"), where),
+            result = ClassResult(index, False, None, self._terms(line.get("terms"), where, index),
                                  self.classes, self.box, self.tolerance)
         self.results.append(result)
         self.radii.append(self._radius(line, where, argmaxable, index))
@@ -358,7 +415,7 @@ class _Results:
                                     % (where, self.dim))
         return tuple(self._exact(pair, 2, 0, "%s's witness" % where) for pair in pairs)
 
-    def _terms(self, triples, where):
+    def _terms(self, triples, where, index):
         if not isinstance(triples, list) or not triples:
             raise self.fields.error("%s: not argmaxable, with no terms or mask" % where)
         terms = []
@@ -370,6 +427,14 @@ class _Results:
                 raise self.fields.error("%s: its terms are not of classes in increasing order"
                                         % where)
             terms.append((j, value))
+        if index in (j for j, _ in terms) or any(v <= 0 for _, v in terms):
+            raise self.fields.error("%s: its terms are not positive weights of other classes"
+                                    % where)
+        # Terms share a denominator or nearly: one past the size limit is no
+        # certificate, and summing the weights would take minutes.
+        common = common_denominator((v for _, v in terms), MAX_BITS)
+        if sum(v.numerator * (common // v.denominator) for _, v in terms) != common:
+            raise self.fields.error("%s: its weights do not sum to 1" % where)
         return tuple(terms)
 
     def _exact(self, entry, length, position, where):

@@ -51,6 +51,21 @@ class TestResume(CheckpointTestCase):
                     self.assertIn("2 classes kept from an earlier run", err)
                     self.assertEqual(self.lines(), complete)
 
+    def test_a_header_cut_short_starts_afresh(self):
+        whole = self.run_layer("--format", "json")
+        header = self.lines()[0]
+        with open(self.checkpoint, "wb") as handle:
+            handle.write(header[:40])
+        status, out, err = self.run_layer("--format", "json")
+        self.assertEqual((status, out), whole[:2])
+        self.assertNotIn("kept", err)
+
+    def test_every_class_listed_is_the_run_without_a_list(self):
+        self.run_layer()
+        status, _, err = self.run_layer("--classes", "0:")
+        self.assertEqual(status, 0)
+        self.assertIn("7 classes kept", err)
+
     def test_a_complete_checkpoint_decides_nothing_again(self):
         whole = self.run_layer("--format", "json")
         status, out, err = self.run_layer("--format", "json")
@@ -106,6 +121,14 @@ class TestRefusals(CheckpointTestCase):
                     handle.write(b"\n".join(lines[:2] + [line]) + b"\n")
                 self.assertIn(message, self.refusal())
 
+    def test_weights_past_any_common_denominator_are_refused_at_once(self):
+        self.run_layer()
+        lines = self.lines()
+        terms = ",".join('[%d,"1","%x"]' % (j, 2 ** 20000 + 1 + 2 * j) for j in (0, 1, 2, 4))
+        with open(self.checkpoint, "wb") as handle:
+            handle.write(b"\n".join(lines[:1] + [b'[3,"t",[%s]]' % terms.encode()]) + b"\n")
+        self.assertIn("line 2 is not a class's result", self.refusal())
+
     def test_no_checkpoint_file(self):
         with open(self.checkpoint, "w") as handle:
             handle.write("a report\n")
@@ -119,9 +142,26 @@ class TestRefusals(CheckpointTestCase):
 
     def test_the_checkpoint_is_no_input_or_output(self):
         self.checkpoint = self.layer[0]
-        self.assertIn("w.csv", self.refusal())
+        self.assertIn("--checkpoint %s is the input file" % self.layer[0], self.refusal())
+        self.checkpoint = "-"
+        self.assertIn("--checkpoint needs a file name, not -", self.refusal())
         self.checkpoint = os.path.join(self.folder.name, "run.checkpoint")
-        self.assertIn("run.checkpoint", self.refusal("--output", self.checkpoint))
+        self.assertIn("--output and --checkpoint name one file",
+                      self.refusal("--output", self.checkpoint))
+        self.run_layer()
+        self.assertIn("--output and --checkpoint name one file",
+                      self.refusal("--output", self.checkpoint))
+
+    def test_a_list_of_classes_is_no_output(self):
+        listed = self.write("ids.txt", "0\n3\n")
+        status, out, err = in_process("check-layer", *self.layer, "--classes", "@" + listed,
+                                      "--output", listed)
+        self.assertEqual((status, out), (2, ""))
+        self.assertIn("is the input file", err)
+
+    def test_a_layer_from_standard_input_keeps_no_checkpoint(self):
+        self.layer[0] = "-"
+        self.assertIn("needs the layer in a file", self.refusal())
 
 
 if __name__ == "__main__":
