@@ -9,7 +9,7 @@ checks each witness against all C classes by one packed product
 undecided classes in exact integers) and each combination on its few
 terms in exact integers.  The question is verify's for R^d or for a box;
 with a tolerance, or classes masked by a bias of -inf, each result is
-checked by verify itself.
+checked as verify does, the layer made exact once.
 
     verify_all    verify(weights, bias, r, box, tolerance) for every result r
 """
@@ -22,7 +22,7 @@ from reviews.argmax.feasibility import is_combination
 from reviews.argmax.layer_input import box_bound, class_index, integer_layer
 from reviews.argmax.masked import masked_classes
 from reviews.argmax.packed import Packed
-from reviews.argmax.verify import verify
+from reviews.argmax.verify import Verifier
 
 __all__ = ["verify_all"]
 
@@ -45,7 +45,8 @@ def verify_all(weights, bias, results, box=None, tolerance=0):
     [True, False, True]
     """
     if tolerance or masked_classes(bias):
-        return [verify(weights, bias, result, box, tolerance) for result in results]
+        checker = Verifier(weights, bias, box, tolerance)
+        return [checker.holds(result) for result in results]
     bound = None if box is None else box_bound(box)
     rows, biases, _ = integer_layer(weights, bias)
     packed = None

@@ -6,21 +6,22 @@ against every logit, a combination by its sums (reviews.argmax.feasibility),
 either at a tolerance by its exact norms (reviews.argmax.tolerance).
 
     verify      True if a ClassResult's certificate proves it
+    Verifier    verify's layer made exact once, for many results of it
 """
 
 import operator
-from fractions import Fraction
 
 from reviews.argmax.feasibility import is_combination
-from reviews.argmax.layer_input import (box_bound, certificate_number, class_index, exact_layer,
-                                        sequence)
+from reviews.argmax.layer_input import (box_bound, certificate_number, class_index,
+                                        integer_layer, sequence)
 from reviews.argmax.masked import Masks
 from reviews.argmax.norms import clears, holds_at, tolerance_bound
 from reviews.argmax.packed import dot
 from reviews.argmax.result import ClassResult
 from reviews.errors import InputError
+from reviews.exact import common_denominator
 
-__all__ = ["verify"]
+__all__ = ["verify", "Verifier"]
 
 
 def verify(weights, bias, result, box=None, tolerance=0):
@@ -54,63 +55,95 @@ def verify(weights, bias, result, box=None, tolerance=0):
     >>> verify([[0], [1]], [0, -2], boxed, box=1), verify([[0], [1]], [0, -2], boxed)
     (True, False)
     """
-    masks = Masks(weights, bias)
-    if masks.masked and isinstance(result, ClassResult):
-        # A masked class is proved by its bias, the others on the layer
-        # without the masked classes (whose logits are -inf).
-        if result.index in masks.masked:
-            return result.masked and not result.argmaxable
-        result = masks.restricted(result)
-        if result is None:
+    return Verifier(weights, bias, box, tolerance).holds(result)
+
+
+class Verifier:
+    """The layer of ``verify`` made exact once, as integers over one
+    denominator: ``holds(result)`` is verify(weights, bias, result, box,
+    tolerance), at the cost of one pass of integer products a result.  The
+    layer times a positive number gives every comparison the same answer
+    (a witness's margins and its rows' distances scale alike; so do both
+    sides of a combination's inequality).
+
+    >>> checker = Verifier([[0], [1]], [0, -2], box=1)
+    >>> checker.holds(ClassResult(0, True, (0,))), checker.holds(ClassResult(1, True, (1,)))
+    (True, False)
+    """
+
+    def __init__(self, weights, bias, box=None, tolerance=0):
+        self.masks = Masks(weights, bias)
+        if self.masks.masked:
+            weights, bias = self.masks.select(weights), self.masks.select(bias)
+        rows, biases, _ = integer_layer(weights, bias)
+        self.rows, self.biases = rows, biases or [0] * len(rows)
+        self.bound = None if box is None else box_bound(box)
+        self.tolerance = tolerance_bound(tolerance)
+
+    def holds(self, result):
+        """Whether ``result``'s certificate proves it (verify)."""
+        if not isinstance(result, ClassResult):
+            raise TypeError("result must be a ClassResult, not %s" % type(result).__name__)
+        masks = self.masks
+        if masks.masked:
+            # A masked class is proved by its bias, the others on the layer
+            # without the masked classes (whose logits are -inf).
+            if result.index in masks.masked:
+                return result.masked and not result.argmaxable
+            result = masks.restricted(result)
+            if result is None:
+                return False
+        rows, biases, bound, tolerance = self.rows, self.biases, self.bound, self.tolerance
+        i = class_index(result.index, len(rows), "result.index")
+        if result.argmaxable:
+            return self._witness_holds(i, result.witness)
+        if result.terms is None:
+            raise InputError("result %d is not argmaxable but has no terms" % i)
+        support, lam = [], []
+        for n, term in enumerate(sequence(result.terms, "result.terms")):
+            pair = sequence(term, "result.terms[%d]" % n)
+            if len(pair) != 2:
+                raise InputError("result.terms[%d] has %d entries, not 2 (class, weight)"
+                                 % (n, len(pair)))
+            j = class_index(pair[0], len(rows), "result.terms[%d]'s class" % n)
+            if support and j <= support[-1]:
+                raise InputError("result.terms[%d]'s class %d does not follow class %d:"
+                                 " terms go in increasing class order" % (n, j, support[-1]))
+            support.append(j)
+            lam.append(certificate_number(pair[1], "result.terms[%d]'s weight" % n, "weights"))
+        if i in support:
             return False
-        weights, bias = masks.select(weights), masks.select(bias)
-    rows, biases = exact_layer(weights, bias)
-    biases = biases or [Fraction(0)] * len(rows)
-    bound = None if box is None else box_bound(box)
-    tolerance = tolerance_bound(tolerance)
-    if not isinstance(result, ClassResult):
-        raise TypeError("result must be a ClassResult, not %s" % type(result).__name__)
-    i = class_index(result.index, len(rows), "result.index")
-    if result.argmaxable:
-        if result.witness is None:
+        if tolerance:
+            return bool(support) and holds_at([[a - b for a, b in zip(rows[j], rows[i])]
+                                               for j in support],
+                                              [biases[j] - biases[i] for j in support], lam,
+                                              tolerance, bound)
+        differences = [[a - b for a, b in zip(rows[i], rows[j])] for j in support]
+        return bool(support) and is_combination(
+            differences, [biases[i] - biases[j] for j in support], lam, bound)
+
+    def _witness_holds(self, i, witness):
+        rows, biases, bound, tolerance = self.rows, self.biases, self.bound, self.tolerance
+        if witness is None:
             raise InputError("result %d is argmaxable but has no witness" % i)
-        x = sequence(result.witness, "result.witness")
+        x = sequence(witness, "result.witness")
         if len(x) != len(rows[0]):
             raise InputError("result.witness has length %d for d = %d" % (len(x), len(rows[0])))
         x = [certificate_number(v, "result.witness[%d]" % k, "a witness")
              for k, v in enumerate(x)]
         if bound is not None and max(map(abs, x)) > bound:
             return False
-        top = dot(rows[i], x) + biases[i]
+        # x = p / q: the logits times q, in integers; a margin m q against
+        # T |w_i - w_j| is m q against T sqrt(|w_i - w_j|^2 q^2).
+        q = common_denominator(x)
+        p = [int(v * q) for v in x]
+        mine = rows[i]
+        top = dot(mine, p) + biases[i] * q
         if tolerance:
-            return all(clears(top - dot(row, x) - b, _distance(rows[i], row), tolerance)
+            return all(clears(top - dot(row, p) - b * q, _distance(mine, row) * q * q, tolerance)
                        for j, (row, b) in enumerate(zip(rows, biases)) if j != i)
-        return all(dot(row, x) + b < top for j, (row, b) in enumerate(zip(rows, biases))
+        return all(dot(row, p) + b * q < top for j, (row, b) in enumerate(zip(rows, biases))
                    if j != i)
-    if result.terms is None:
-        raise InputError("result %d is not argmaxable but has no terms" % i)
-    support, lam = [], []
-    for n, term in enumerate(sequence(result.terms, "result.terms")):
-        pair = sequence(term, "result.terms[%d]" % n)
-        if len(pair) != 2:
-            raise InputError("result.terms[%d] has %d entries, not 2 (class, weight)"
-                             % (n, len(pair)))
-        j = class_index(pair[0], len(rows), "result.terms[%d]'s class" % n)
-        if support and j <= support[-1]:
-            raise InputError("result.terms[%d]'s class %d does not follow class %d:"
-                             " terms go in increasing class order" % (n, j, support[-1]))
-        support.append(j)
-        lam.append(certificate_number(pair[1], "result.terms[%d]'s weight" % n, "weights"))
-    if i in support:
-        return False
-    if tolerance:
-        return bool(support) and holds_at([[a - b for a, b in zip(rows[j], rows[i])]
-                                           for j in support],
-                                          [biases[j] - biases[i] for j in support], lam,
-                                          tolerance, bound)
-    differences = [[a - b for a, b in zip(rows[i], rows[j])] for j in support]
-    return bool(support) and is_combination(
-        differences, [biases[i] - biases[j] for j in support], lam, bound)
 
 
 def _distance(a, b):
