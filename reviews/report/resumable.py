@@ -66,30 +66,32 @@ class Checkpoint:
         first = json.dumps({"checkpoint": _FORMAT, **header}, sort_keys=True)
         self._handle = _open(path)
         try:
-            data = self._handle.read()
-            lines = data.split(b"\n")
-            if len(lines) == 1 and first.encode().startswith(lines[0]):
+            # Line by line: a checkpoint of a large head has gigabytes of them.
+            line = self._handle.readline()
+            if not line.endswith(b"\n") and first.encode().startswith(line):
                 # Empty, or this run's header cut short by a kill: start afresh.
                 self._handle.seek(0)
                 self._handle.truncate()
                 self._handle.write(first.encode() + b"\n")
                 self._handle.flush()
                 return
-            complete = lines[:-1]   # the last is b"" or a line cut short
-            if not complete:
+            if not line.endswith(b"\n"):
                 raise self._error("not a checkpoint of check-layer (its first line says none)")
-            self._check_header(complete[0], header)
+            self._check_header(line, header)
             seen = set()
-            for number, line in enumerate(complete[1:], 2):
+            complete = self._handle.tell()
+            for number, line in enumerate(self._handle, 2):
+                if not line.endswith(b"\n"):
+                    break   # cut short by a kill: dropped below
                 result = self._result(line, number)
                 if result.index in seen:
                     raise self._error("line %d: class %d is there twice" % (number,
                                                                            result.index))
                 seen.add(result.index)
                 self.kept.append(result)
-            if lines[-1]:
-                self._handle.seek(len(data) - len(lines[-1]))
-                self._handle.truncate()
+                complete += len(line)
+            self._handle.seek(complete)
+            self._handle.truncate()
         except BaseException:
             self._handle.close()
             raise
