@@ -1,6 +1,7 @@
 """Tests of the claims about the low-rank paper's released detector and its
 abstract's "very infrequent": verdicts, authors and the numbers printed."""
 
+import importlib
 import json
 import os
 import unittest
@@ -57,9 +58,15 @@ class TestTheTieRule(unittest.TestCase):
 
     def test_this_suite_s_search_accepts_none_of_them(self):
         self.assertIn("accepts a strict win only", value(TIE, "this suite"))
-        self.assertIn("this suite's own (reviews.argmax.check.braid_reflect)",
+        self.assertIn("this suite's own (reviews.argmax.braid.braid_reflect)",
                       [row.value for row in BY_ID["low-rank.braid-reflect"].check().evidence
                        if row.label == "search"][0])
+
+    def test_the_search_the_evidence_names_is_where_it_says(self):
+        search = [row.value for row in BY_ID["low-rank.braid-reflect"].check().evidence
+                  if row.label == "search"][0]
+        module, _, name = search.split("(")[1].split(")")[0].rpartition(".")
+        self.assertTrue(callable(getattr(importlib.import_module(module), name)))
 
 
 class TestTheReleasedCount(unittest.TestCase):

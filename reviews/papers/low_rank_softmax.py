@@ -218,7 +218,7 @@ def _check_braid_reflect():
                         "search found %d of %d argmaxable classes; %d of its points fail"
                         " the exact check; %d unargmaxable (proved)"
                         % (found, argmaxable, wrong, classes - argmaxable)))
-    rows.append(Row("search", "this suite's own (reviews.argmax.check.braid_reflect): x = w_i,"
+    rows.append(Row("search", "this suite's own (reviews.argmax.braid.braid_reflect): x = w_i,"
                     " reflect across the tie with the winner, patience 50, a class accepted"
                     " only where its float logit is strictly the largest; seed"
                     " random.Random(%d)" % SEED))

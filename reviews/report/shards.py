@@ -77,7 +77,7 @@ def read_shard(path, text):
     >>> from reviews.report.layer import layer_json
     >>> results = [ClassResult(2, True, (Fraction(1, 3), Fraction(0))),
     ...            ClassResult(3, False, None, ((1, Fraction(1, 2)), (2, Fraction(1, 2))))]
-    >>> provenance = Provenance("review-counterexamples 0.3.0 (Python 3.11.7)",
+    >>> provenance = Provenance("review-counterexamples 0.4.0 (Python 3.11.7)",
     ...                         [("w.csv", 40, "9d32")], None, None, False)
     >>> report = layer_json("w.csv", results, 2, False, provenance=provenance, classes=4)
     >>> shard = read_shard("part.json", report)

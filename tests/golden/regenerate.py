@@ -5,8 +5,8 @@
 runs the suite's JSON report of every claim (those that run only when
 selected too) in a fresh interpreter and writes {"version": ...,
 "claims": [...]} to tests/golden/claims.json.  A version
-number must change whenever any claim's output changes (the README's
-"Changes" section says what and why), so when the claims differ from the
+number must change whenever any claim's output changes (CHANGELOG.md
+says what and why), so when the claims differ from the
 file's and the version is still the one the file records, nothing is
 written and the script exits 1 naming what to bump; ``--same-version``
 writes anyway, for a version not yet published (the commits between a bump
@@ -40,7 +40,7 @@ def refusal_for(old, new, same_version=False):
     if (not same_version and isinstance(old, dict) and old.get("version") == new["version"]
             and old.get("claims") != new["claims"]):
         return ("the claims' output changed but the version is still %s: bump it"
-                " (reviews/__init__.py, pyproject.toml) and add a Changes entry to README.md"
+                " (reviews/__init__.py, pyproject.toml) and add an entry to CHANGELOG.md"
                 " (--same-version: this version is not published yet)" % new["version"])
     return None
 

@@ -10,7 +10,7 @@ from reviews.exact import rational_text
 from reviews.report.layer import Provenance, layer_json
 from reviews.report.shards import join, read_shard
 
-VERSION = "review-counterexamples 0.3.0"
+VERSION = "review-counterexamples 0.4.0"
 PROVENANCE = Provenance(VERSION + " (Python 3.11.7)", [("w.csv", 40, "ab12")], None, None,
                         False)
 WEIGHTS = [[0, 0], [4, 0], [0, 4], [1, 1], [F(1, 3), F(-7, 2)]]
@@ -149,7 +149,7 @@ class TestJoin(unittest.TestCase):
                         join(shards, VERSION)
                 else:
                     with self.assertRaisesRegex(InputError, "made by review-counterexamples"
-                                                            " 0.3.0 .*, not review-counterexamples 9"):
+                                                            " 0.4.0 .*, not review-counterexamples 9"):
                         join(shards, "review-counterexamples 9")
 
 
