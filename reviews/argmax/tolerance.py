@@ -22,10 +22,11 @@ the n_j are square roots (reference notes, section 7):
 
 A failure at T = 0 is one at every T (each T n_j >= 0 only adds to the
 left side), and a witness of T = 0 whose margins clear T * n_j is one at
-T.  Most rivals are cleared without their margin: m_j > T (|w_i| + |w_j|)
-implies m_j > T n_j (the triangle inequality), and that is the ordinary
-argmax test at the witness on a layer whose biases are b_j + T |w_j| (each
-|w_j| bounded above by math.isqrt), class i's logit lowered by 2 T |w_i|:
+T.  Most rivals are cleared without their margin: with c the rows' mean,
+m_j > T (|w_i - c| + |w_j - c|) implies m_j > T n_j (the triangle
+inequality), and that is the ordinary argmax test at the witness on a layer
+whose biases are b_j + T |w_j - c| (each bounded above by math.isqrt),
+class i's logit lowered by 2 T |w_i - c|:
 one packed product (reviews.argmax.packed) per witness, where T = 0's check
 pays one per candidate; only the rivals it leaves are compared exactly,
 by squaring.  The classes whose witness does not clear are decided again,
@@ -117,8 +118,14 @@ class Geometry:
         self.dim = len(self.rows[0])
         self._columns = None
         self.squares = [dot(row, row) for row in self.rows]
-        # ceil(|w_j|): |w_i - w_j| <= |w_i| + |w_j| settles most rivals with no distance.
-        self.lengths = [math.isqrt(q - 1) + 1 if q else 0 for q in self.squares]
+        # ceil(|w_j - c|), c the rows' mean: |w_i - w_j| <= |w_i - c| + |w_j - c|
+        # settles most rivals with no distance, and rows that share a
+        # direction, as trained layers' do, are far shorter about their mean.
+        count = len(self.rows)
+        totals = [sum(column) for column in zip(*self.rows)]
+        self.lengths = [-(-_ceil_root(dot(centred, centred)) // count)
+                        for centred in ([count * v - t for v, t in zip(row, totals)]
+                                        for row in self.rows)]
         self.largest = max((max(map(abs, row)) for row in self.rows), default=0)
         self.largest_bias = max(map(abs, self.biases), default=0)
         self.box = box
@@ -159,10 +166,11 @@ class Geometry:
         """The rivals whose margin at the witness (numerators / s) does not
         clear tolerance * n_j, closest first.
 
-        A margin above tolerance * (|w_i| + |w_j|) clears it (the triangle
-        inequality): with T = p / q and x = X / s, that is the ordinary
-        argmax test of the candidate (q X, q s, p s) on the rows (w_j, b_j,
-        |w_j|), class i's logit lowered by 2 p s |w_i|, which the packed
+        A margin above tolerance * (|w_i - c| + |w_j - c|), c the rows'
+        mean, clears it (the triangle inequality): with T = p / q and
+        x = X / s, that is the ordinary argmax test of the candidate
+        (q X, q s, p s) on the rows (w_j, b_j, |w_j - c|), class i's logit
+        lowered by 2 p s |w_i - c|, which the packed
         layer settles at once for most rivals; only the others' margins and
         distances are computed exactly.
         """
@@ -182,7 +190,7 @@ class Geometry:
         return sorted(short, key=_RatioKey(margins, distances))
 
     def shifted(self):
-        """The rows (w_j, b_j, ceil |w_j|) packed (reviews.argmax.packed), when first needed."""
+        """The rows (w_j, b_j, ceil |w_j - c|) packed (reviews.argmax.packed), when first needed."""
         if self._shifted is None:
             self._shifted = Packed([row + ([b] if self.has_bias else []) + [length]
                                     for row, b, length in zip(self.rows, self.biases,
@@ -197,10 +205,10 @@ class Geometry:
         edge of the box, and without a box the radius is unbounded.  The
         rivals of largest logit bound the minimum from above, by some v;
         the packed layer (``shifted``) then lists every rival j with
-        m_j <= v (|w_i| + |w_j|), which holds the nearest one (n_j <=
-        |w_i| + |w_j|), and only those are measured exactly: a few packed
-        products and a few rows, not the 2 C d exact products of every
-        margin and distance.
+        m_j <= v (|w_i - c| + |w_j - c|), c the rows' mean, which holds the
+        nearest one (n_j <= |w_i - c| + |w_j - c|), and only those are
+        measured exactly: a few packed products and a few rows, not the
+        2 C d exact products of every margin and distance.
         """
         if not self.has_bias:
             if self.box is None:
@@ -246,9 +254,9 @@ class Geometry:
         return Radius(_floor_root(m * m, s * s * q), False)
 
     def _within(self, i, numerators, s, nearest):
-        """The rivals j that may have m_j <= v (|w_i| + |w_j|) at the witness
-        numerators / s, v >= the ratio ``nearest`` (a _Ratio), which holds
-        every rival j with m_j / n_j <= v, as n_j <= |w_i| + |w_j|;
+        """The rivals j that may have m_j <= v (|w_i - c| + |w_j - c|) at the
+        witness numerators / s, v >= the ratio ``nearest`` (a _Ratio), which
+        holds every rival j with m_j / n_j <= v, as n_j <= |w_i - c| + |w_j - c|;
         largest shifted logit first."""
         p, d = nearest.margin, s * math.isqrt(nearest.distance)
         candidate = [d * x for x in numerators] + ([d * s] if self.has_bias else []) + [p * s]
@@ -348,6 +356,15 @@ class _Ratio:
             return False
         # m / sqrt(q) < m' / sqrt(q')  <=>  m**2 q' < m'**2 q  (a twin, q = 0, is infinite).
         return self.margin ** 2 * other.distance < other.margin ** 2 * self.distance
+
+
+def _ceil_root(square):
+    """ceil(sqrt(square)) of an integer square >= 0.
+
+    >>> _ceil_root(0), _ceil_root(16), _ceil_root(17)
+    (0, 4, 5)
+    """
+    return math.isqrt(square - 1) + 1 if square else 0
 
 
 def _floor_root(numerator, denominator):

@@ -227,6 +227,24 @@ class TestAWideWitnessCostsOnePackedProduct(unittest.TestCase):
                                      [j for _, j in sorted(wanted)])
 
 
+    def test_lengths_about_the_rows_mean_round_up_and_bound_every_distance(self):
+        # Rows sharing a long direction: their lengths about the mean are
+        # ceil(|w_j - c|) exactly, far below |w_j|, and L_i + L_j >= |w_i - w_j|.
+        generator = random.Random(33)
+        rows = [[1000 + generator.randrange(-9, 10), generator.randrange(-9, 10),
+                 generator.randrange(-9, 10)] for _ in range(25)]
+        geometry = Geometry(rows, None, None)
+        centre = [F(sum(column), len(rows)) for column in zip(*rows)]
+        for row, length in zip(rows, geometry.lengths):
+            square = sum((v - c) ** 2 for v, c in zip(row, centre))
+            self.assertTrue((length - 1) ** 2 < square <= length ** 2)
+            self.assertLess(length, 20)
+        for a, length_a in zip(rows, geometry.lengths):
+            for b, length_b in zip(rows, geometry.lengths):
+                self.assertLessEqual(sum((p - q) ** 2 for p, q in zip(a, b)),
+                                     (length_a + length_b) ** 2)
+
+
 class TestRadius(unittest.TestCase):
 
     def test_results_of_another_layer_are_refused(self):
