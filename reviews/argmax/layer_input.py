@@ -169,11 +169,13 @@ class FloatRows(collections.abc.Sequence):
     ([12, 0, 8], [12, 0])
     """
 
-    __slots__ = ("floats", "power", "column", "digests")
+    __slots__ = ("floats", "power", "column", "digests", "_float_extremes")
 
-    def __init__(self, floats, power, column=None, digests=None):
+    def __init__(self, floats, power, column=None, digests=None, float_extremes=None):
         self.floats, self.power, self.column = floats, power, column
         self.digests = list(map(_digest, floats)) if digests is None else digests
+        # Shared by the copies with a column: the weights' extremes, once found.
+        self._float_extremes = [None] if float_extremes is None else float_extremes
 
     def __len__(self):
         return len(self.floats)
@@ -194,7 +196,30 @@ class FloatRows(collections.abc.Sequence):
 
     def with_column(self, column):
         """These rows with ``column`` (integers, one per row) appended."""
-        return FloatRows(self.floats, self.power, column, self.digests)
+        return FloatRows(self.floats, self.power, column, self.digests, self._float_extremes)
+
+    def extremes(self):
+        """extremes(self), read off the floats: a row made of integers costs
+        several times more than its magnitudes, and a large head's
+        preparation asked for them twice.
+
+        >>> FloatRows([[0.5, -1.25], [0.0, 0.0]], 4.0).with_column([0, -9]).extremes()
+        (2, 9)
+        """
+        if self._float_extremes[0] is None:
+            smallest = largest = 0.0
+            for row in self.floats:
+                magnitudes = list(filter(None, map(abs, row)))
+                if magnitudes:
+                    low, high = min(magnitudes), max(magnitudes)
+                    largest = max(largest, high)
+                    smallest = min(smallest, low) if smallest else low
+            # Each entry times the power is an integer, exactly.
+            self._float_extremes[0] = (int(smallest * self.power), int(largest * self.power))
+        found = self._float_extremes[0]
+        if self.column is None:
+            return found
+        return _joined(found, extremes([self.column]))
 
     def select(self, indices):
         """The rows ``indices``, in that order, still read when asked for."""
@@ -273,9 +298,10 @@ def check_spread(rows, biases, denominator, box=None, tolerance=0):
     """
     # Rows are read once each and not kept: a large float layer's are made when read.
     count = len(rows) * len(rows[0]) + (0 if biases is None else len(biases))
-    extra = [] if biases is None else [biases]
-    (smallest, largest), scale = _beside(extremes(itertools.chain(rows, extra)), denominator,
-                                         tolerance)
+    magnitudes = extremes(rows)
+    if biases is not None:
+        magnitudes = _joined(magnitudes, extremes([biases]))
+    (smallest, largest), scale = _beside(magnitudes, denominator, tolerance)
     if largest.bit_length() - smallest.bit_length() <= FLOAT_SPREAD_BITS:
         return
     boxed = box is not None and biases is not None
@@ -324,11 +350,13 @@ def _counted(boxed, tolerance):
 def extremes(rows):
     """(the smallest nonzero magnitude, the largest) in rows of integers; both 0 if all are 0.
 
-    The rows are read once, one at a time.
+    The rows are read once, one at a time (a FloatRows's off its floats).
 
     >>> extremes([[0, -12], [3, 5]]), extremes(iter([[0], [0]]))
     ((3, 12), (0, 0))
     """
+    if isinstance(rows, FloatRows):
+        return rows.extremes()
     smallest = largest = 0
     for row in rows:
         magnitudes = list(filter(None, map(abs, row)))
@@ -337,6 +365,12 @@ def extremes(rows):
             largest = max(largest, high)
             smallest = min(smallest, low) if smallest else low
     return smallest, largest
+
+
+def _joined(one, other):
+    """The extremes of two sets of rows, from the extremes of each."""
+    smallest = min(filter(None, (one[0], other[0])), default=0)
+    return smallest, max(one[1], other[1])
 
 
 def _order(n, denominator):

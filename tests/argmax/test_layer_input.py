@@ -133,6 +133,22 @@ class TestExtremes(unittest.TestCase):
         self.assertEqual(extremes(iter([[0, -12], [3, 5], [0, 0]])), (3, 12))
         self.assertEqual(extremes(iter([[0], [0]])), (0, 0))
 
+    def test_float_rows_give_the_extremes_of_their_integers(self):
+        generator = random.Random(34)
+        floats = [array("f", [generator.choice((0.0, generator.gauss(0, 1) * 2.0 ** generator
+                                                 .randrange(-20, 20))) for _ in range(7)])
+                  for _ in range(40)] + [array("f", [0.0] * 7)]
+        with _kept_from(1):
+            rows, _, _ = integer_layer(floats, None)
+        self.assertIsInstance(rows, FloatRows)
+        integers = [list(row) for row in rows]
+        self.assertEqual(rows.extremes(), extremes(iter(integers)))
+        for column in ([0] * 41, [-(3 ** 60)] + [0] * 40, list(range(41))):
+            with self.subTest(column=column[:2]):
+                self.assertEqual(extremes(rows.with_column(column)),
+                                 extremes(iter(row + [b] for row, b in zip(integers, column))))
+        self.assertEqual(extremes(FloatRows([[0.0, -0.0]], 8.0)), (0, 0))
+
     def test_a_tolerance_above_every_magnitude_counts_beside_them(self):
         # 1e1000 beside weights of about 1: a span past the float range.
         with self.assertRaisesRegex(InputError, "with the tolerance"):
