@@ -37,13 +37,13 @@ random.Random(0).gauss(0, 1):
              class argmaxable, none by x = w_i, so each needs the linear
              program
     gpt2     GPT-2's head shape, C = 50,257, d = 768 without bias: 300
-             (or --sample N) seeded classes, each decided against all 50,257, with 1 job
-             and with N; the seconds per class (with N jobs, the wall time
-             over the second half of the finished chunks, divided by their
-             classes) and the full check projected from them: building the
-             packed layer once per process, then every class (the layer
-             alone takes minutes to build and gigabytes of memory: the peak
-             resident sizes are printed)
+             (or --sample N) seeded classes, each decided against all
+             50,257, with --jobs N; the seconds per class (the sample's
+             check less a check of its first class, which prepares the
+             layer as every check does) and the full check projected from
+             them: preparing once, then every class (the layer alone takes
+             minutes to prepare and gigabytes of memory: the peak resident
+             sizes are printed)
     tolerance  the cost of the detector's question on the first three layers:
              check_layer at T = 0, at T = 1e-8 (in the row's box; every
              class re-checked at T, the few whose witness does not clear it
@@ -64,9 +64,7 @@ from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from reviews.argmax import check as argmaxable  # noqa: E402
 from reviews.argmax.check import check_layer  # noqa: E402
-from reviews.argmax.layer_input import integer_layer  # noqa: E402
 from reviews.argmax.tolerance import radii  # noqa: E402
 
 GPT2_CLASSES, GPT2_DIM, GPT2_SAMPLE = 50257, 768, 300
@@ -249,31 +247,18 @@ def bench_gpt2(jobs, size):
     """Seconds per class of a GPT-2-shaped head, from a seeded sample of classes."""
     weights, wall, _ = timed(gpt2_rows)
     print("GPT-2 shape: layer of floats built in %.0f s" % wall)
-    # A layer this large keeps its floats (reviews.argmax.layer_input.FloatRows).
-    integer, wall, _ = timed(integer_layer, weights, None)
-    print("exact layer in %.0f s" % wall)
     sample = gpt2_sample(size)
-    # The packed layer is built once per process: timed apart from the classes.
-    _, build, _ = timed(argmaxable._start_worker, integer, None)
-    print("packed layer built in %.0f s (once per process)" % build)
-    _, wall, cpu = timed(lambda: [argmaxable._decide_boxed(i) for i in sample])
-    argmaxable._stop_worker()
-    rows = [(1, wall / size, "%.4f s" % (cpu / size))]
-    if jobs > 1:
-        # The workers build their layers side by side, then share the
-        # classes: the rate is timed over the second half of the chunks,
-        # when every worker has long had its layer.
-        stamps = []
-        argmaxable._check(integer, None, sample, jobs,
-                          lambda done, total: stamps.append((time.perf_counter(), done)))
-        middle, middle_done = next(s for s in stamps if 2 * s[1] >= size)
-        last, last_done = stamps[-1]
-        rows.append((jobs, (last - middle) / (last_done - middle_done), "-"))
+    # Each check prepares the layer first (minutes, once per run): a check
+    # of one class measures that, and the sample's check the classes beside it.
+    _, build, build_cpu = timed(check_layer, weights, None, jobs=jobs, classes=sample[:1])
+    print("the layer prepared, and its first class decided, in %.0f s" % build)
+    _, wall, cpu = timed(check_layer, weights, None, jobs=jobs, classes=sample)
+    per_class, cpu_per_class = (wall - build) / (size - 1), (cpu - build_cpu) / (size - 1)
+    full = build + per_class * GPT2_CLASSES
     print("| jobs | s per class (wall) | CPU per class | projected full check |")
     print("| --- | --- | --- | --- |")
-    for n, per_class, cpu in rows:
-        full = build + per_class * GPT2_CLASSES
-        print("| %d | %.4f s | %s | %.0f s (%.2f h) |" % (n, per_class, cpu, full, full / 3600))
+    print("| %d | %.4f s | %.4f s | %.0f s (%.2f h) |"
+          % (jobs, per_class, cpu_per_class, full, full / 3600))
     print("peak resident size: %.0f MB here, %.0f MB in the largest worker"
           % (peak_megabytes(resource.RUSAGE_SELF), peak_megabytes(resource.RUSAGE_CHILDREN)))
 
