@@ -117,16 +117,19 @@ class Geometry:
         self.biases = biases or [0] * len(self.rows)
         self.dim = len(self.rows[0])
         self._columns = None
-        self.squares = [dot(row, row) for row in self.rows]
+        # Two passes, a row at a time: a large layer's rows are made when read.
+        count, totals, self.largest = len(self.rows), [0] * self.dim, 0
+        for row in self.rows:
+            totals = list(map(operator.add, totals, row))
+            self.largest = max(self.largest, max(map(abs, row)))
         # ceil(|w_j - c|), c the rows' mean: |w_i - w_j| <= |w_i - c| + |w_j - c|
         # settles most rivals with no distance, and rows that share a
         # direction, as trained layers' do, are far shorter about their mean.
-        count = len(self.rows)
-        totals = [sum(column) for column in zip(*self.rows)]
-        self.lengths = [-(-_ceil_root(dot(centred, centred)) // count)
-                        for centred in ([count * v - t for v, t in zip(row, totals)]
-                                        for row in self.rows)]
-        self.largest = max((max(map(abs, row)) for row in self.rows), default=0)
+        self.squares, self.lengths = [], []
+        for row in self.rows:
+            self.squares.append(dot(row, row))
+            centred = [count * v - t for v, t in zip(row, totals)]
+            self.lengths.append(-(-_ceil_root(dot(centred, centred)) // count))
         self.largest_bias = max(map(abs, self.biases), default=0)
         self.box = box
         self._shifted = None
