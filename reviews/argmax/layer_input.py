@@ -50,6 +50,9 @@ MAX_SPREAD_LAYER_BITS = 2 ** 20
 # Below, integers are kept: each read makes a row again, which took 11%
 # more time on a 8000 x 256 layer (whose integers take about 90 MB).
 FLOAT_ROWS_ENTRIES = 2 ** 24
+# Arrays of floats share their denominators through their distinct values
+# while there are at most this many (a 16-bit float head has at most 65,536).
+_FEW_DISTINCT = 2 ** 17
 
 
 def exact_layer(weights, bias=None):
@@ -121,8 +124,7 @@ def integer_layer(weights, bias):
     ([[5, 10]], [9], 10)
     """
     rows, biases = validated(weights, bias)
-    entries = itertools.chain(itertools.chain.from_iterable(rows), biases or ())
-    denominators = set(map(_second, map(_ratio, entries)))
+    denominators = _denominators(rows, biases)
     common = common_denominator(Fraction(1, q) for q in denominators)
     factors = {q: common // q for q in denominators}
     # A float times a power of 2 is exact while it stays finite, and v * common
@@ -141,6 +143,35 @@ def integer_layer(weights, bias):
     if power is not None and _kept_as_floats(rows, power):
         return FloatRows(rows, power), biases, common
     return [scaled(row) for row in rows], biases, common
+
+
+def _denominators(rows, biases):
+    """The set of the entries' denominators, each distinct value's once
+    where the rows are arrays of floats with few distinct values.
+
+    >>> sorted(_denominators([array.array("f", [0.5, 0.25]), array.array("f", [0.5, 3])], [0.125]))
+    [1, 2, 4, 8]
+    """
+    values = _distinct_floats(rows)
+    if values is None:
+        values = itertools.chain.from_iterable(rows)
+    return set(map(_second, map(_ratio, itertools.chain(values, biases or ()))))
+
+
+def _distinct_floats(rows):
+    """The set of the values of rows that are all arrays of floats, if at
+    most _FEW_DISTINCT; else None.  (A float's hash is its value modulo
+    2**61 - 1: a float m * 2**e, m odd, has one m for each e that gives a
+    hash, so at most a few thousand floats share one, and no crafted layer
+    makes the set slow.)"""
+    distinct = set()
+    for row in rows:
+        if type(row) is not array.array or row.typecode not in _FLOAT_CODES:
+            return None
+        distinct.update(row)
+        if len(distinct) > _FEW_DISTINCT:
+            return None
+    return distinct
 
 
 def _kept_as_floats(rows, power):
@@ -193,6 +224,20 @@ class FloatRows(collections.abc.Sequence):
 
     def __reduce__(self):
         return FloatRows, (self.floats, self.power, self.column, self.digests)
+
+    def part(self, j, coordinates):
+        """Row j's integers at ``coordinates`` alone (the column's is the
+        last, len(row) - 1): a screen of a few hundred of a head's 4,096
+        coordinates need not make the rest.
+
+        >>> FloatRows([[0.5, -1.25]], 4.0).with_column([7]).part(0, [2, 1])
+        [7, -5]
+        """
+        floats = self.floats[j]
+        if _digest(floats) != self.digests[j]:
+            raise InputError("a weights row changed while the layer was checked")
+        width, power = len(floats), self.power
+        return [int(power * floats[k]) if k < width else self.column[j] for k in coordinates]
 
     def with_column(self, column):
         """These rows with ``column`` (integers, one per row) appended."""

@@ -553,8 +553,15 @@ class _ScreenRows:
         return len(self.rows)
 
     def __getitem__(self, j):
-        row = self.rows[j]
-        return [row[k] - self.mean[k] for k in self.head] + [self.roots[j]]
+        mean, head = self.mean, self.head
+        # Rows that make a few coordinates for less than a row (FloatRows.part) are asked for those.
+        part = getattr(self.rows, "part", None)
+        if part is None:
+            row = self.rows[j]
+            values = [row[k] for k in head]
+        else:
+            values = part(j, head)
+        return [v - mean[k] for v, k in zip(values, head)] + [self.roots[j]]
 
 
 def _largest_first(items, key, count):

@@ -70,6 +70,18 @@ class TestFloatRows(unittest.TestCase):
         self.assertEqual(list(rows.with_column([7, 8, 9])), [[2, 4, 7], [8, -1, 8], [4, 4, 9]])
         self.assertEqual(list(rows.with_column([7, 8, 9]).select([2, 0])), [[4, 4, 9], [2, 4, 7]])
 
+    def test_a_part_of_a_row_is_those_coordinates_of_the_row(self):
+        generator = random.Random(35)
+        rows = FloatRows([array("f", [generator.gauss(0, 1) for _ in range(9)])
+                          for _ in range(4)], 2.0 ** 30).with_column([5, -6, 7, -8])
+        for j in range(4):
+            for coordinates in ([], [9], [3, 0, 9, 8], list(range(10))):
+                with self.subTest(j=j, coordinates=coordinates):
+                    self.assertEqual(rows.part(j, coordinates), [rows[j][k] for k in coordinates])
+        rows.floats[2][1] += 1.0
+        with self.assertRaisesRegex(InputError, "a weights row changed"):
+            rows.part(2, [0])
+
     def test_check_layer_decides_the_same_from_floats_as_from_integers(self):
         weights, bias = _float_layer(60, 4, 2)
         # Twins too: classes 1 and 2 share a row, so the layer's rows are selected.
@@ -81,6 +93,14 @@ class TestFloatRows(unittest.TestCase):
                     results = check_layer(weights, bias, **keywords)
                 self.assertEqual(repr(results), repr(expected))
                 self.assertTrue(all(verify(weights, bias, r, **keywords) for r in results[:5]))
+
+    def test_the_screen_of_many_dimensions_reads_the_same_from_floats(self):
+        # From d = 64 blocks are screened on a few coordinates (FloatRows.part).
+        weights = [array("f", row) for row in _float_layer(600, 64, 3)[0]]
+        expected = check_layer([list(row) for row in weights], None, classes=range(0, 600, 7))
+        with _kept_from(0):
+            results = check_layer(weights, None, classes=range(0, 600, 7))
+        self.assertEqual(repr(results), repr(expected))
 
     def test_a_row_changed_during_the_check_is_refused(self):
         # The rows are the caller's: one changed by a progress callback
@@ -125,6 +145,30 @@ class TestFloatRows(unittest.TestCase):
         with _kept_from(0):
             rows, biases, common = integer_layer(weights, bias)
         self.assertIsNone(check_spread(rows, biases, common, F(100), F(1, 10 ** 8)))
+
+
+class TestDenominators(unittest.TestCase):
+
+    def test_distinct_floats_give_every_entry_s_denominator(self):
+        generator = random.Random(36)
+        for code in ("f", "d"):
+            rows = [array(code, [generator.choice((0.5, 3.0, 2.0 ** -40, 0.1, -0.75))
+                                 for _ in range(6)]) for _ in range(30)]
+            with self.subTest(code=code):
+                self.assertIsNotNone(layer_input._distinct_floats(rows))
+                expected = {v.as_integer_ratio()[1] for row in rows for v in row} | {1024}
+                self.assertEqual(layer_input._denominators(rows, [F(1, 1024)]), expected)
+                self.assertEqual(integer_layer(rows, None), integer_layer(
+                    [list(row) for row in rows], None))
+
+    def test_lists_ints_and_many_distinct_values_are_read_entry_by_entry(self):
+        floats = [array("d", [1.0 / n, 0.25]) for n in (1, 2, 4, 8)]
+        self.assertIsNone(layer_input._distinct_floats([[0.5, 0.25]]))
+        self.assertIsNone(layer_input._distinct_floats([array("i", [1, 2])]))
+        with mock.patch.object(layer_input, "_FEW_DISTINCT", 3):
+            self.assertIsNone(layer_input._distinct_floats(floats))
+            self.assertEqual(layer_input._denominators(floats, None), {1, 2, 4, 8})
+        self.assertEqual(layer_input._distinct_floats(floats), {1.0, 0.5, 0.25, 0.125})
 
 
 class TestExtremes(unittest.TestCase):
