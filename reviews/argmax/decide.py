@@ -104,7 +104,7 @@ class PreparedLayer:
         self.float_bias = [v / unit for v in self.bias]
         # The LPs see weights and biases each scaled to at most 1; their x is
         # then in units of bias scale / weight scale, where witnesses live.
-        weight_scale = max(max(map(abs, row)) for row in weights) or 1
+        weight_scale = (largest if rows is weights else extremes(weights)[1]) or 1
         bias_scale = max(map(abs, self.bias)) or weight_scale
         self.lp_weights = _ScaledRows(weights, weight_scale)
         self.lp_bias = [v / bias_scale for v in self.bias]

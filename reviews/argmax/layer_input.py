@@ -225,6 +225,19 @@ class FloatRows(collections.abc.Sequence):
     def __reduce__(self):
         return FloatRows, (self.floats, self.power, self.column, self.digests)
 
+    def row_keys(self):
+        """A key for each row, equal for equal rows: its floats as stored,
+        with its column's integer (v * power is exact, so equal integers are
+        equal floats, 0.0 and -0.0 alike), made without the integers.
+
+        >>> keys = list(FloatRows([[0.5, -0.0], [0.5, 0.0], [0.5, 1.0]], 4.0).row_keys())
+        >>> keys[0] == keys[1] != keys[2], hash(keys[0]) == hash(keys[1])
+        (True, True)
+        """
+        if self.column is None:
+            return map(tuple, self.floats)
+        return (tuple(row) + (b,) for row, b in zip(self.floats, self.column))
+
     def part(self, j, coordinates):
         """Row j's integers at ``coordinates`` alone (the column's is the
         last, len(row) - 1): a screen of a few hundred of a head's 4,096

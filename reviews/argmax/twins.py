@@ -81,9 +81,11 @@ def _equal_rows(rows):
     >>> _equal_rows([[1, 2], [3], [1, 2], [3]])
     [[0, 2], [1, 3]]
     """
+    # Rows that key themselves more cheaply than as integers (FloatRows.row_keys) are asked to.
+    keys = getattr(rows, "row_keys", None)
     by_hash = {}
-    for j, row in enumerate(rows):
-        by_hash.setdefault(hash(tuple(row)), []).append(j)
+    for j, key in enumerate(keys() if keys else map(tuple, rows)):
+        by_hash.setdefault(hash(key), []).append(j)
     groups = []
     for members in by_hash.values():
         if len(members) == 1:

@@ -1,12 +1,14 @@
 """Tests of reviews.argmax.twins and of check_layer on layers with repeated rows."""
 
 import unittest
+from array import array
 from fractions import Fraction as F
 from unittest import mock
 
 from reviews.argmax import check as argmaxable
 from reviews.argmax.check import check_layer
 from reviews.argmax.verify import verify
+from reviews.argmax.layer_input import FloatRows
 from reviews.argmax.twins import Twins
 
 
@@ -34,6 +36,14 @@ class TestTwins(unittest.TestCase):
 
     def test_distinct_rows_have_no_twins(self):
         self.assertEqual(Twins([[1], [2], [3]], None).twin, {})
+
+    def test_rows_kept_as_floats_are_twins_as_their_integers_are(self):
+        # -0.0 and 0.0 are one integer, 0; 0.5 and 0.25 are not.
+        rows = FloatRows([array("f", [0.5, -0.0]), array("f", [0.25, 0.0]),
+                          array("f", [0.5, 0.0])], 4.0)
+        self.assertEqual(Twins(rows, [1, 0, 1]).twin, Twins([[2, 0], [1, 0], [2, 0]],
+                                                            [1, 0, 1]).twin)
+        self.assertEqual(Twins(rows, [1, 0, 1]).twin, {0: 2, 2: 0})
 
 
 class TestRepeatedRows(unittest.TestCase):
