@@ -214,9 +214,7 @@ class FloatRows(collections.abc.Sequence):
     def __getitem__(self, j):
         if isinstance(j, slice):
             return [self[k] for k in range(*j.indices(len(self)))]
-        floats = self.floats[j]
-        if _digest(floats) != self.digests[j]:
-            raise InputError("a weights row changed while the layer was checked")
+        floats = self._stored(j)
         row = list(map(int, map(self.power.__mul__, floats)))
         if self.column is not None:
             row.append(self.column[j])
@@ -224,6 +222,13 @@ class FloatRows(collections.abc.Sequence):
 
     def __reduce__(self):
         return FloatRows, (self.floats, self.power, self.column, self.digests)
+
+    def _stored(self, j):
+        """Row j's floats, refused if they are not those first hashed."""
+        floats = self.floats[j]
+        if _digest(floats) != self.digests[j]:
+            raise InputError("a weights row changed while the layer was checked")
+        return floats
 
     def row_keys(self):
         """A key for each row, equal for equal rows: its floats as stored,
@@ -234,9 +239,10 @@ class FloatRows(collections.abc.Sequence):
         >>> keys[0] == keys[1] != keys[2], hash(keys[0]) == hash(keys[1])
         (True, True)
         """
+        rows = map(self._stored, range(len(self.floats)))
         if self.column is None:
-            return map(tuple, self.floats)
-        return (tuple(row) + (b,) for row, b in zip(self.floats, self.column))
+            return map(tuple, rows)
+        return (tuple(row) + (b,) for row, b in zip(rows, self.column))
 
     def part(self, j, coordinates):
         """Row j's integers at ``coordinates`` alone (the column's is the
@@ -246,9 +252,7 @@ class FloatRows(collections.abc.Sequence):
         >>> FloatRows([[0.5, -1.25]], 4.0).with_column([7]).part(0, [2, 1])
         [7, -5]
         """
-        floats = self.floats[j]
-        if _digest(floats) != self.digests[j]:
-            raise InputError("a weights row changed while the layer was checked")
+        floats = self._stored(j)
         width, power = len(floats), self.power
         return [int(power * floats[k]) if k < width else self.column[j] for k in coordinates]
 
@@ -266,7 +270,7 @@ class FloatRows(collections.abc.Sequence):
         """
         if self._float_extremes[0] is None:
             smallest = largest = 0.0
-            for row in self.floats:
+            for row in map(self._stored, range(len(self.floats))):
                 magnitudes = list(filter(None, map(abs, row)))
                 if magnitudes:
                     low, high = min(magnitudes), max(magnitudes)

@@ -79,8 +79,9 @@ class TestFloatRows(unittest.TestCase):
                 with self.subTest(j=j, coordinates=coordinates):
                     self.assertEqual(rows.part(j, coordinates), [rows[j][k] for k in coordinates])
         rows.floats[2][1] += 1.0
-        with self.assertRaisesRegex(InputError, "a weights row changed"):
-            rows.part(2, [0])
+        for read in (lambda: rows.part(2, [0]), lambda: list(rows.row_keys()), rows.extremes):
+            with self.assertRaisesRegex(InputError, "a weights row changed"):
+                read()
 
     def test_check_layer_decides_the_same_from_floats_as_from_integers(self):
         weights, bias = _float_layer(60, 4, 2)
