@@ -269,15 +269,9 @@ class FloatRows(collections.abc.Sequence):
         (2, 9)
         """
         if self._float_extremes[0] is None:
-            smallest = largest = 0.0
-            for row in map(self._stored, range(len(self.floats))):
-                magnitudes = list(filter(None, map(abs, row)))
-                if magnitudes:
-                    low, high = min(magnitudes), max(magnitudes)
-                    largest = max(largest, high)
-                    smallest = min(smallest, low) if smallest else low
+            found = extremes(map(self._stored, range(len(self.floats))))
             # Each entry times the power is an integer, exactly.
-            self._float_extremes[0] = (int(smallest * self.power), int(largest * self.power))
+            self._float_extremes[0] = tuple(int(v * self.power) for v in found)
         found = self._float_extremes[0]
         if self.column is None:
             return found
@@ -410,7 +404,7 @@ def _counted(boxed, tolerance):
 
 
 def extremes(rows):
-    """(the smallest nonzero magnitude, the largest) in rows of integers; both 0 if all are 0.
+    """(the smallest nonzero magnitude, the largest) in rows of numbers; both 0 if all are 0.
 
     The rows are read once, one at a time (a FloatRows's off its floats).
 
