@@ -59,10 +59,15 @@ def _token(value, where):
 
 
 def _token_ids(mapping, where):
-    """{id: token} of a {token: id} object; the first token of an id is kept."""
+    """{id: token} of a {token: id} object; an id given to two tokens is refused,
+    since either token could name the class."""
     tokens = {}
     for token, value in mapping.items():
-        tokens.setdefault(_id(value, "%s[%s]" % (where, excerpt(token))), token)
+        id_ = _id(value, "%s[%s]" % (where, excerpt(token)))
+        if id_ in tokens:
+            raise InputError("%s gives id %d to two tokens, %s and %s; expected one token"
+                             " an id" % (where, id_, excerpt(tokens[id_]), excerpt(token)))
+        tokens[id_] = token
     return tokens
 
 

@@ -50,6 +50,13 @@ class TestFormats(FileTestCase):
                 with self.assertRaisesRegex(InputError, message):
                     read_vocab(self.write("vocab.json", text))
 
+    def test_a_repeated_id_is_named_with_its_tokens_not_dropped(self):
+        # Keeping "a" and dropping "b" left class 0 named by a guess, and the
+        # missing token was then blamed on padding.
+        path = self.write("vocab.json", '{"a": 0, "b": 0, "c": 2}')
+        with self.assertRaisesRegex(InputError, "vocab.json gives id 0 to two tokens, 'a' and 'b'"):
+            read_vocab(path)
+
     def test_a_huge_id_is_refused_by_its_range(self):
         path = self.write("vocab.json", '{"a": 1e999999}')
         with self.assertRaisesRegex(InputError, "is '1e999999', past the size limit.*; expected"
