@@ -387,6 +387,11 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
         # A file with one layer in it needs no names.
         only = _candidates(checkpoint.arrays_beside(None), 2, bias_tensor)
         weights = only[0] if len(only) == 1 else None
+        # Unless config.json unties the head from the input embedding: then
+        # a lone embedding is not the head, and the lookup by name says so.
+        if (weights is not None and weights.name in _EMBEDDINGS
+                and _tied(checkpoint.config, checkpoint.path) is None):
+            weights = None
     if weights is None and tensor is None:
         tensor = _weights_name(checkpoint, note)
         if tensor is None and not checkpoint.sharded:

@@ -151,6 +151,21 @@ class TestChoosingByName(FileTestCase):
                                     " is not read: the bias is 'lm_head.bias'"
                          % os.path.join(folder, "model.safetensors"))
 
+    def test_untied_with_only_the_input_embedding_is_refused_not_read(self):
+        # The lone matrix was taken before config.json was read, so the
+        # embedding was checked as the head the config says is elsewhere.
+        arrays = [("model.embed_tokens.weight", "F32", (3, 2), raw([1, 0, 0, 1, 1, 1], "f")),
+                  ("model.norm.weight", "F32", (2,), raw([1, 1], "f"))]
+        folder = self.folder_with(arrays, {"tie_word_embeddings": False})
+        with self.assertRaisesRegex(InputError, "config.json has tie_word_embeddings = false, and"
+                                                " no array has an output layer's usual name"
+                                                r" \(lm_head.weight"):
+            read_model(folder)
+        folder = self.folder_with(arrays, {"tie_word_embeddings": "false"})
+        with self.assertRaisesRegex(InputError, "config.json has tie_word_embeddings = 'false',"
+                                                " not true or false"):
+            read_model(folder)
+
     def test_untied_without_a_head_is_refused(self):
         folder = self.folder_with([("model.embed_tokens.weight", "F32", (2, 2),
                                     raw([5, 5, 6, 6], "f")),
