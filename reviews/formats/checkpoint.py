@@ -146,10 +146,14 @@ def _found_bias(arrays, weights, classes, path, note):
     file keeps a head's bias (said in a note); None if there is none or more
     than one (also said)."""
     candidates = bias_like(arrays, weights, classes)
-    if len(candidates) == 1:
-        note("%s: array %s %s (one value per class) is read as the bias; name another with %s"
+    # Equal copies are one bias (ALBERT keeps predictions.bias and its copy
+    # predictions.decoder.bias): dropping both would check a layer with none.
+    copies = len(candidates) > 1 and _equal_values(candidates)
+    if len(candidates) == 1 or copies:
+        note("%s: array %s %s (one value per class) is read as the bias%s; name another with %s"
              % (path, excerpt(candidates[0].name), shown_shape(candidates[0].shape),
-                BIAS_OPTION))
+                ", the same values as %s" % ", ".join(excerpt(a.name) for a in candidates[1:])
+                if copies else "", BIAS_OPTION))
         return candidates[0]
     others = [a for a in arrays if a is not weights and len(a.shape) == 1]
     if candidates:
@@ -159,6 +163,12 @@ def _found_bias(arrays, weights, classes, path, note):
         note("%s: no bias read: no array has one value for each of the %d classes (%s)"
              % (path, classes, listing(others)))
     return None
+
+
+def _equal_values(arrays):
+    """Whether the arrays hold the same values."""
+    values = [array.load()[0].tolist() for array in arrays]
+    return all(other == values[0] for other in values[1:])
 
 
 def _plain_name(name, index):
@@ -455,8 +465,7 @@ def _named_bias(checkpoint, weights, classes, note):
     named = [a for a in named if tuple(a.shape) in _per_class(classes)]
     if not named:
         return None
-    values = [array.load()[0].tolist() for array in named]
-    if any(other != values[0] for other in values[1:]):
+    if not _equal_values(named):
         raise InputError("%s has %d biases of the output layer that differ; name one with %s:"
                          " %s" % (where, len(named), BIAS_OPTION, listing(named)))
     note("%s: array %s %s is read as the bias (the output layer's bias by its name%s); name"

@@ -293,6 +293,17 @@ class TestChoosingArrays(FileTestCase):
         self.assertIn("2 arrays have one value per class ('b' (2,) ", notes[0])
         self.assertIn("none is read as the bias", notes[0])
 
+    def test_equal_copies_of_one_value_per_class_are_one_bias_not_dropped(self):
+        # ALBERT's .bin keeps its head's bias twice; both were left unread.
+        path = self.write("two.npz", npz_bytes([("w.npy", npy_bytes([1, 0, 0, 1], (2, 2))),
+                                                ("b.npy", npy_bytes([0, 1], (2,))),
+                                                ("c.npy", npy_bytes([0, 1], (2,)))]))
+        notes = []
+        weights, bias = read_layer(path, note=notes.append)
+        self.assertEqual((listed(weights), bias), ([[1, 0], [0, 1]], [0, 1]))
+        self.assertIn("array 'b' (2,) (one value per class) is read as the bias, the same values"
+                      " as 'c';", notes[0])
+
     def test_a_1d_array_of_another_length_is_not_the_bias_and_a_note_says_so(self):
         path = self.write("one.npz", npz_bytes([("w.npy", npy_bytes([1, 0, 0, 1], (2, 2))),
                                                 ("b.npy", npy_bytes([0, 1, 2], (3,)))]))
