@@ -36,7 +36,7 @@ import importlib
 import sys
 import types
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 # Each public name and the module that defines it.
 _HOMES = {

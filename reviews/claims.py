@@ -16,9 +16,10 @@ Public names:
 
     Paper, Claim, Outcome, Row, Result, Figure    the data
     PASS, FAIL, NOT_CHECKED                       the verdicts
-    BY_PAPER, BY_REVIEW                           whose statement a claim is
+    BY_PAPER, BY_REVIEW, BY_SUITE                 whose statement a claim is
     select, run                                   choose claims (by id or paper), run them
     default_claims                                the claims a run without --claim runs
+    SCOPE                                         what the checks are, in the review's words
     float_row                                     a float beside its exact value
     written                                       a number as a person writes it (1e6)
 """
@@ -32,8 +33,9 @@ from reviews.softmax import ulp_distance
 
 __all__ = [
     "Paper", "Claim", "Outcome", "Row", "Result", "Figure",
-    "PASS", "FAIL", "NOT_CHECKED", "VERDICTS", "BY_PAPER", "BY_REVIEW", "SOURCES",
-    "select", "default_claims", "run", "float_row", "written",
+    "PASS", "FAIL", "NOT_CHECKED", "VERDICTS", "BY_PAPER", "BY_REVIEW", "BY_SUITE",
+    "SOURCES",
+    "SCOPE", "select", "default_claims", "run", "float_row", "written",
 ]
 
 _SHOWN_DIGITS = 20
@@ -43,12 +45,20 @@ FAIL = "FAIL"
 NOT_CHECKED = "NOT CHECKED"
 VERDICTS = (PASS, FAIL, NOT_CHECKED)
 
-BY_PAPER = "paper"     # whose statement a claim is: the paper's
-BY_REVIEW = "review"   # or the review's own
-SOURCES = (BY_PAPER, BY_REVIEW)
+BY_PAPER = "paper"     # whose statement a claim is: the paper's,
+BY_REVIEW = "review"   # a published review's own,
+BY_SUITE = "suite"     # or this suite's own finding, which no source states
+SOURCES = (BY_PAPER, BY_REVIEW, BY_SUITE)
 
-Paper = namedtuple("Paper", "title authors year arxiv")
-Paper.__doc__ = "A reviewed paper: title, authors (a tuple), year, arXiv id."
+# The review's own disclaimer (seed 000), which every report prints once.
+SCOPE = ("In the review's words: \"These are counterexamples to particular claims; they do"
+         " not reproduce the papers' training experiments.\"")
+
+Paper = namedtuple("Paper", "title authors year arxiv version review", defaults=(None, None))
+Paper.__doc__ = """A reviewed paper: full title, authors (a tuple), year, arXiv id, the
+arXiv version read ("v2", or None), and the title of the published review
+of it whose statements the claims quote (None where the sources hold no
+review: then the expected verdicts are this suite's own)."""
 
 Row = namedtuple("Row", "label value")
 Row.__doc__ = "One line of evidence: a label and its value, both text."
@@ -63,7 +73,7 @@ class Result(namedtuple("Result", "claim outcome")):
 
     @property
     def matches(self):
-        """Whether the verdict is the one the review states."""
+        """Whether the verdict is the one the claim expects (claim.expected_by)."""
         return self.outcome.verdict == self.claim.expected
 
 
@@ -77,10 +87,12 @@ class Claim(namedtuple("Claim",
     """A reviewed claim; ``check()`` returns its Outcome; ``figures`` illustrate it.
 
     ``source`` says whose statement it is: BY_PAPER, a claim the paper
-    makes, or BY_REVIEW, the review's own statement about the paper (a
-    repair, a test of its method), which a reader must not quote as the
-    paper's.  ``by_default`` False: the claim runs only when selected
-    (``--claim`` with its id or its paper), as its check takes long.
+    makes; BY_REVIEW, the published review's own statement about the paper
+    (a repair, a judgement), which a reader must not quote as the paper's;
+    or BY_SUITE, this suite's own finding, stated by neither (a test of the
+    paper's released code, a point no source makes).  ``by_default`` False:
+    the claim runs only when selected (``--claim`` with its id or its
+    paper), as its check takes long.
     """
 
     __slots__ = ()
@@ -93,6 +105,9 @@ class Claim(namedtuple("Claim",
         if source not in SOURCES:
             raise InputError("claim %s: source %r is not one of %s"
                              % (id, source, ", ".join(SOURCES)))
+        if source == BY_REVIEW and paper is not None and paper.review is None:
+            raise InputError("claim %s: a review's statement, but its paper names no review"
+                             % id)
         if not isinstance(by_default, bool):
             raise InputError("claim %s: by_default must be True or False, not %r"
                              % (id, by_default))
@@ -101,12 +116,52 @@ class Claim(namedtuple("Claim",
 
     @property
     def whose(self):
-        """Whose statement this is, as a report labels it.
+        """Whose statement this is, as a report labels it: a paper's claim
+        that reaches us through its review is the review's wording of it.
 
-        >>> Claim("a.b", None, "", "", PASS, None, source=BY_REVIEW).whose
-        "The review's own statement"
+        >>> Claim("a.b", None, "", "", PASS, None, source=BY_SUITE).whose
+        "This suite's own finding (stated by no paper or review)"
+        >>> reviewed = Paper("T", ("A",), 2025, "2501.00001", "v2", "R")
+        >>> Claim("a.b", reviewed, "", "", PASS, None).whose
+        "The paper's claim, as the review states it"
         """
-        return "The paper's claim" if self.source == BY_PAPER else "The review's own statement"
+        if self.source == BY_SUITE:
+            return "This suite's own finding (stated by no paper or review)"
+        if self.source == BY_REVIEW:
+            return "The review's own statement"
+        if self.paper is not None and self.paper.review is not None:
+            return "The paper's claim, as the review states it"
+        return "The paper's claim"
+
+    @property
+    def attribution(self):
+        """Who states the claim and through which review, for a citation.
+
+        >>> reviewed = Paper("T", ("A",), 2025, "2501.00001", "v2", "R")
+        >>> print(Claim("a.b", reviewed, "", "", PASS, None).attribution)
+        the paper's claim as the review "R" states it
+        >>> Claim("a.b", reviewed, "", "", PASS, None, source=BY_SUITE).attribution
+        "this suite's own finding"
+        """
+        if self.source == BY_SUITE:
+            return "this suite's own finding"
+        if self.source == BY_REVIEW:
+            return 'stated by the review "%s"' % self.paper.review
+        if self.paper is not None and self.paper.review is not None:
+            return 'the paper\'s claim as the review "%s" states it' % self.paper.review
+        return "the paper's claim"
+
+    @property
+    def expected_by(self):
+        """Who states the expected verdict: "review" where a published review
+        of the paper states it, else "suite" (this suite's own reading).
+
+        >>> Claim("a.b", Paper("T", ("A",), 2025, "2501.00001"), "", "", PASS, None).expected_by
+        'suite'
+        """
+        if self.source != BY_SUITE and self.paper is not None and self.paper.review is not None:
+            return BY_REVIEW
+        return BY_SUITE
 
     @property
     def runs(self):

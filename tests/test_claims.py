@@ -4,14 +4,14 @@ import decimal
 import unittest
 
 from reviews.claims import (
-    BY_PAPER, BY_REVIEW, FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper, Row,
+    BY_PAPER, BY_REVIEW, BY_SUITE, FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper, Row,
     default_claims, float_row, run, select,
 )
 from reviews.errors import InputError
 from reviews.papers import all_claims
 from tests.support import fresh_python
 
-PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001")
+PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001", "v1", "A Review")
 
 
 def claim(claim_id, expected, verdict):
@@ -60,18 +60,47 @@ class TestRegistry(unittest.TestCase):
                 select(claims, [partial])
 
     def test_every_registered_claim_says_whose_statement_it_is(self):
-        # The papers' own statements; every other claim is the review's.
-        papers = [c.id for c in all_claims() if c.source == BY_PAPER]
-        self.assertEqual(papers, ["low-rank.unargmaxable-exists", "low-rank.general-position",
-                                  "low-rank.region-counts", "low-rank.prevention",
-                                  "low-rank.13-of-150", "low-rank.very-infrequent",
-                                  "memorization.every-distribution"])
-        self.assertEqual({c.source for c in all_claims()}, {BY_PAPER, BY_REVIEW})
+        by_source = {}
+        for c in all_claims():
+            by_source.setdefault(c.source, []).append(c.id)
+        self.assertEqual(by_source[BY_PAPER], [
+            "low-rank.unargmaxable-exists", "low-rank.general-position",
+            "low-rank.region-counts", "low-rank.prevention", "low-rank.13-of-150",
+            "low-rank.very-infrequent", "memorization.every-distribution"])
+        # No review of the low-rank paper is in the sources: none of its claims is a review's.
+        self.assertEqual(by_source[BY_SUITE], [
+            "low-rank.braid-reflect", "low-rank.released-tie-rule", "low-rank.box",
+            "low-rank.tolerance", "low-rank.released-count", "low-rank.trained-layers",
+            "memorization.underflow"])
+        self.assertEqual(by_source[BY_REVIEW], [
+            "memorization.interior", "memorization.boundary-limits", "memorization.masking",
+            "memorization.repaired", "memorization.construction-independent",
+            "memorization.result-independent", "memorization.non-identification",
+            "memorization.minor-repairable"])
+
+    def test_only_the_reviewed_paper_s_verdicts_are_the_review_s(self):
+        expected_by = {c.id: c.expected_by for c in all_claims()}
+        self.assertEqual({i for i, by in expected_by.items() if by == BY_REVIEW},
+                         {c.id for c in all_claims() if c.id.startswith("memorization.")
+                          and c.source != BY_SUITE})
+
+    def test_every_paper_names_its_version(self):
+        self.assertEqual({(c.paper.arxiv, c.paper.version) for c in all_claims()},
+                         {("2203.06462", "v2"), ("2504.14765", "v2")})
 
     def test_source_must_be_known_and_labels_the_statement(self):
-        with self.assertRaisesRegex(InputError, "source 'author' is not one of paper, review"):
+        with self.assertRaisesRegex(InputError, "source 'author' is not one of paper, review,"
+                                                " suite"):
             Claim("a", PAPER, "S", "T.", PASS, None, source="author")
-        self.assertEqual(claim("a", PASS, PASS).whose, "The paper's claim")
+        self.assertEqual(claim("a", PASS, PASS).whose, "The paper's claim, as the review states it")
+        unreviewed = Paper("T", ("A",), 2020, "2001.00001", "v1")
+        self.assertEqual(Claim("a", unreviewed, "S", "T.", PASS, None).whose, "The paper's claim")
+
+    def test_a_review_statement_needs_a_paper_with_a_review(self):
+        unreviewed = Paper("T", ("A",), 2020, "2001.00001", "v1")
+        with self.assertRaisesRegex(InputError, "claim a: a review's statement, but its paper"
+                                                " names no review"):
+            Claim("a", unreviewed, "S", "T.", PASS, None, source=BY_REVIEW)
 
     def test_a_claim_runs_by_default_unless_it_says_otherwise(self):
         slow = Claim("a.slow", PAPER, "S", "T.", PASS, None, by_default=False)

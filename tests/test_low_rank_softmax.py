@@ -5,7 +5,7 @@ import random
 from unittest import mock
 from fractions import Fraction as F
 
-from reviews.claims import BY_REVIEW, NOT_CHECKED, PASS
+from reviews.claims import BY_SUITE, NOT_CHECKED, PASS
 from reviews.argmax.braid import braid_reflect
 from reviews.argmax.check import check_layer
 from reviews.argmax.result import ClassResult
@@ -59,7 +59,10 @@ class TestVerdicts(unittest.TestCase):
         compare = value("low-rank.13-of-150", "to compare")
         for needed in ("--patience 2500 --exact-algorithm lp_chebyshev", "float32",
                        "--filter-lang", "--classes LIST", "--box 100 --tolerance 1e-8 answers"
-                       " the LP stage's exactly"):
+                       " the LP stage's exactly as it runs under Gurobi's feasibility tolerance"
+                       " 1e-9", "Its Hugging Face MT runs (Helsinki-NLP opus-mt,"
+                       " facebook/wmt19) pass --filter-lang", "the Bergamot and Edinburgh"
+                       " WMT17 models go through stollen_numpy, which checks every class"):
             self.assertIn(needed, compare)
         self.assertIn("a tie to the lowest index",
                       value("low-rank.13-of-150", "the detector"))
@@ -76,17 +79,31 @@ class TestVerdicts(unittest.TestCase):
 
     def test_every_claim_cites_the_paper(self):
         self.assertTrue(all(c.paper == PAPER for c in CLAIMS))
-        self.assertEqual(PAPER.arxiv, "2203.06462")
+        self.assertEqual((PAPER.arxiv, PAPER.version, PAPER.review), ("2203.06462", "v2", None))
+
+    def test_a_few_sampled_layers_are_said_to_be_samples(self):
+        self.assertTrue(OUTCOMES["low-rank.general-position"].summary.startswith(
+            "every class argmaxable in 42 sampled layers with C <= d + 1 (d = 1..6), not a"
+            " proof for every layer;"))
+        self.assertTrue(OUTCOMES["low-rank.braid-reflect"].summary.startswith(
+            "in 4 sampled layers every point the search returns checks exactly"))
+        [braid] = [c for c in CLAIMS if c.id == "low-rank.braid-reflect"]
+        self.assertIn("in 4 sampled layers", braid.statement)
 
 
 class TestFigure1(unittest.TestCase):
 
-    def test_combination_of_class_4(self):
-        self.assertEqual(value("low-rank.unargmaxable-exists", "class 4"),
-                         "unargmaxable: w4 = 43/290 w1 + 61/145 w2 + 25/58 w3")
+    def test_combination_of_class_3_the_paper_s_w4(self):
+        self.assertEqual(value("low-rank.unargmaxable-exists", "class 3"),
+                         "unargmaxable: w3 = 43/290 w0 + 61/145 w1 + 25/58 w2")
 
-    def test_witnesses_of_classes_1_to_3(self):
-        self.assertEqual([value("low-rank.unargmaxable-exists", "class %d" % k) for k in (1, 2, 3)],
+    def test_classes_are_numbered_from_0_as_check_layer_numbers_them(self):
+        self.assertEqual(value("low-rank.unargmaxable-exists", "numbering"),
+                         "classes from 0, as check-layer numbers them: the paper's w1..w4 are"
+                         " w0..w3 here")
+
+    def test_witnesses_of_classes_0_to_2(self):
+        self.assertEqual([value("low-rank.unargmaxable-exists", "class %d" % k) for k in (0, 1, 2)],
                          ["argmaxable, witness x = (-2, -2)", "argmaxable, witness x = (1, 2)",
                           "argmaxable, witness x = (9/5, -4/5)"])
 
@@ -184,15 +201,15 @@ class TestFigures(unittest.TestCase):
         from reviews.report.svg import SVG_NAMESPACE
         return ET.fromstring(svg), {"svg": SVG_NAMESPACE}
 
-    def test_figure1_has_three_regions_four_labels_and_c4_flagged(self):
+    def test_figure1_has_three_regions_four_labels_and_c3_flagged(self):
         root, ns = self.parse(draw_figure_1())
         self.assertEqual(len(root.findall(".//svg:polygon[@class='region']", ns)), 3)
         self.assertEqual(len(root.findall(".//svg:polygon[@class='hull']", ns)), 1)
         labels = root.findall(".//svg:text", ns)
         self.assertEqual([t.text for t in labels if "class-label" in t.get("class", "")],
-                         ["c1", "c2", "c3", "c4"])
-        self.assertEqual([t.text for t in labels if "flagged" in t.get("class", "")], ["c4"])
-        self.assertIn("c4: no region, unargmaxable (its point crossed out)",
+                         ["c0", "c1", "c2", "c3"])
+        self.assertEqual([t.text for t in labels if "flagged" in t.get("class", "")], ["c3"])
+        self.assertIn("c3: no region, unargmaxable (its point crossed out)",
                       [t.text for t in root.findall(".//svg:g[@class='legend']//svg:text", ns)])
 
     def test_figure1_legend_shows_no_swatch_of_a_region_that_does_not_exist(self):
@@ -201,13 +218,13 @@ class TestFigures(unittest.TestCase):
         swatches = [e.find("svg:line", ns).get("stroke") for e in entries
                     if e.find("svg:line", ns).get("stroke-width") == "8"]
         self.assertEqual(swatches, ["#0072B2", "#D55E00", "#009E73"])
-        c4 = entries[3]
-        self.assertEqual(c4.find("svg:line", ns).get("stroke"), "none")
-        self.assertEqual([c.get("fill") for c in c4.findall("svg:circle", ns)],
+        c3 = entries[3]
+        self.assertEqual(c3.find("svg:line", ns).get("stroke"), "none")
+        self.assertEqual([c.get("fill") for c in c3.findall("svg:circle", ns)],
                          ["#FFFFFF", "#E69F00"])
-        self.assertIsNotNone(c4.find("svg:path", ns))
+        self.assertIsNotNone(c3.find("svg:path", ns))
 
-    def test_figure1_c4_is_larger_than_the_other_points_on_a_white_halo(self):
+    def test_figure1_c3_is_larger_than_the_other_points_on_a_white_halo(self):
         root, ns = self.parse(draw_figure_1())
         arrows = root.findall(".//svg:g[@class='arrow']", ns)
         radii = [[float(c.get("r")) for c in a.findall("svg:circle", ns)] for a in arrows]
@@ -283,6 +300,6 @@ class TestTolerance(unittest.TestCase):
                       value("low-rank.tolerance", "class 7, float32"))
         self.assertIn("lam = 0.2 l1 + 0.3 l4 + ", value("low-rank.tolerance", "class 7, T = 1e-12"))
 
-    def test_it_is_marked_as_the_review_s_own_statement(self):
+    def test_it_is_marked_as_this_suite_s_own_finding(self):
         [claim] = [c for c in CLAIMS if c.id == "low-rank.tolerance"]
-        self.assertEqual(claim.source, BY_REVIEW)
+        self.assertEqual(claim.source, BY_SUITE)

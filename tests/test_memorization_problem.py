@@ -2,7 +2,7 @@
 
 import unittest
 
-from reviews.claims import BY_PAPER, BY_REVIEW, FAIL, NOT_CHECKED, PASS
+from reviews.claims import BY_PAPER, BY_SUITE, FAIL, NOT_CHECKED, PASS
 from reviews.softmax import REFERENCE_DIGITS
 import decimal
 from fractions import Fraction
@@ -58,6 +58,7 @@ class TestVerdicts(unittest.TestCase):
             "memorization.underflow": PASS,
             "memorization.repaired": PASS,
             "memorization.construction-independent": NOT_CHECKED,
+            "memorization.result-independent": NOT_CHECKED,
             "memorization.non-identification": NOT_CHECKED,
             "memorization.minor-repairable": NOT_CHECKED,
         }
@@ -70,17 +71,38 @@ class TestVerdicts(unittest.TestCase):
         self.assertEqual({c.id: c.where for c in CLAIMS if c.where != "Appendix C.3"}, {
             "memorization.construction-independent":
                 "Deterministic observational-equivalence construction",
+            "memorization.result-independent": "Non-identification result",
             "memorization.non-identification": "Non-identification result"})
-        self.assertEqual(PAPER.arxiv, "2504.14765")
+        self.assertEqual((PAPER.arxiv, PAPER.version), ("2504.14765", "v2"))
+        self.assertEqual(PAPER.title, "The Memorization Problem: Can We Trust LLMs' Economic"
+                                      " Forecasts?")
+        self.assertEqual(PAPER.review, "Softmax reaches only the interior of the simplex")
 
 
 class TestWhoseStatements(unittest.TestCase):
-    """Only the surjectivity of Appendix C.3 is the paper's: the rest is the review's."""
+    """Only the surjectivity of Appendix C.3 is the paper's, as the review states it;
+    underflow is this suite's own; the rest is the review's."""
 
     def test_the_paper_s_only_statement_is_that_every_distribution_is_realized(self):
         self.assertEqual([c.id for c in CLAIMS if c.source == BY_PAPER],
                          ["memorization.every-distribution"])
-        self.assertTrue(all(c.source == BY_REVIEW for c in CLAIMS[1:]))
+        self.assertEqual(CLAIMS[0].whose, "The paper's claim, as the review states it")
+        self.assertEqual([c.id for c in CLAIMS if c.source == BY_SUITE],
+                         ["memorization.underflow"])
+
+    def test_the_review_s_missing_statements_are_claims(self):
+        statements = {c.id: c.statement for c in CLAIMS}
+        self.assertEqual(statements["memorization.result-independent"],
+                         "The paper's central non-identification result does not depend on the"
+                         " C.3 step.")
+        self.assertEqual(statements["memorization.minor-repairable"],
+                         "The error in Appendix C.3 is local, minor and repairable.")
+
+    def test_repaired_says_what_it_checks_and_what_it_does_not(self):
+        summary = OUTCOMES["memorization.repaired"].summary
+        self.assertTrue(summary.startswith("checked: finite logits come within every eps"), summary)
+        self.assertTrue(summary.endswith("the extension argument is not computed"), summary)
+        self.assertIn("is read from the paper", values("memorization.repaired", "not checked")[0])
 
     def test_underflow_says_it_is_this_suite_s_own_test(self):
         claim = [c for c in CLAIMS if c.id == "memorization.underflow"][0]
@@ -90,7 +112,9 @@ class TestWhoseStatements(unittest.TestCase):
 
     def test_no_review_statement_is_quoted_as_the_paper_s(self):
         for claim in CLAIMS[1:]:
-            self.assertEqual(claim.whose, "The review's own statement")
+            self.assertIn(claim.whose, ("The review's own statement",
+                                        "This suite's own finding (stated by no paper or"
+                                        " review)"))
 
     def test_the_statements_that_are_no_numbers_say_why(self):
         for claim in CLAIMS:

@@ -78,11 +78,11 @@ class TestLayout(unittest.TestCase):
 class TestClaimTables(unittest.TestCase):
 
     def test_the_tables_say_what_list_says(self):
-        rows = re.findall(r"^\| `([^`]+)` \| (\w+) \| ([A-Z ]+) \| (default|`--claim`) \|"
-                          r" (.*) \|$", section("What it checks"), re.M)
-        tabled = [{"id": i, "source": source, "expected": expected,
+        rows = re.findall(r"^\| `([^`]+)` \| (\w+) \| ([A-Z ]+) \| (\w+) \|"
+                          r" (default|`--claim`) \| (.*) \|$", section("What it checks"), re.M)
+        tabled = [{"id": i, "source": source, "expected": expected, "expected_by": by,
                    "by_default": runs == "default", "statement": statement.replace("\\|", "|")}
-                  for i, source, expected, runs, statement in rows]
+                  for i, source, expected, by, runs, statement in rows]
         out, err = io.StringIO(), io.StringIO()
         self.assertEqual(counterexamples.main(["--list", "--format", "json"], out, err), 0)
         self.assertEqual(tabled, json.loads(out.getvalue()))

@@ -20,7 +20,7 @@ import decimal
 import math
 from fractions import Fraction
 
-from reviews.claims import (BY_REVIEW, FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper,
+from reviews.claims import (BY_REVIEW, BY_SUITE, FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper,
                             Row, float_row, written)
 from reviews.exact import to_decimal
 from reviews.softmax import (
@@ -37,10 +37,12 @@ __all__ = ["PAPER", "CLAIMS", "TABLE_GAPS", "table_line", "draw_positivity",
            "approximating_logits", "threshold_rows"]
 
 PAPER = Paper(
-    title="The Memorization Problem",
+    title="The Memorization Problem: Can We Trust LLMs' Economic Forecasts?",
     authors=("Lopez-Lira", "Tang", "Zhu"),
     year=2025,
     arxiv="2504.14765",
+    version="v2",
+    review="Softmax reaches only the interior of the simplex",
 )
 WHERE = "Appendix C.3"
 
@@ -287,10 +289,14 @@ def _check_repaired():
         Row("check", "softmax(z) - p in decimal at (digits of eps) + %d digits, plus a"
             " bound on its rounding" % _GUARD_DIGITS),
         Row("interior", "memorization.interior: %s" % interior.summary),
+        Row("not checked", "the paper's extension argument itself, restricted or stated as an"
+            " approximation, is read from the paper; what is computed is its two numerical"
+            " premises above"),
     ]
     verdict = PASS if holds else FAIL
-    return Outcome(verdict, "finite logits within every eps down to 1e-300 for %d boundary"
-                   " targets; the interior by z_i = ln p_i (memorization.interior)"
+    return Outcome(verdict, "checked: finite logits come within every eps down to 1e-300 of"
+                   " %d boundary targets, and z_i = ln p_i realizes the interior"
+                   " (memorization.interior); the extension argument is not computed"
                    % len(_BOUNDARY), tuple(rows))
 
 
@@ -308,10 +314,16 @@ _NON_IDENTIFICATION = _not_numerical(
     "the argument's scope (an unrestricted relation between factual and counterfactual"
     " parameters, so no separation without further structure) is read from the paper;"
     " no computation decides it")
+_RESULT_INDEPENDENT = _not_numerical(
+    "a statement about which steps a proof uses, not a number",
+    "whether the central non-identification result depends on the C.3 step is read from"
+    " the paper's proofs; no computation decides it")
 _MINOR = _not_numerical(
-    "a judgement of how much the error matters, not a number",
-    "\"minor\" weighs the error against the paper's results; memorization.repaired checks"
-    " that the repair itself holds, which is the numerical part")
+    "a judgement of how much the error matters and how far it reaches, not a number",
+    "\"minor\" and \"local\" weigh the error against the paper's results;"
+    " memorization.boundary-limits and memorization.interior show numerically that it is"
+    " confined to the boundary of the simplex, and memorization.repaired checks the repair's"
+    " numerical premises")
 
 
 # Where float exp(g) overflows: from ln(2**1024 - 2**970), where e**g
@@ -455,7 +467,7 @@ CLAIMS = (
     Claim("memorization.underflow", PAPER, WHERE,
           "Float underflow is not reachability: a float softmax coordinate of 0.0 stands for a"
           " positive value (this suite's own test of the review's point).",
-          PASS, _check_underflow, source=BY_REVIEW),
+          PASS, _check_underflow, source=BY_SUITE),
     Claim("memorization.repaired", PAPER, WHERE,
           "Restricted to the interior, or stated as an approximation, the C.3 extension"
           " holds.", PASS, _check_repaired, source=BY_REVIEW),
@@ -463,6 +475,9 @@ CLAIMS = (
           "Deterministic observational-equivalence construction",
           "The deterministic observational-equivalence construction does not use the C.3"
           " step.", NOT_CHECKED, _CONSTRUCTION, source=BY_REVIEW),
+    Claim("memorization.result-independent", PAPER, "Non-identification result",
+          "The paper's central non-identification result does not depend on the C.3 step.",
+          NOT_CHECKED, _RESULT_INDEPENDENT, source=BY_REVIEW),
     Claim("memorization.non-identification", PAPER, "Non-identification result",
           "The non-identification argument stands; it assumes an unrestricted relation between"
           " factual and counterfactual parameters, so it shows that skill and memorisation"
@@ -470,6 +485,6 @@ CLAIMS = (
           " assumption or intervention is useless.", NOT_CHECKED, _NON_IDENTIFICATION,
           source=BY_REVIEW),
     Claim("memorization.minor-repairable", PAPER, WHERE,
-          "The error in Appendix C.3 is minor and repairable.", NOT_CHECKED, _MINOR,
+          "The error in Appendix C.3 is local, minor and repairable.", NOT_CHECKED, _MINOR,
           source=BY_REVIEW),
 )

@@ -15,8 +15,8 @@ import html as _html
 import re
 
 from reviews.shown import shown_name
-from reviews.report.verdicts import (SELECTED_ONLY, alt_text, citation, tally, verdict_cell,
-                                 version_line)
+from reviews.report.verdicts import (SELECTED_ONLY, alt_text, citation, mismatch_line, stated,
+                                     tally, verdict_cell, version_line)
 
 __all__ = ["html"]
 
@@ -51,7 +51,11 @@ table.evidence th{font-weight:normal;white-space:nowrap;width:1%}
 code{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:.92em}
 table.evidence code{white-space:pre-wrap;overflow-wrap:anywhere}
 .verdict{font-weight:bold;white-space:nowrap}
-.mismatch{color:#fff;background:#b34700;padding:0 4px}
+.verdict-pass{color:#1a6e2e}
+.verdict-fail{color:#a50000;border:2px solid #a50000;padding:0 4px}
+.verdict-not-checked{color:#555;font-style:italic}
+.mismatch{color:#fff;background:#b34700;padding:0 4px;border:2px dashed #111}
+.scope{margin:0 0 1em;font-style:italic}
 blockquote{margin:.6em 0;padding:.1em 0 .1em 1em;border-left:4px solid #0072B2}
 figure{margin:1.2em 0}
 figure svg{display:block;width:100%;max-width:600px;height:auto;border:1px solid #ddd}
@@ -66,10 +70,14 @@ def _e(text):
 
 
 def _verdict(result):
+    """The verdict as its word in its own style: PASS plain, FAIL boxed,
+    NOT CHECKED in italics, a MISMATCH boxed on a dark ground, so that
+    each reads apart from the others without colour too."""
     verdict = _e(verdict_cell(result))
+    kind = "verdict-" + result.outcome.verdict.lower().replace(" ", "-")
     if result.matches:
-        return '<span class="verdict">%s</span>' % verdict
-    return '<span class="verdict mismatch">%s</span>' % verdict
+        return '<span class="verdict %s">%s</span>' % (kind, verdict)
+    return '<span class="verdict %s mismatch">%s</span>' % (kind, verdict)
 
 
 def _anchor(claim):
@@ -102,7 +110,8 @@ def _claims_table(results):
     for result in results:
         claim, outcome = result
         cells = ('<a href="#%s"><code>%s</code></a><br><span class="small">%s %s</span>'
-                 % (_anchor(claim), _e(claim.id), _arxiv(claim.paper.arxiv), _e(claim.where)),
+                 % (_anchor(claim), _e(claim.id),
+                    _arxiv(claim.paper.arxiv + (claim.paper.version or "")), _e(claim.where)),
                  '%s<br><span class="small">by the %s</span>' % (_e(claim.statement),
                                                                   _e(claim.source)),
                  _verdict(result), _e(outcome.summary))
@@ -114,19 +123,17 @@ def _claims_table(results):
 
 def _section(result, drawn, number):
     claim, outcome = result
+    versioned = claim.paper.arxiv + (claim.paper.version or "")
     lines = ['<section id="%s">' % _anchor(claim),
              "<h2><code>%s</code>: %s</h2>" % (_e(claim.id), _verdict(result)),
              "<p>%s. %s:</p>" % (_e(citation(claim)).replace(
-                 "arXiv:%s" % _e(claim.paper.arxiv), _arxiv(claim.paper.arxiv), 1),
-                 _e(claim.whose)),
+                 "arXiv:%s" % _e(versioned), _arxiv(versioned), 1), _e(claim.whose)),
              "<blockquote>%s</blockquote>" % _e(claim.statement)]
     if not claim.by_default:
         lines.append('<p class="small">%s</p>' % _e(SELECTED_ONLY))
-    lines.append("<p>Review states: <b>%s</b>. Found: %s</p>" % (_e(claim.expected),
-                                                                _e(outcome.summary)))
+    lines.append("<p>%s. Found: %s</p>" % (_e(stated(claim)), _e(outcome.summary)))
     if not result.matches:
-        lines.append('<p class="mismatch">MISMATCH: verdict %s, the review states %s</p>'
-                     % (_e(outcome.verdict), _e(claim.expected)))
+        lines.append('<p class="mismatch">%s</p>' % _e(mismatch_line(result)))
     if outcome.evidence:
         lines.append('<div class="scroll"><table class="evidence">')
         lines += ["<tr><th>%s</th><td><code>%s</code></td></tr>" % (_e(row.label),
@@ -163,6 +170,8 @@ def html(suite, results, figures=None):
              "<style>", _STYLE.rstrip("\n"), "</style>", "</head>", "<body>", "<main>",
              "<h1>Review of claims</h1>",
              '<p class="version">%s</p>' % _e(version_line(suite))]
+    if suite.scope:
+        lines.append('<p class="scope">%s</p>' % _e(suite.scope))
     lines += _claims_table(results)
     lines.append("<p>%s</p>" % _e(tally(results)))
     for number, result in enumerate(results, 1):

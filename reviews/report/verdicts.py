@@ -12,7 +12,7 @@ reviews.report.html.)
     markdown    a table to paste into a review, then the evidence
     as_json     stable keys: suite, python, ok, claims
     FORMATS     the renderers by name
-    version_line, citation, tally, alt_text, verdict_cell, SELECTED_ONLY
+    version_line, citation, stated, tally, alt_text, verdict_cell, SELECTED_ONLY
                 lines every format shares
     listing     the claims' ids, whose statements, expected verdicts, statements
 
@@ -23,15 +23,17 @@ A checked layer's reports are reviews.report.layer; markdown's own pieces
 import json
 from collections import namedtuple
 
+from reviews.claims import BY_REVIEW, NOT_CHECKED
 from reviews.report.markdown import code_span, link_target, markdown_name, table_cell
 from reviews.shown import shown_name
 
 __all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
-           "version_line", "citation", "tally", "alt_text", "verdict_cell", "listing",
+           "version_line", "citation", "stated", "tally", "mismatch_line", "alt_text", "verdict_cell", "listing",
            "SELECTED_ONLY"]
 
-Suite = namedtuple("Suite", "name version python")
-Suite.__doc__ = "The header of a run: suite name, suite version, Python version."
+Suite = namedtuple("Suite", "name version python scope", defaults=(None,))
+Suite.__doc__ = """The header of a run: suite name, suite version, Python version, and
+a line that says what the checks are and are not (or None)."""
 
 Drawn = namedtuple("Drawn", "name description svg path")
 Drawn.__doc__ = """A claim's figure as drawn for a report: its file name, what it shows
@@ -40,7 +42,7 @@ file was written)."""
 
 
 def all_match(results):
-    """True when every verdict is the one the review states."""
+    """True when every verdict is the one its claim expects."""
     return all(result.matches for result in results)
 
 
@@ -50,33 +52,68 @@ def version_line(suite):
 
 
 def citation(claim):
-    """Paper, authors, year, arXiv id and where in the paper."""
+    """Paper, authors, year, arXiv id with its version, where in the paper,
+    and whose statement it is (naming the review it comes through)."""
     paper = claim.paper
-    return "%s (%s %d), arXiv:%s, %s" % (
-        paper.title, ", ".join(paper.authors), paper.year, paper.arxiv, claim.where)
+    return "%s (%s %d), arXiv:%s%s, %s; %s" % (
+        paper.title, ", ".join(paper.authors), paper.year, paper.arxiv, paper.version or "",
+        claim.where, claim.attribution)
+
+
+def _expecter(claim):
+    return "the review" if claim.expected_by == BY_REVIEW else "this suite"
+
+
+def stated(claim):
+    """The expected verdict and who states it: the review, or this suite
+    where no review of the paper states one.
+
+    >>> from reviews.claims import PASS, Claim
+    >>> stated(Claim("a.b", None, "", "", PASS, None))
+    'This suite states: PASS'
+    """
+    return "%s states: %s" % ("Review" if claim.expected_by == BY_REVIEW else "This suite",
+                              claim.expected)
 
 
 def tally(results):
-    """ "N claims: M as the review states, K MISMATCH".
+    """ "N claims: M checked, as stated; K not checked; L MISMATCH": a claim
+    whose check cannot decide it (NOT CHECKED, as stated) is not counted
+    as checked.
 
     >>> tally([])
-    '0 claims: 0 as the review states, 0 MISMATCH'
+    '0 claims: 0 checked, as stated; 0 not checked; 0 MISMATCH'
     """
     mismatches = sum(not result.matches for result in results)
-    return "%d claim%s: %d as the review states, %d MISMATCH" % (
-        len(results), "" if len(results) == 1 else "s", len(results) - mismatches, mismatches)
+    unchecked = sum(result.matches and result.outcome.verdict == NOT_CHECKED
+                    for result in results)
+    return "%d claim%s: %d checked, as stated; %d not checked; %d MISMATCH" % (
+        len(results), "" if len(results) == 1 else "s",
+        len(results) - mismatches - unchecked, unchecked, mismatches)
+
+
+def mismatch_line(result):
+    """What a MISMATCH is: the verdict found against the one stated, and by whom.
+
+    >>> from reviews.claims import FAIL, PASS, Claim, Outcome, Result
+    >>> mismatch_line(Result(Claim("a.b", None, "", "", PASS, None), Outcome(FAIL, "", ())))
+    'MISMATCH: verdict FAIL, this suite states PASS'
+    """
+    return "MISMATCH: verdict %s, %s states %s" % (result.outcome.verdict,
+                                                  _expecter(result.claim), result.claim.expected)
 
 
 def verdict_cell(result):
-    """The verdict, and where it differs from the review's statement, MISMATCH.
+    """The verdict, and where it differs from the stated one, MISMATCH.
 
     >>> from reviews.claims import FAIL, PASS, Claim, Outcome, Result
     >>> verdict_cell(Result(Claim("a.b", None, "", "", PASS, None), Outcome(FAIL, "", ())))
-    'FAIL (MISMATCH: the review states PASS)'
+    'FAIL (MISMATCH: this suite states PASS)'
     """
     if result.matches:
         return result.outcome.verdict
-    return "%s (MISMATCH: the review states %s)" % (result.outcome.verdict, result.claim.expected)
+    return "%s (MISMATCH: %s states %s)" % (result.outcome.verdict, _expecter(result.claim),
+                                           result.claim.expected)
 
 
 # Said of a claim that a run without --claim leaves out.
@@ -101,20 +138,19 @@ def text(suite, results, figures=None):
     those written to a file are named under their claim.
     """
     figures = figures or {}
-    lines = [version_line(suite), ""]
+    lines = [version_line(suite)] + ([suite.scope] if suite.scope else []) + [""]
     for result in results:
         claim, outcome = result
         lines += [
             "%-11s %s" % (outcome.verdict, claim.id),
             "    %s" % citation(claim),
             "    %s: %s" % (claim.whose, claim.statement),
-            "    Review states: %s" % claim.expected,
+            "    %s" % stated(claim),
         ] + ([] if claim.by_default else ["    %s" % SELECTED_ONLY]) + [
             "    Found: %s" % outcome.summary,
         ]
         if not result.matches:
-            lines.append("    MISMATCH: verdict %s, the review states %s"
-                         % (outcome.verdict, claim.expected))
+            lines.append("    " + mismatch_line(result))
         width = max((len(row.label) for row in outcome.evidence), default=0)
         lines += ["      %-*s  %s" % (width, row.label, row.value)
                   for row in outcome.evidence]
@@ -128,17 +164,16 @@ def markdown(suite, results, figures=None):
     """The version line, a table of the claims, then each claim's evidence
     and its written figures (alt text: what the figure shows)."""
     figures = figures or {}
-    lines = [
-        "## %s" % version_line(suite),
-        "",
+    lines = ["## %s" % version_line(suite), ""] + ([suite.scope, ""] if suite.scope else []) + [
         "| Claim | Where | Statement by | Statement | Verdict | Key numbers |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for result in results:
         claim, outcome = result
         verdict = verdict_cell(result)
-        lines.append("| `%s` | arXiv:%s %s | %s | %s | %s | %s |" % (
-            claim.id, claim.paper.arxiv, table_cell(claim.where), claim.source,
+        lines.append("| `%s` | arXiv:%s%s %s | %s | %s | %s | %s |" % (
+            claim.id, claim.paper.arxiv, claim.paper.version or "", table_cell(claim.where),
+            claim.source,
             table_cell(claim.statement), verdict if result.matches else "**%s**" % verdict,
             table_cell(outcome.summary)))
     lines += ["", tally(results), ""]
@@ -149,6 +184,9 @@ def markdown(suite, results, figures=None):
                   "> %s" % claim.statement, ""]
         if not claim.by_default:
             lines += [SELECTED_ONLY.replace("--claim", "`--claim`"), ""]
+        lines += ["%s  " % stated(claim), "Found: %s" % outcome.summary, ""]
+        if not result.matches:
+            lines += ["**%s**" % mismatch_line(result), ""]
         lines += ["- %s: %s" % (row.label, code_span(row.value)) for row in outcome.evidence]
         for drawn in figures.get(claim.id, ()):
             if drawn.path is None:
@@ -170,10 +208,13 @@ def _claim_json(result, figures):
             "authors": list(claim.paper.authors),
             "year": claim.paper.year,
             "arxiv": claim.paper.arxiv,
+            "version": claim.paper.version,
+            "review": claim.paper.review,
         },
         "where": claim.where,
         "statement": claim.statement,
         "source": claim.source,
+        "expected_by": claim.expected_by,
         "by_default": claim.by_default,
         "expected": claim.expected,
         "verdict": outcome.verdict,
@@ -185,12 +226,13 @@ def _claim_json(result, figures):
 
 
 def as_json(suite, results, figures=None):
-    """JSON with the keys suite, python, ok and claims (in that order)."""
+    """JSON with the keys suite, python, ok, tally and claims (in that order)."""
     figures = figures or {}
     document = {
-        "suite": {"name": suite.name, "version": suite.version},
+        "suite": {"name": suite.name, "version": suite.version, "scope": suite.scope},
         "python": suite.python,
         "ok": all_match(results),
+        "tally": tally(results),
         "claims": [_claim_json(result, figures) for result in results],
     }
     return json.dumps(document, indent=2) + "\n"
@@ -200,41 +242,41 @@ FORMATS = {"text": text, "markdown": markdown, "json": as_json}
 
 
 def listing(claims, form="text"):
-    """The claims' ids, whose statements they are, the verdicts the review
-    states, when they run (by default, or only when selected by --claim)
-    and the statements: aligned columns under a header; for ``form``
-    "markdown" a table as the README shows it, for "json" a list of objects
-    with the keys id, source, expected, by_default and statement.
+    """The claims' ids, whose statements they are, the expected verdicts
+    and who states them (the review, or this suite where no review does),
+    when they run (by default, or only when selected by --claim) and the
+    statements: aligned columns under a header; for ``form`` "markdown" a
+    table as the README shows it, for "json" a list of objects with the
+    keys id, source, expected, expected_by, by_default and statement.
 
-    >>> from reviews.claims import BY_REVIEW, FAIL, PASS, Claim
+    >>> from reviews.claims import BY_SUITE, FAIL, PASS, Claim
     >>> print(listing([Claim("a.one", None, "", "Red.", FAIL, None),
-    ...                Claim("a.two", None, "", "Blue.", PASS, None, source=BY_REVIEW,
+    ...                Claim("a.two", None, "", "Blue.", PASS, None, source=BY_SUITE,
     ...                      by_default=False)]), end="")
-    id     by      review states  runs     statement
-    a.one  paper   FAIL           default  Red.
-    a.two  review  PASS           --claim  Blue.
+    id     by     expected  stated by  runs     statement
+    a.one  paper  FAIL      suite      default  Red.
+    a.two  suite  PASS      suite      --claim  Blue.
     >>> print(listing([Claim("a.one", None, "", "|x|.", FAIL, None)], "markdown"), end="")
-    | id | by | the review states | runs | statement |
-    | --- | --- | --- | --- | --- |
-    | `a.one` | paper | FAIL | default | \\|x\\|. |
+    | id | by | expected | stated by | runs | statement |
+    | --- | --- | --- | --- | --- | --- |
+    | `a.one` | paper | FAIL | suite | default | \\|x\\|. |
     """
     if form == "markdown":
-        lines = ["| id | by | the review states | runs | statement |",
-                 "| --- | --- | --- | --- | --- |"]
-        lines += ["| %s | %s | %s | %s | %s |" % (code_span(claim.id), claim.source,
-                                                claim.expected, code_span(claim.runs)
-                                                if claim.runs.startswith("-") else claim.runs,
-                                                table_cell(claim.statement))
-                  for claim in claims]
+        lines = ["| id | by | expected | stated by | runs | statement |",
+                 "| --- | --- | --- | --- | --- | --- |"]
+        lines += ["| %s | %s | %s | %s | %s | %s |" % (
+            code_span(claim.id), claim.source, claim.expected, claim.expected_by,
+            code_span(claim.runs) if claim.runs.startswith("-") else claim.runs,
+            table_cell(claim.statement)) for claim in claims]
         return "\n".join(lines) + "\n"
     if form == "json":
         return json.dumps([{"id": claim.id, "source": claim.source, "expected": claim.expected,
-                            "by_default": claim.by_default, "statement": claim.statement}
+                            "expected_by": claim.expected_by, "by_default": claim.by_default,
+                            "statement": claim.statement}
                            for claim in claims], indent=2) + "\n"
-    rows = [("id", "by", "review states", "runs", "statement")]
-    rows += [(claim.id, claim.source, claim.expected, claim.runs, claim.statement)
-             for claim in claims]
-    widths = [max(len(row[k]) for row in rows) for k in range(4)]
-    return "".join("%-*s  %-*s  %-*s  %-*s  %s\n" % (widths[0], row[0], widths[1], row[1],
-                                                    widths[2], row[2], widths[3], row[3],
-                                                    row[4]) for row in rows)
+    rows = [("id", "by", "expected", "stated by", "runs", "statement")]
+    rows += [(claim.id, claim.source, claim.expected, claim.expected_by, claim.runs,
+              claim.statement) for claim in claims]
+    widths = [max(len(row[k]) for row in rows) for k in range(5)]
+    return "".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths))
+                   + "  " + row[5] + "\n" for row in rows)

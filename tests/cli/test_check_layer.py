@@ -43,11 +43,12 @@ class TestReadmeExample(unittest.TestCase):
     def test_the_example_and_the_trained_layers_ship_as_package_data(self):
         with open(os.path.join(ROOT, "pyproject.toml")) as handle:
             self.assertIn('[tool.setuptools.package-data]\nreviews = ["data/*.json",'
-                          ' "data/*.npz", "data/*.tokens.txt", "data/PROVENANCE.md"]\n',
-                          handle.read())
+                          ' "data/*.npz", "data/*.tokens.txt", "data/PROVENANCE.md",'
+                          ' "data/LICENSE.natasha"]\n', handle.read())
         shipped = sorted(os.listdir(os.path.join(ROOT, "reviews", "data")))
         self.assertEqual([name for name in shipped if not name.endswith(
-            (".json", ".npz", ".tokens.txt")) and name != "PROVENANCE.md"], [])
+            (".json", ".npz", ".tokens.txt")) and name not in ("PROVENANCE.md",
+                                                               "LICENSE.natasha")], [])
 
 
 class TestCheckLayer(FileTestCase):

@@ -42,7 +42,7 @@ class TestStreams(FileTestCase):
         os.close(reader)
         err = io.StringIO()
         with open(writer, "w") as pipe:
-            status = main(["--list"], pipe, err)
+            status = main(["--list", "--claim", "memorization.masking"], pipe, err)
             with self.assertRaises(BrokenPipeError):
                 pipe.close()   # what the command left unwritten: only the test sees it
         self.assertEqual((status, err.getvalue()), (2, ""))

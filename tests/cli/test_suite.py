@@ -21,14 +21,20 @@ class TestMain(unittest.TestCase):
         status, out, _ = in_process("--format", "json", *FAST)
         document = json.loads(out)
         self.assertEqual(status, 0)
-        self.assertEqual(list(document), ["suite", "python", "ok", "claims"])
+        self.assertEqual(list(document), ["suite", "python", "ok", "tally", "claims"])
         self.assertEqual([c["id"] for c in document["claims"]], ["memorization.masking"])
         self.assertEqual(document["claims"][0]["paper"]["arxiv"], "2504.14765")
+        self.assertEqual(document["claims"][0]["paper"]["version"], "v2")
+        self.assertEqual(document["claims"][0]["paper"]["review"],
+                         "Softmax reaches only the interior of the simplex")
+        self.assertEqual(document["tally"], "1 claim: 1 checked, as stated; 0 not checked; 0"
+                                            " MISMATCH")
 
     def test_markdown_format(self):
         status, out, _ = in_process("--format", "markdown", *FAST)
         self.assertEqual(status, 0)
-        self.assertIn("| `memorization.masking` | arXiv:2504.14765 Appendix C.3 |", out)
+        self.assertIn("| `memorization.masking` | arXiv:2504.14765v2 Appendix C.3 |", out)
+        self.assertIn("Review states: PASS  \nFound: softmax([0, -inf])", out)
 
     def test_claim_is_repeatable(self):
         _, out, _ = in_process("--format", "json", "--claim", "memorization.underflow", *FAST)
@@ -98,12 +104,13 @@ class TestMain(unittest.TestCase):
         status, out, _ = in_process("--list")
         self.assertEqual(status, 0)
         column = max(len(claim.id) for claim in all_claims()) + 2
-        self.assertTrue(out.startswith("id".ljust(column) + "by      review states  runs    "
-                                       " statement\n"), out)
-        self.assertIn("\n" + "memorization.interior".ljust(column) + "review  PASS          "
-                      " default  Interior distributions are realized by z_i = log p_i.\n", out)
-        self.assertIn("\n" + "low-rank.box".ljust(column) + "review  PASS           default"
-                      "  Bounding", out)
+        self.assertTrue(out.startswith("id".ljust(column) + "by      expected     stated by "
+                                       " runs     statement\n"), out)
+        self.assertIn("\n" + "memorization.interior".ljust(column) + "review  PASS        "
+                      " review     default  Interior distributions are realized by z_i = log"
+                      " p_i.\n", out)
+        self.assertIn("\n" + "low-rank.box".ljust(column) + "suite   PASS         suite     "
+                      " default  Bounding", out)
 
     def test_list_columns_are_aligned(self):
         _, out, _ = in_process("--list")
@@ -115,14 +122,16 @@ class TestMain(unittest.TestCase):
 
     def test_one_claim_is_counted_as_one_claim(self):
         _, out, _ = in_process(*FAST)
-        self.assertTrue(out.endswith("\n1 claim: 1 as the review states, 0 MISMATCH\n"), out)
+        self.assertTrue(out.endswith("\n1 claim: 1 checked, as stated; 0 not checked; 0"
+                                     " MISMATCH\n"), out)
 
     def test_list_as_json(self):
         status, out, _ = in_process("--list", "--format", "json")
         listed = json.loads(out)
         self.assertEqual(status, 0)
         self.assertEqual(listed[0], {"id": "low-rank.unargmaxable-exists", "source": "paper",
-                                     "expected": "PASS", "by_default": True,
+                                     "expected": "PASS", "expected_by": "suite",
+                                     "by_default": True,
                                      "statement": "A low-rank softmax can have unargmaxable"
                                                   " classes."})
         self.assertEqual(len(listed), len(all_claims()))
@@ -136,7 +145,7 @@ class TestMain(unittest.TestCase):
         with mock.patch.object(suite_command, "all_claims", return_value=[wrong]):
             status, out, _ = in_process()
         self.assertEqual(status, 1)
-        self.assertIn("MISMATCH: verdict FAIL, the review states PASS", out)
+        self.assertIn("MISMATCH: verdict FAIL, this suite states PASS", out)
 
     def test_a_claim_that_runs_only_when_selected_is_listed_not_run(self):
         paper = Paper("T", ("A",), 2020, "2001.00001")

@@ -7,7 +7,7 @@ from reviews.claims import PASS, Claim, Outcome, Paper, run
 from reviews.report.html import html
 from reviews.report.verdicts import Drawn, Suite
 
-PAPER = Paper("A Paper", ("Doe",), 2024, "2401.00001")
+PAPER = Paper("A Paper", ("Doe",), 2024, "2401.00001", "v1", "A Review")
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"></svg>'
 
 

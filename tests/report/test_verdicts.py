@@ -4,13 +4,13 @@ import json
 import re
 import unittest
 
-from reviews.claims import BY_REVIEW, FAIL, PASS, Claim, Outcome, Paper, Row, run
+from reviews.claims import BY_REVIEW, BY_SUITE, FAIL, NOT_CHECKED, PASS, Claim, Outcome, Paper, Row, run
 from reviews.report.svg import Arrow, Axis, region_map
 from reviews.report.html import html
 from reviews.report.verdicts import FORMATS, Drawn, Suite, as_json, markdown, text
 from tests.support.pages import Page
 
-PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001")
+PAPER = Paper("A Paper", ("Doe", "Roe"), 2024, "2401.00001", "v1", "A Review")
 SUITE = Suite("suite", "9.9", "3.x")
 
 
@@ -30,27 +30,46 @@ class TestText(unittest.TestCase):
             "suite 9.9 (Python 3.x)",
             "",
             "FAIL        p.one",
-            "    A Paper (Doe, Roe 2024), arXiv:2401.00001, Section 1",
-            "    The paper's claim: One | two.",
+            "    A Paper (Doe, Roe 2024), arXiv:2401.00001v1, Section 1; the paper's claim as the"
+            " review \"A Review\" states it",
+            "    The paper's claim, as the review states it: One | two.",
             "    Review states: FAIL",
             "    Found: x = 1",
             "      x           1",
             "      long label  2",
             "",
             "PASS        p.two",
-            "    A Paper (Doe, Roe 2024), arXiv:2401.00001, Appendix B",
+            "    A Paper (Doe, Roe 2024), arXiv:2401.00001v1, Appendix B; stated by the review"
+            " \"A Review\"",
             "    The review's own statement: Three.",
             "    Review states: PASS",
             "    Found: y = 3",
             "",
-            "2 claims: 2 as the review states, 0 MISMATCH",
+            "2 claims: 2 checked, as stated; 0 not checked; 0 MISMATCH",
             "",
         ]))
 
     def test_mismatch_line(self):
         report = text(SUITE, results(FAIL))
         self.assertIn("    MISMATCH: verdict FAIL, the review states PASS\n", report)
-        self.assertTrue(report.endswith("2 claims: 1 as the review states, 1 MISMATCH\n"))
+        self.assertTrue(report.endswith(
+            "2 claims: 1 checked, as stated; 0 not checked; 1 MISMATCH\n"))
+
+    def test_a_suite_finding_is_expected_by_the_suite_and_counted_unchecked_when_so(self):
+        report = text(SUITE, run([
+            Claim("p.three", PAPER, "Section 3", "Four.", NOT_CHECKED,
+                  lambda: Outcome(NOT_CHECKED, "why", ()), source=BY_SUITE)]))
+        self.assertIn("    A Paper (Doe, Roe 2024), arXiv:2401.00001v1, Section 3; this suite's"
+                      " own finding\n", report)
+        self.assertIn("    This suite's own finding (stated by no paper or review): Four.\n",
+                      report)
+        self.assertIn("    This suite states: NOT CHECKED\n", report)
+        self.assertTrue(report.endswith(
+            "1 claim: 0 checked, as stated; 1 not checked; 0 MISMATCH\n"))
+
+    def test_the_scope_line_follows_the_version_line(self):
+        report = text(Suite("suite", "9.9", "3.x", "Only these claims."), results())
+        self.assertTrue(report.startswith("suite 9.9 (Python 3.x)\nOnly these claims.\n\n"))
 
 
 class TestMarkdown(unittest.TestCase):
@@ -59,20 +78,22 @@ class TestMarkdown(unittest.TestCase):
         self.assertTrue(markdown(SUITE, results()).startswith("## suite 9.9 (Python 3.x)\n\n"))
 
     def test_one_claim_is_not_claims(self):
-        self.assertIn("\n1 claim: 1 as the review states, 0 MISMATCH\n",
+        self.assertIn("\n1 claim: 1 checked, as stated; 0 not checked; 0 MISMATCH\n",
                       markdown(SUITE, results()[:1]))
 
     def test_table_row_escapes_pipes(self):
-        self.assertIn("| `p.one` | arXiv:2401.00001 Section 1 | paper | One \\| two. | FAIL | x = 1 |",
+        self.assertIn("| `p.one` | arXiv:2401.00001v1 Section 1 | paper | One \\| two. | FAIL | x = 1 |",
                       markdown(SUITE, results()))
 
     def test_one_verdict_column_says_whose_statement_it_is(self):
         report = markdown(SUITE, results())
         self.assertIn("| Claim | Where | Statement by | Statement | Verdict | Key numbers |", report)
-        self.assertIn("| `p.two` | arXiv:2401.00001 Appendix B | review | Three. | PASS | y = 3 |",
+        self.assertIn("| `p.two` | arXiv:2401.00001v1 Appendix B | review | Three. | PASS | y = 3 |",
                       report)
-        self.assertIn("Appendix B. The review's own statement:\n\n> Three.\n", report)
-        self.assertIn("Section 1. The paper's claim:\n\n> One | two.\n", report)
+        self.assertIn("Appendix B; stated by the review \"A Review\". The review's own"
+                      " statement:\n\n> Three.\n\nReview states: PASS  \nFound: y = 3\n", report)
+        self.assertIn("Section 1; the paper's claim as the review \"A Review\" states it. The"
+                      " paper's claim, as the review states it:\n\n> One | two.\n", report)
 
     def test_mismatch_is_marked_in_the_table(self):
         report = markdown(SUITE, results(FAIL))
@@ -154,16 +175,17 @@ class TestHtml(unittest.TestCase):
         self.assertNotIn("url(http", report)
         # The only links that leave the page go to a paper's arXiv abstract (not fetched).
         outside = [v for v in page.values("href") if not v.startswith("#")]
-        self.assertEqual(set(outside), {"https://arxiv.org/abs/2401.00001"})
+        self.assertEqual(set(outside), {"https://arxiv.org/abs/2401.00001v1"})
         self.assertEqual(report.count("://"), len(outside))
         for name in ("src", "xlink:href"):
             self.assertTrue(all(v.startswith("#") for v in page.values(name)), name)
 
     def test_arxiv_ids_link_to_the_paper_in_the_table_and_each_section(self):
         report = html(SUITE, results(), self.FIGURES)
-        link = '<a href="https://arxiv.org/abs/2401.00001">arXiv:2401.00001</a>'
+        link = '<a href="https://arxiv.org/abs/2401.00001v1">arXiv:2401.00001v1</a>'
         self.assertEqual(report.count(link), 4)
-        self.assertIn("A Paper (Doe, Roe 2024), %s, Appendix B." % link, report)
+        self.assertIn('A Paper (Doe, Roe 2024), %s, Appendix B; stated by the review' % link,
+                      report)
 
     def test_ids_are_unique_across_inline_figures(self):
         ids = self.page().values("id")
@@ -185,12 +207,21 @@ class TestHtml(unittest.TestCase):
         page = self.page()
         self.assertIn("by the paper", page.data)
         self.assertIn("by the review", page.data)
-        self.assertIn(", Appendix B. The review's own statement:", page.data)
+        self.assertIn(', Appendix B; stated by the review "A Review". The review\'s own'
+                      " statement:", page.data)
 
     def test_a_mismatch_is_marked(self):
         page = self.page(FAIL)
         self.assertIn("FAIL (MISMATCH: the review states PASS)", page.data)
         self.assertIn("MISMATCH: verdict FAIL, the review states PASS", page.data)
+
+    def test_fail_pass_and_a_mismatch_each_have_their_own_style(self):
+        page = html(SUITE, results(FAIL))
+        self.assertIn('<span class="verdict verdict-fail">FAIL</span>', page)
+        self.assertIn('<span class="verdict verdict-fail mismatch">FAIL (MISMATCH: the review'
+                      ' states PASS)</span>', page)
+        self.assertIn('<span class="verdict verdict-pass">PASS</span>', html(SUITE, results()))
+        self.assertIn(".verdict-fail{color:#a50000;border:2px solid #a50000", page)
 
     def test_ascii_and_evidence_tables_scroll_inside_a_box(self):
         report = html(SUITE, results(), self.FIGURES)
@@ -214,16 +245,19 @@ class TestJson(unittest.TestCase):
 
     def test_stable_keys(self):
         document = json.loads(as_json(SUITE, results()))
-        self.assertEqual(list(document), ["suite", "python", "ok", "claims"])
-        self.assertEqual(document["suite"], {"name": "suite", "version": "9.9"})
+        self.assertEqual(list(document), ["suite", "python", "ok", "tally", "claims"])
+        self.assertEqual(document["suite"], {"name": "suite", "version": "9.9", "scope": None})
+        self.assertEqual(document["tally"], "2 claims: 2 checked, as stated; 0 not checked; 0"
+                                            " MISMATCH")
         self.assertIs(document["ok"], True)
         self.assertEqual(document["claims"][0], {
             "id": "p.one",
             "paper": {"title": "A Paper", "authors": ["Doe", "Roe"], "year": 2024,
-                      "arxiv": "2401.00001"},
+                      "arxiv": "2401.00001", "version": "v1", "review": "A Review"},
             "where": "Section 1",
             "statement": "One | two.",
             "source": "paper",
+            "expected_by": "review",
             "by_default": True,
             "expected": "FAIL",
             "verdict": "FAIL",
