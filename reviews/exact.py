@@ -78,6 +78,8 @@ def real_number(x, where):
         except (TypeError, ValueError, OverflowError):
             raise InputError("%s is %s, not a usable rational" % (where, shown(x))) from None
         return check_size(Fraction(numerator, denominator), where)
+    if not isinstance(x, float) and hasattr(x, "as_integer_ratio"):
+        return _exact_ratio(x, where)
     try:
         value = float(x)
     except (TypeError, ValueError, OverflowError):
@@ -85,6 +87,29 @@ def real_number(x, where):
     if math.isnan(value):
         raise InputError("%s is NaN" % where)
     return value
+
+
+def _exact_ratio(x, where):
+    """A real of another type (numpy's longdouble, float32, ...) at its exact
+    value, which float() would round: as a float where that is exact, else as
+    a Fraction."""
+    try:
+        numerator, denominator = x.as_integer_ratio()
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
+    except ValueError:
+        raise InputError("%s is NaN" % where) from None
+    except (TypeError, ArithmeticError):
+        raise InputError("%s is %s, not a usable real number" % (where, shown(x))) from None
+    if not (isinstance(numerator, int) and isinstance(denominator, int) and denominator > 0):
+        raise InputError("%s is %s, whose as_integer_ratio() is not two integers"
+                         % (where, shown(x)))
+    exact = check_size(Fraction(numerator, denominator), where)
+    try:
+        nearest = float(exact)
+    except OverflowError:
+        return exact
+    return nearest if Fraction(nearest) == exact else exact
 
 
 def shown(x):

@@ -44,7 +44,13 @@ _HEADER_TOKEN = re.compile(r"""(?P<quote>['"])(?P<string>[^'"\\\n]*)(?P=quote)""
                            r"""|(?P<mark>[{}():,])""")
 _HEADER_SPACE = re.compile(r"[ \t\r\n]*")
 _NOT_REAL = {"b1": "bool", "c8": "complex", "c16": "complex", "c32": "complex",
-             "O": "object (it would need unpickling)"}
+             "O": "object (it would need unpickling)",
+             # numpy writes '<f16' for the platform's long double: x87 80-bit
+             # extended on x86, IEEE quadruple on 64-bit ARM; the file does not
+             # say which, so no exact value can be taken from it.
+             "f16": "long double, whose format the file does not say (x87 80-bit"
+                    " extended on x86, IEEE quadruple on ARM)",
+             "f12": "long double (x87 80-bit extended in 12 bytes)"}
 
 
 class _Header:
