@@ -21,9 +21,9 @@ report cites them by paths relative to the report's folder (FILE's with
 ``--output FILE``, else the current one).  ``--format html`` is one
 self-contained page with every figure inline.  ``--output FILE`` writes
 the report to FILE instead of standard output.  ``--list`` prints the
-claims' ids, whose statements they are (the paper's or the review's own),
-the verdicts the review states and the statements (``--format json``: a
-list of objects).  ``--claim`` takes an id or a paper's prefix
+claims' ids, whose statements they are (the paper's, the review's own or
+this suite's), the expected verdicts and who states them, and the
+statements (``--format json``: a list of objects).  ``--claim`` takes an id or a paper's prefix
 (``--claim low-rank``).
 ``check-layer`` reads FILE as .json, .csv, .tsv, .txt, .vec, .npy, .npz,
 .safetensors or a torch checkpoint, or a model folder (see
@@ -34,8 +34,7 @@ tokens.  Notes from the reader (a header row skipped, the output layer
 chosen by name, a layer that may be stored transposed) go to stderr, one
 line each.  The report starts with the version, the files read (bytes,
 SHA-256) and the tensors.  Its classes are
-numbered from 0, as in the API; the claims number classes as their papers
-do.  ``--jobs N`` splits the classes across N worker processes (by
+numbered from 0, as in the API and the claims.  ``--jobs N`` splits the classes across N worker processes (by
 default one per CPU, but one for a small layer); the report is the same
 for every N.  On a terminal, a long check shows on stderr the classes
 done, the rate and the time left, on one line wiped at the end; with
@@ -46,12 +45,14 @@ LIST`` (``0:1000``, ``3,17,40:50``, ``@FILE``) decides only those classes,
 each against every row.  A claim that ``--list`` shows as ``--claim``
 runs only when ``--claim`` selects it.
 
-Exit status: 0 when every verdict is the one the review states, 1 when any
+Exit status: 0 when every verdict is the one expected, 1 when any
 differs (a MISMATCH line says which), 2 for a usage error, an unreadable
 layer file, a figure folder that cannot be written, or a report that cannot
-be written (standard output closed or full; a pipe closed early, as by
-``| head -1``, ends it silently), 130 when interrupted (Ctrl-C).  Each
-failure is one line on stderr, never a traceback.  ``check-layer`` exits 0
+be written (standard output closed or full), 141 when the reader of a pipe
+leaves early (as ``| head -1`` does: silently, as Unix tools end), 130 when
+interrupted (Ctrl-C), 143 on SIGTERM and 129 on SIGHUP (with a checkpoint,
+the line says how many classes it keeps and that the same command
+resumes).  Each failure is one line on stderr, never a traceback.  ``check-layer`` exits 0
 whenever the layer was checked, whatever the verdicts; with
 ``--fail-on-unargmaxable``, 1 when any class is unargmaxable.  Text the output's
 encoding cannot show (a file name) is written with backslash escapes.
@@ -111,7 +112,13 @@ def run():
     """Run the command line as a process, ending it with main()'s exit status."""
     signal.signal(signal.SIGINT, _interrupted_early)   # until main() can catch it
     from reviews.cli import main
+    from reviews.cli.streams import stop_on
     signal.signal(signal.SIGINT, signal.default_int_handler)   # main() handles it now
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        # One left ignored (nohup) stays ignored.
+        if number is not None and signal.getsignal(number) == signal.SIG_DFL:
+            signal.signal(number, stop_on)
     sys.exit(main())
 
 

@@ -93,17 +93,21 @@ def start_method():
 # and closes them first: while any process but this one holds a worker's
 # other end, the worker would never see end-of-file when this one dies.
 _PARENT_ENDS = set()
+# The signals a starting worker holds back until it has set its handling.
+_HELD = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+         if hasattr(signal, name)}
 
 
 @contextlib.contextmanager
 def _interrupts_held():
-    """Hold Ctrl-C back while a worker starts: a forked child must not take
-    it before it ignores it, nor this process lose track of the child it has
-    just made (the interrupt comes when the worker is counted)."""
+    """Hold Ctrl-C (and SIGTERM, SIGHUP) back while a worker starts: a
+    forked child must not take one before it sets its own handling, nor
+    this process lose track of the child it has just made (the signal comes
+    when the worker is counted)."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         yield
     finally:
@@ -117,11 +121,16 @@ def _serve(connection, lifeline, start, arguments, work):
     for end in _PARENT_ENDS:
         end.close()
     threading.Thread(target=_outlive_no_parent, args=(lifeline,), daemon=True).start()
-    # Ctrl-C reaches every process of the terminal's group: only the parent
-    # handles it (by ending the workers), so the workers print no traceback.
+    # Ctrl-C and a hang-up reach every process of the terminal's group: only
+    # the parent handles them (by ending the workers), so the workers print
+    # no traceback.  SIGTERM, which the parent sends to end a worker, ends
+    # it whatever handler the command gave the parent.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     try:
         try:
             if start is not None:

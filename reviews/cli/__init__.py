@@ -17,8 +17,8 @@ import sys
 from reviews import __version__
 from reviews.cli.layer import check_layer_command
 from reviews.cli.merge import merge_command
-from reviews.cli.streams import (INTERRUPTED, PROGRAM, SUITE_NAME, Finished, Output, UsageError,
-                                 WriteFailed)
+from reviews.cli.streams import (BROKEN_PIPE, INTERRUPTED, PROGRAM, SUITE_NAME, Finished, Output,
+                                 Stopped, UsageError, WriteFailed)
 from reviews.cli.suite import main_parser, run_claims
 from reviews.errors import InputError
 from reviews.shown import shown_name
@@ -46,8 +46,10 @@ def main(argv=None, out=None, err=None):
     ``out`` and ``err`` default to sys.stdout and sys.stderr.  Whatever
     happens, the command ends with at most one line on ``err`` and never a
     traceback: 2 for a usage error, bad input, or a report that could not
-    be written (silently for a pipe closed early, as by ``| head -1``);
-    130 when interrupted (Ctrl-C).
+    be written; 141 (silently) when the reader of a pipe leaves early, as
+    ``| head -1`` does; 130 when interrupted (Ctrl-C), 128 + the signal's
+    number when stopped by SIGTERM or SIGHUP (Stopped); a check-layer run
+    with a checkpoint says how many classes it keeps and how to resume.
 
     >>> import io
     >>> out, err = io.StringIO(), io.StringIO()
@@ -66,10 +68,12 @@ def main(argv=None, out=None, err=None):
     except (UsageError, InputError) as error:
         status, message = 2, "error: %s" % error
     except WriteFailed as failure:
-        status = 2
+        status = 2 if failure.message else BROKEN_PIPE
         message = failure.message and "error: cannot write the report: %s" % failure.message
-    except KeyboardInterrupt:
-        status, message = INTERRUPTED, "interrupted"
+    except KeyboardInterrupt as stop:
+        status, message = INTERRUPTED, _stopped("interrupted", stop)
+    except Stopped as stop:
+        status, message = 128 + stop.number, _stopped(stop.how, stop)
     except MemoryError:
         status, message = 2, "error: out of memory (ask for fewer --jobs, or a smaller layer)"
     if message:
@@ -79,3 +83,9 @@ def main(argv=None, out=None, err=None):
         except WriteFailed:
             pass   # stderr is closed or full too: the exit status says it
     return status
+
+
+def _stopped(how, stop):
+    """How the command was stopped, and what a checkpoint keeps (``resume``)."""
+    resume = getattr(stop, "resume", None)
+    return how if resume is None else "%s; %s" % (how, resume)

@@ -19,7 +19,7 @@ from reviews.argmax.check import iter_check_layer
 from reviews.argmax.result import Checked
 from reviews.argmax.tolerance import radii
 from reviews.argmax.workers import job_count, start_method
-from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
+from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, Stopped, UsageError, WriteFailed,
                                  add_output, columns, deliver, not_empty, write_notes)
 from reviews.errors import InputError
 from reviews.exact import rational_text
@@ -355,9 +355,14 @@ def _resumed(arguments, header, check, layer, asked, with_radii, notes):
         remaining = [i for i in wanted if i not in done]
         decided = {}
         if remaining:
-            for checked in check(classes=remaining):
-                checkpoint.append(checked.result)
-                decided[checked.result.index] = checked
+            try:
+                for checked in check(classes=remaining):
+                    checkpoint.append(checked.result)
+                    decided[checked.result.index] = checked
+            except (KeyboardInterrupt, Stopped) as stop:
+                stop.resume = ("%s keeps %d of the %d classes asked: the same command resumes"
+                               " from them" % (where, len(kept) + len(decided), len(wanted)))
+                raise
     found = radii(weights, bias, kept) if with_radii and kept else [None] * len(kept)
     decided.update((r.index, Checked(r, radius)) for r, radius in zip(kept, found))
     return [decided[i] for i in wanted]

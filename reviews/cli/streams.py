@@ -5,6 +5,8 @@ exit status; the pieces here make that so for both subcommands.
 
     PROGRAM, SUITE_NAME     the command's name, the suite's name
     INTERRUPTED             the exit status after Ctrl-C
+    BROKEN_PIPE             the exit status when the reader of a pipe leaves
+    Stopped, stop_on        a SIGTERM or SIGHUP as an exception, and its handler
     UsageError              a command-line mistake (one line, exit 2)
     Finished                argparse is done (after --help)
     WriteFailed             a report that could not be written
@@ -18,16 +20,36 @@ exit status; the pieces here make that so for both subcommands.
 import argparse
 import io
 import os
+import signal
 
 from reviews.shown import shown_name
 from reviews.report.files import write_file
 
-__all__ = ["PROGRAM", "SUITE_NAME", "INTERRUPTED", "UsageError", "Finished", "WriteFailed",
+__all__ = ["PROGRAM", "SUITE_NAME", "INTERRUPTED", "BROKEN_PIPE", "Stopped", "stop_on",
+           "UsageError", "Finished", "WriteFailed",
            "Output", "Parser", "not_empty", "add_output", "deliver", "columns", "write_notes"]
 
 PROGRAM = "counterexamples"
 SUITE_NAME = "review-counterexamples"
 INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
+# 128 + SIGPIPE: what a shell reports of a Unix tool whose reader left (yes | head).
+BROKEN_PIPE = 141
+
+
+class Stopped(Exception):
+    """The command was told to stop by a signal (SIGTERM, SIGHUP): one
+    line, exit status 128 + the signal's number."""
+
+    def __init__(self, number, how):
+        super().__init__(how)
+        self.number, self.how = number, how
+
+
+def stop_on(number, frame=None):
+    """A signal handler: raise Stopped for SIGTERM or SIGHUP, as SIGINT raises
+    KeyboardInterrupt, so that the command ends by the same path."""
+    raise Stopped(number, "hung up" if number == getattr(signal, "SIGHUP", None)
+                  else "terminated")
 
 
 class UsageError(Exception):

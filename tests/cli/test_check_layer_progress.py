@@ -3,6 +3,8 @@
 import functools
 import io
 import os
+import re
+import signal
 import unittest
 from unittest import mock
 
@@ -261,6 +263,48 @@ class TestInterruptedWorkers(FileTestCase):
         done = run_code(INTERRUPTED_WORKERS, path)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (130, b"0\n", b"counterexamples: interrupted\n"))
+
+
+# SIGTERM or SIGHUP while worker processes run, with a checkpoint: the
+# handlers the command's entry point sets (reviews.counterexamples.run).
+STOPPED_WORKERS = """\
+import multiprocessing, os, signal, sys
+from reviews.cli import main
+from reviews.cli import layer as layer_command
+from reviews.cli.streams import stop_on
+number = getattr(signal, sys.argv[3])
+signal.signal(number, stop_on)
+checked = layer_command.iter_check_layer
+
+def iter_check_layer(weights, bias, progress, **keywords):
+    def stop(done, total):
+        os.kill(os.getpid(), number)
+    return checked(weights, bias, progress=stop, **keywords)
+
+layer_command.iter_check_layer = iter_check_layer
+status = main(["check-layer", sys.argv[1], "--jobs", "2", "--checkpoint", sys.argv[2]])
+print(len(multiprocessing.active_children()))
+sys.exit(status)
+"""
+
+
+@unittest.skipUnless(hasattr(signal, "SIGHUP"), "sends SIGHUP")
+class TestStoppedWorkers(FileTestCase):
+
+    def test_sigterm_and_sighup_are_one_line_with_what_the_checkpoint_keeps(self):
+        path = self.write("fig1.json", FIGURE_1_JSON)
+        for name, status, how in (("SIGTERM", 143, "terminated"), ("SIGHUP", 129, "hung up")):
+            with self.subTest(signal=name):
+                checkpoint = self.write(name + ".checkpoint", "")
+                done = run_code(STOPPED_WORKERS, path, checkpoint, name)
+                self.assertEqual((done.returncode, done.stdout), (status, b"0\n"))
+                self.assertRegex(done.stderr.decode(), r"^counterexamples: %s; .*%s keeps [0-4]"
+                                 r" of the 4 classes asked: the same command resumes from"
+                                 r" them\n$" % (how, re.escape(name + ".checkpoint")))
+                resumed = run_code(STOPPED_WORKERS.replace("progress=stop", "progress=progress"),
+                                   path, checkpoint, name)
+                self.assertEqual(resumed.returncode, 0)
+                self.assertIn(b"1 of 4 classes unargmaxable", resumed.stdout)
 
 
 if __name__ == "__main__":
