@@ -167,26 +167,53 @@ def check_size(value, where):
 
 
 def rational_text(value):
-    """An exact rational as "p" or "p/q", however many digits it has.
+    """An exact rational as "p" or "p/q", however many digits it has; a p
+    or q ending in 20 zeros or more is written short, "12e400" for 12 * 10**400.
 
     Python 3.11 and later (and some 3.9 and 3.10 releases) refuse to print
     an int of more than 4,300 digits by default; Decimal has no such limit,
     and this leaves the interpreter's global setting alone.
 
-    >>> rational_text(Fraction(-3, 4)), rational_text(5)
-    ('-3/4', '5')
-    >>> len(rational_text(10 ** 5000))
-    5001
+    >>> rational_text(Fraction(-3, 4)), rational_text(5), rational_text(10 ** 20)
+    ('-3/4', '5', '1e20')
+    >>> rational_text(Fraction(1, 10 ** 19700)), len(rational_text(10 ** 5000 + 1))
+    ('1/1e19700', 5001)
     """
-    value = Fraction(value)
-    numerator = _integer_text(value.numerator)
+    return _rational_text(Fraction(value), _short_integer_text)
+
+
+def _rational_text(value, integer_text):
+    numerator = integer_text(value.numerator)
     if value.denominator == 1:
         return numerator
-    return "%s/%s" % (numerator, _integer_text(value.denominator))
+    return "%s/%s" % (numerator, integer_text(value.denominator))
 
 
-_RATIONAL_TEXT = re.compile(r"(-?[0-9]{1,%d})(?:/([0-9]{1,%d}))?" % (_MAX_DIGITS, _MAX_DIGITS),
-                            re.ASCII)
+def _short_integer_text(n):
+    """An int as its digits, or "me z" (m * 10**z) where it ends in _SHORT_ZEROS zeros or more."""
+    if n and n % 10 ** _SHORT_ZEROS == 0:
+        zeros = _trailing_zeros(n)
+        return "%se%d" % (_integer_text(n // 10 ** zeros), zeros)
+    return _integer_text(n)
+
+
+def _trailing_zeros(n):
+    """How many zeros the decimal digits of the nonzero int ``n`` end in."""
+    zeros, step = 0, 1
+    while n % 10 == 0:
+        # Doubling steps: 1e19700 takes 15 divisions, not 19,700.
+        while n % 10 ** step == 0:
+            n //= 10 ** step
+            zeros += step
+            step *= 2
+        step = 1
+    return zeros
+
+
+# An integer that ends in this many zeros or more is written short, "1e400".
+_SHORT_ZEROS = 20
+_INTEGER = r"[0-9]{1,%d}(?:e[0-9]{1,%d})?" % (_MAX_DIGITS, len(str(_MAX_DIGITS)))
+_RATIONAL_TEXT = re.compile(r"(-?%s)(?:/(%s))?" % (_INTEGER, _INTEGER), re.ASCII)
 
 
 def rational_from_text(text, where):
@@ -204,16 +231,23 @@ def rational_from_text(text, where):
     value = None
     if match:
         numerator, denominator = (_integer_from_text(part) for part in match.groups("1"))
-        value = Fraction(numerator, denominator) if denominator else None
-    if value is None or rational_text(value) != text:
+        if numerator is not None and denominator:
+            value = Fraction(numerator, denominator)
+    # Written short, or in full as versions up to 0.5.0 wrote it: in lowest terms.
+    if value is None or text not in (rational_text(value), _rational_text(value, _integer_text)):
         raise InputError('%s is %s, not an exact number in lowest terms ("p" or "p/q")'
                          % (where, shown(text)))
     return check_size(value, where)
 
 
-def _integer_from_text(digits):
+def _integer_from_text(text):
+    """The int that "digits" or "digitse zeros" spells, None past the size limit."""
+    digits, _, zeros = text.partition("e")
+    if zeros and len(digits.lstrip("-")) + int(zeros) > _MAX_DIGITS:
+        return None
     # Decimal reads any number of digits; int() refuses past 4,300 on 3.11+.
-    return int(digits) if len(digits) < 4000 else int(decimal.Decimal(digits))
+    number = int(digits) if len(digits) < 4000 else int(decimal.Decimal(digits))
+    return number * 10 ** int(zeros) if zeros else number
 
 
 def exact_text(value):
@@ -224,6 +258,8 @@ def exact_text(value):
     ('0.9999999', '1/3')
     >>> exact_text(100000001), exact_text(Fraction(1, 10 ** 8)), exact_text(2.5)
     ('100000001', '1e-8', '2.5')
+    >>> exact_text(10 ** 400), exact_text(Fraction(10 ** 400, 3)), exact_text(0)
+    ('1e+400', '1e400/3', '0')
     """
     value = Fraction(value)
     denominator, twos, fives = value.denominator, 0, 0
@@ -237,6 +273,9 @@ def exact_text(value):
     digits = abs(value.numerator) * 10 ** places // value.denominator
     while places and digits % 10 == 0:
         digits, places = digits // 10, places - 1
+    if not places and digits and digits % 10 ** _SHORT_ZEROS == 0:
+        zeros = _trailing_zeros(digits)
+        digits, places = digits // 10 ** zeros, -zeros
     sign = 1 if value < 0 else 0
     return str(decimal.Decimal((sign, tuple(map(int, _integer_text(digits))), -places))).lower()
 

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 from reviews.argmax.check import check_layer
 from reviews.argmax.verify import verify
 from reviews.errors import InputError
-from reviews.exact import real_number
+from reviews.exact import exact_text, rational_from_text, rational_text, real_number
 
 
 class LongDouble:
@@ -65,6 +65,27 @@ class TestOtherRealTypes(unittest.TestCase):
         odd.as_integer_ratio = lambda: (1.5, 2)
         with self.assertRaisesRegex(InputError, "whose as_integer_ratio"):
             real_number(odd, "w[0][0]")
+
+
+class TestShortExactText(unittest.TestCase):
+
+    def test_huge_and_tiny_powers_of_ten_are_written_short_and_read_back(self):
+        for value, text in ((F(10) ** 400, "1e400"), (F(1, 10 ** 19700), "1/1e19700"),
+                            (F(-3 * 10 ** 25, 7), "-3e25/7"), (F(10) ** 19, "1" + "0" * 19)):
+            self.assertEqual(rational_text(value), text)
+            self.assertEqual(rational_from_text(text, "x"), value)
+
+    def test_the_full_digits_of_earlier_versions_are_still_read(self):
+        self.assertEqual(rational_from_text("1" + "0" * 400, "box"), F(10) ** 400)
+
+    def test_forms_not_in_lowest_terms_or_past_the_limit_are_refused(self):
+        for text in ("10e20", "2/4e30", "1e99999", "1e20/1e20"):
+            with self.assertRaisesRegex(InputError, "not an exact number in lowest terms"):
+                rational_from_text(text, "x")
+
+    def test_a_person_s_form_is_short_for_huge_values_too(self):
+        self.assertEqual((exact_text(10 ** 400), exact_text(F(1, 10 ** 400)), exact_text(100)),
+                         ("1e+400", "1e-400", "100"))
 
 
 if __name__ == "__main__":

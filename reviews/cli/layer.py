@@ -20,6 +20,7 @@ from reviews.argmax.result import Checked
 from reviews.argmax.tolerance import radii
 from reviews.argmax.workers import job_count, start_method
 from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, Stopped, UsageError, WriteFailed,
+                                 certificates_asked,
                                  add_output, columns, deliver, not_empty, write_notes)
 from reviews.errors import InputError
 from reviews.exact import rational_text
@@ -84,7 +85,7 @@ def _layer_parser(out):
                              " misses (the search has no tolerance); default 0")
     parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
                         help="report format (default: text)")
-    parser.add_argument("--certificates", choices=CERTIFICATES, default="all",
+    parser.add_argument("--certificates", choices=CERTIFICATES,
                         help="the classes whose certificates the JSON lists (default: all;"
                              " unargmaxable: their combinations only, no witnesses, for a"
                              " small file from a large layer)")
@@ -218,6 +219,7 @@ def _parse(argv, out):
     listed (unresolved), ``name`` the layer's name in the report, ``shown``
     and ``bias_shown`` the names its messages give the files."""
     arguments = _layer_parser(out).parse_args(argv)
+    arguments.certificates = certificates_asked(arguments)
     if (arguments.file is None) == (arguments.example is None):
         raise UsageError("check-layer needs FILE or --example NAME (one of them)")
     if arguments.example is not None:

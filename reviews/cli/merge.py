@@ -10,7 +10,8 @@ the same --format and --certificates, byte for byte.
 
 from reviews import __version__
 from reviews.cli.layer import reports_radii
-from reviews.cli.streams import PROGRAM, SUITE_NAME, Parser, add_output, deliver, not_empty
+from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, add_output, certificates_asked,
+                                 deliver, not_empty)
 from reviews.errors import InputError
 from reviews.formats.source import open_regular
 from reviews.report.files import refuse_folder, refuse_inputs
@@ -31,7 +32,7 @@ def _merge_parser(out):
                              " SHARD; together they hold every class once")
     parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
                         help="report format (default: text)")
-    parser.add_argument("--certificates", choices=CERTIFICATES, default="all",
+    parser.add_argument("--certificates", choices=CERTIFICATES,
                         help="as check-layer's: the classes whose certificates the JSON lists"
                              " (default: all)")
     parser.add_argument("--fail-on-unargmaxable", action="store_true",
@@ -54,6 +55,7 @@ def _read(path):
 
 def merge_command(argv, out, err):
     arguments = _merge_parser(out).parse_args(argv)
+    arguments.certificates = certificates_asked(arguments)
     if arguments.output is not None:
         refuse_folder(arguments.output)
         refuse_inputs(arguments.output, arguments.shards)

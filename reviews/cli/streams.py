@@ -13,6 +13,7 @@ exit status; the pieces here make that so for both subcommands.
     Output                  a stream as the command writes to it
     Parser                  argparse, raising instead of printing and exiting
     not_empty, add_output   argument types and the shared --output option
+    certificates_asked      --certificates as asked: only with --format json
     deliver                 a report to its file (written whole) or stream
     columns, write_notes    the terminal's width; notes, one line each
 """
@@ -26,8 +27,8 @@ from reviews.shown import shown_name
 from reviews.report.files import write_file
 
 __all__ = ["PROGRAM", "SUITE_NAME", "INTERRUPTED", "BROKEN_PIPE", "Stopped", "stop_on",
-           "UsageError", "Finished", "WriteFailed",
-           "Output", "Parser", "not_empty", "add_output", "deliver", "columns", "write_notes"]
+           "UsageError", "Finished", "WriteFailed", "Output", "Parser", "not_empty",
+           "add_output", "certificates_asked", "deliver", "columns", "write_notes"]
 
 PROGRAM = "counterexamples"
 SUITE_NAME = "review-counterexamples"
@@ -200,3 +201,15 @@ def write_notes(notes, err):
             err.write("%s: note: %s\n" % (PROGRAM, shown_name(line)))
         except WriteFailed:
             return   # a note is not worth failing the check for
+
+
+def certificates_asked(arguments):
+    """--certificates as asked ("all" by default); a UsageError with another
+    format than json, whose reports list no certificate to choose from."""
+    if arguments.certificates is None:
+        return "all"
+    if arguments.format != "json":
+        raise UsageError("--certificates chooses what the JSON report lists; the %s report"
+                         " lists no witnesses: add --format json, or leave it out"
+                         % arguments.format)
+    return arguments.certificates

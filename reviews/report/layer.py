@@ -129,8 +129,20 @@ def _radius_text(value):
     return "inf" if value is None else _approximation(value)
 
 
-def _meaning(has_bias, box=None, tolerance=0):
-    """What the listed combinations prove, in one sentence."""
+_MASKED = "A masked class (b[i] = -inf) has the logit -inf at every input."
+
+
+def _meaning(has_bias, box=None, tolerance=0, unargmaxable=()):
+    """What the listed certificates prove: a sentence for the combinations,
+    one for the masked classes, each where some are listed."""
+    if all(r.masked for r in unargmaxable):
+        return ("Unargmaxable classes, each masked by a bias of -inf: its logit is -inf at"
+                " every input, never the largest.")
+    combined = _combined_meaning(has_bias, box, tolerance)
+    return combined + " " + _MASKED if any(r.masked for r in unargmaxable) else combined
+
+
+def _combined_meaning(has_bias, box, tolerance):
     if tolerance:
         where = ("R * |sum_j lam_j (w[j] - w[i])|_1" if box is not None
                  else "0 with sum_j lam_j (w[j] - w[i]) = 0")
@@ -225,13 +237,15 @@ def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provena
     lines.append("%s: %s" % (shown_name(name), _header(results, dim, has_bias, classes)))
     lines += _asked_lines(results, classes)
     if unargmaxable:
-        lines += textwrap.wrap(_meaning(has_bias, _box(results), _tolerance(results)), 78)
+        lines += textwrap.wrap(_meaning(has_bias, _box(results), _tolerance(results),
+                                        unargmaxable), 78)
         lines += ["  class %d%s: %s" % (r.index, _token(tokens, r.index), _combination(r))
                   for r in unargmaxable]
         lines += _thin_lines(results, radii)
         lines.append(_count(results, unargmaxable, classes))
-        lines.append("Coefficients to %d significant digits. %s"
-                     % (_DIGITS, _where_exact(unargmaxable, _WHERE_EXACT)))
+        coefficients = ("Coefficients to %d significant digits. " % _DIGITS
+                        if not all(r.masked for r in unargmaxable) else "")
+        lines.append(coefficients + _where_exact(unargmaxable, _WHERE_EXACT))
     else:
         lines += _thin_lines(results, radii)
         lines += [_count(results, unargmaxable, classes),
@@ -313,9 +327,11 @@ def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, pro
     lines += _asked_lines(results, classes, code_span) + [""] * (classes is not None)
     if unargmaxable:
         token = "" if tokens is None else " Token |"
-        lines += [_meaning(has_bias, _box(results), _tolerance(results)), "",
-                  "| Class |%s Combination (coefficients to %d significant digits) |"
-                  % (token, _DIGITS), "| ---: |%s --- |" % (token and " --- |")]
+        certificate = ("Certificate" if all(r.masked for r in unargmaxable)
+                       else "Combination (coefficients to %d significant digits)" % _DIGITS)
+        lines += [_meaning(has_bias, _box(results), _tolerance(results), unargmaxable), "",
+                  "| Class |%s %s |" % (token, certificate),
+                  "| ---: |%s --- |" % (token and " --- |")]
         lines += ["| %d |%s `%s` |" % (r.index, _markdown_token(tokens, r.index),
                                        _combination(r)) for r in unargmaxable]
         lines.append("")

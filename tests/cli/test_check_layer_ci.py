@@ -65,10 +65,16 @@ class TestCertificates(FileTestCase):
                                          "--certificates", "unargmaxable")[1])
         self.assertEqual((document["unargmaxable"], document["results"]), ([], []))
 
-    def test_text_is_the_same_either_way(self):
+    def test_with_text_or_markdown_it_is_refused_not_ignored(self):
         path = self.write("fig1.json", FIGURE_1_JSON)
-        self.assertEqual(in_process("check-layer", path, "--certificates", "unargmaxable"),
-                         in_process("check-layer", path))
+        for form in ("text", "markdown"):
+            self.assertEqual(in_process("check-layer", path, "--format", form,
+                                        "--certificates", "unargmaxable"),
+                             (2, "", "counterexamples: error: --certificates chooses what the"
+                                     " JSON report lists; the %s report lists no witnesses:"
+                                     " add --format json, or leave it out\n" % form))
+        self.assertIn("--certificates chooses what the JSON report lists",
+                      in_process("merge", path, "--certificates", "all")[2])
 
     def test_an_unknown_choice_is_a_usage_error(self):
         path = self.write("fig1.json", FIGURE_1_JSON)

@@ -35,6 +35,16 @@ class TestBox(FileTestCase):
         self.assertEqual(document["results"][1]["terms"], [[0, "1", "1"]])
         self.assertEqual(document["results"][0]["witness"], [["0", "0"]])
 
+    def test_a_huge_box_and_tolerance_are_written_short_and_exact(self):
+        path = self.write("layer.json", self.LAYER)
+        _, out, _ = in_process("check-layer", path, "--box", "1e400", "--tolerance", "1e19700")
+        self.assertIn("\noptions: box R = 1e+400, tolerance T = 1e+19700\n", out)
+        _, out, _ = in_process("check-layer", path, "--box", "1e400", "--tolerance", "1e-400",
+                               "--format", "json")
+        document = json.loads(out)
+        self.assertEqual((document["box"], document["tolerance"]), ("1e400", "1/1e400"))
+        self.assertLess(len(out), 2000)
+
     def test_jobs_give_the_same_output_as_one_process(self):
         path = self.write("fig1.json", FIGURE_1_JSON)
         one = in_process("check-layer", path, "--format", "json")

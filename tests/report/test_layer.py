@@ -129,8 +129,8 @@ class TestLayerJson(unittest.TestCase):
                 {"index": 1, "argmaxable": False,
                  "terms": [[0, "1/3", "0.333333"], [7, "2/3", "0.666667"]]},
                 {"index": 2, "argmaxable": False,
-                 "terms": [[0, "9" * 4400 + "/1" + "0" * 4400, "1.00000"],
-                           [1, "1/1" + "0" * 4400, "1e-4400"]]},
+                 "terms": [[0, "9" * 4400 + "/1e4400", "1.00000"],
+                           [1, "1/1e4400", "1e-4400"]]},
                 {"index": 3, "argmaxable": False, "terms": [[2, "1", "1"]]},
             ],
         })
@@ -184,6 +184,23 @@ class TestLayerMasked(unittest.TestCase):
         self.assertIn("\n1 of 2 classes unargmaxable (1 masked by a bias of -inf: the others"
                       " are decided without it), 1 argmaxable.\n", report)
         self.assertIn("| 1 | `masked: b[1] = -inf` |", layer_markdown("w.csv", self.RESULTS, 1, True))
+
+    def test_masked_classes_alone_are_not_called_convex_combinations(self):
+        report = layer_text("w.csv", self.RESULTS, 1, True)
+        self.assertIn("Unargmaxable classes, each masked by a bias of -inf: its logit is -inf",
+                      report)
+        self.assertNotIn("convex combination", report)
+        self.assertNotIn("Coefficients", report)
+        self.assertTrue(report.endswith("\nExact values and witnesses: --format json\n"))
+        markdown = layer_markdown("w.csv", self.RESULTS, 1, True)
+        self.assertIn("| Class | Certificate |", markdown)
+        self.assertNotIn("convex combination", markdown)
+
+    def test_masked_classes_beside_combinations_are_said_to_be_masked(self):
+        results = self.RESULTS + [ClassResult(2, False, None, ((0, F(1)),))]
+        report = layer_text("w.csv", results, 1, True)
+        self.assertIn("convex combination", report)
+        self.assertIn("A masked class (b[i] = -inf) has the logit\n-inf at every input.", report)
 
     def test_json_marks_it_masked(self):
         document = json.loads(layer_json("w.csv", self.RESULTS, 1, True))
