@@ -143,7 +143,7 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     >>> [c.result.argmaxable for c in iter_check_layer(W, b)]
     [True, True, True]
     >>> next(c.radius for c in iter_check_layer(W, b, radii=True) if c.result.index == 1)
-    Radius(value=Fraction(1, 1), exact=False)
+    Radius(value=Fraction(1, 1), exact=False, upper=None)
     """
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a function called as progress(done, total), not %s"

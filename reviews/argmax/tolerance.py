@@ -87,19 +87,23 @@ __all__ = ["Radius", "Geometry", "with_tolerance", "radii", "THRESHOLD"]
 # The released detector's LP: a class passes when its ball's radius is above this.
 THRESHOLD = Fraction(1, 10 ** 8)
 _DIGITS = 3
+# Digits a radius may take to clear the tolerance its class passed.
+_MOST_DIGITS = 40
 # Rivals added to the working set per round.
 _ADDED = 8
 # Rivals measured exactly at first for a witness's radius: the nearest is
 # among the rows of largest logit, or among those the packed layer lists.
 _LOOKED = 16
 
-Radius = namedtuple("Radius", "value exact")
-Radius.__doc__ = """A lower bound on a class's largest radius (its Chebyshev radius).
+Radius = namedtuple("Radius", "value exact upper", defaults=(None,))
+Radius.__doc__ = """A lower bound on a class's largest radius r* (its Chebyshev radius).
 
 value: a Fraction of 3 significant digits, rounded down, or None when
-unbounded (no rival with other weights); exact: True when value is the
-largest radius itself rounded down (computed for classes whose witness's
-bound is below THRESHOLD), False when it is a witness's bound."""
+unbounded (no rival with other weights); exact: True when r* itself was
+found (for classes whose witness's bound is at most THRESHOLD), False when
+value is a witness's bound.  upper (exact radii only): value <= r* <= upper,
+the next value of as many digits, or value itself when r* = value.  A class
+that passed a tolerance T gets digits enough that value > T."""
 
 
 class Geometry:
@@ -291,8 +295,9 @@ class Geometry:
             raise InputError("class %d: its witness has %d coordinates, not the layer's %d"
                              % (i, len(result.witness), self.dim))
         found = self.bound(i, result.witness)
-        if found.value is not None and found.value < threshold:
-            found = _largest(self, i, result.witness, found.value, threshold)
+        if found.value is not None and found.value <= threshold:
+            found = _largest(self, i, result.witness, found.value, threshold,
+                             result.tolerance or 0)
         return found
 
     def decide_at(self, i, tolerance, working):
@@ -469,7 +474,7 @@ def radii(weights, bias, results, threshold=THRESHOLD):
     >>> from reviews.argmax.check import check_layer
     >>> W, b = [[0], [1], [2]], [0, Fraction(1, 10 ** 9), 0]
     >>> radii(W, b, check_layer(W, b, box=100))[1]
-    Radius(value=Fraction(1, 1000000000), exact=True)
+    Radius(value=Fraction(1, 1000000000), exact=True, upper=Fraction(1, 1000000000))
     """
     masks = Masks(weights, bias)
     if masks.masked:
@@ -487,12 +492,16 @@ def radii(weights, bias, results, threshold=THRESHOLD):
     return [geometry.radius(result, threshold) for result in results]
 
 
-def _largest(geometry, i, witness, low, threshold):
-    """The Radius of class i whose witness's bound is ``low`` < threshold.
+def _largest(geometry, i, witness, low, threshold, tolerance=0):
+    """The Radius of class i whose witness's bound is ``low`` <= threshold.
 
     The class is decided at the threshold; if it fails there, its largest
     radius r* (>= low) is at most the threshold, and a bisection over the
-    values of 3 significant digits finds the largest g with r* > g.
+    values of 3 significant digits finds the largest g with r* > g (or
+    g = low, a witness's bound) and the next, h, with r* <= h.  Where the
+    class fails at g = low, r* = low exactly.  A class argmaxable at
+    ``tolerance`` T has r* > T: more digits are bisected until g > T, so
+    that the radius shown beside that verdict never reads against it.
     """
     margins, _ = geometry.margins(i, witness)
     working = geometry.closest(i, margins, geometry.distances(i), _ADDED)
@@ -515,7 +524,39 @@ def _largest(geometry, i, witness, low, threshold):
             bound = geometry.bound(i, found).value
             below = max(middle, min(_grid_index(bound, shift), above - 1))
         middle = (below + above) // 2
-    return Radius(_grid_value(below, shift), True)
+    lower, upper = _grid_value(below, shift), _grid_value(above, shift)
+    if lower == low and geometry.decide_at(i, low, working)[0] is None:
+        return Radius(low, True, low)
+    digits = _DIGITS
+    while lower <= tolerance and digits < _MOST_DIGITS:
+        digits += 1
+        lower, upper = _finer(geometry, i, working, lower, upper, digits)
+    return Radius(lower, True, upper)
+
+
+def _finer(geometry, i, working, lower, upper, digits):
+    """(g, h): the values of ``digits`` significant digits in [lower, upper]
+    with r* > g (or g = lower) and r* <= h, found by bisection."""
+    unit = Fraction(10) ** (_decimal_exponent(lower) - digits + 1)
+    below, above = math.floor(lower / unit), math.ceil(upper / unit)
+    while above - below > 1:
+        middle = (below + above) // 2
+        if geometry.decide_at(i, middle * unit, working)[0] is None:
+            above = middle
+        else:
+            below = middle
+    return below * unit, above * unit
+
+
+def _decimal_exponent(value):
+    """floor(log10(value)) of a positive Fraction, from bit lengths, then exactly."""
+    exponent = int((value.numerator.bit_length() - value.denominator.bit_length())
+                   * math.log10(2))
+    while Fraction(10) ** exponent > value:
+        exponent -= 1
+    while Fraction(10) ** (exponent + 1) <= value:
+        exponent += 1
+    return exponent
 
 
 def _grid_index(value, shift):

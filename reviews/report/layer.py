@@ -105,8 +105,8 @@ _THIN = ("Argmaxable only on a region thinner than 1e-8: %s, the question of the
 
 
 def _thin(results, radii):
-    """[(class, its largest radius)] for the classes of an exact radius (at most 1e-8)."""
-    return [(r.index, radius.value) for r, radius in zip(results, radii or ())
+    """[(class, its Radius)] for the classes of an exact radius (at most 1e-8)."""
+    return [(r.index, radius) for r, radius in zip(results, radii or ())
             if radius is not None and radius.exact]
 
 
@@ -116,7 +116,7 @@ def _thin_lines(results, radii):
     if not thin:
         return []
     return textwrap.wrap(_THIN % _thin_option(results), 78) + [
-        "  class %d: largest radius %s" % (i, _radius_text(value)) for i, value in thin]
+        "  class %d: largest radius %s" % (i, _largest_text(radius)) for i, radius in thin]
 
 
 def _thin_option(results, code=str):
@@ -125,8 +125,17 @@ def _thin_option(results, code=str):
 
 
 def _radius_text(value):
-    """A radius (3 significant digits, exact) as text; None is unbounded."""
-    return "inf" if value is None else _approximation(value)
+    """A radius (a decimal of a few significant digits) as its exact text;
+    None is unbounded."""
+    return "inf" if value is None else exact_text(value)
+
+
+def _largest_text(radius):
+    """A largest radius as found: its value, or the two values it lies
+    between where bisection stopped there ("between 4.99e-9 and 5e-9")."""
+    if radius.upper is None or radius.upper == radius.value:
+        return _radius_text(radius.value)
+    return "between %s and %s" % (_radius_text(radius.value), _radius_text(radius.upper))
 
 
 _MASKED = "A masked class (b[i] = -inf) has the logit -inf at every input."
@@ -339,7 +348,7 @@ def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, pro
     if thin:
         lines += [_THIN % _thin_option(results, code_span), "",
                   "| Class | Largest radius |", "| ---: | --- |"]
-        lines += ["| %d | %s |" % (i, _radius_text(value)) for i, value in thin]
+        lines += ["| %d | %s |" % (i, _largest_text(radius)) for i, radius in thin]
         lines.append("")
     lines.append("%s %s." % (_count(results, unargmaxable, classes),
                              _where_exact(unargmaxable, "`%s`" % _WHERE_EXACT)))
@@ -379,7 +388,10 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, 
     class's "radius": a lower bound on the radius of a ball where it wins
     (its centre in the box), rounded down to 3 significant digits, as exact
     decimal text ("inf": unbounded); for the thin classes the largest
-    radius itself, rounded down.
+    radius itself, rounded down, and where it is not that value exactly,
+    "radius_at_most" the next value of as many digits (the largest radius
+    lies between the two; a class that passed a tolerance T gets digits
+    enough that "radius" is above T).
     With ``provenance``, the keys "version", "files" (each {"path",
     "bytes", "sha256"}, the last two null for standard input),
     "weights_tensor" and "bias_tensor" ({"name", "dtype", "shape"} or
@@ -449,6 +461,8 @@ def _class_json(result, radius=None, tokens=None):
         entry["witness"] = [[rational_text(v), _approximation(v)] for v in result.witness]
         if radius is not None:
             entry["radius"] = _radius_text(radius.value)
+            if radius.upper is not None and radius.upper != radius.value:
+                entry["radius_at_most"] = _radius_text(radius.upper)
     elif result.masked:
         entry["masked"] = True
     else:

@@ -453,11 +453,23 @@ class _Results:
         text = line["radius"]
         if text == "inf":
             return Radius(None, False)
+        value = self._radius_value(text, where, "radius")
+        thin = index in self.thin
+        upper = line.get("radius_at_most")
+        if upper is None:
+            return Radius(value, thin, value if thin else None)
+        upper = self._radius_value(upper, where, "radius_at_most")
+        if not thin or upper <= value:
+            raise self.fields.error("%s: its radius_at_most is %s, not above its radius of a"
+                                    " thin class" % (where, _shown(line["radius_at_most"])))
+        return Radius(value, True, upper)
+
+    def _radius_value(self, text, where, key):
         value = None
-        if isinstance(text, str) and len(text) < 40 and _RADIUS.fullmatch(text):
+        if isinstance(text, str) and len(text) < 60 and _RADIUS.fullmatch(text):
             value = decimal.Decimal(text)
             value = None if decimal_size_error(value) else Fraction(value)
         if value is None or value <= 0:
-            raise self.fields.error("%s: its radius is %s, not a positive number or \"inf\""
-                                    % (where, _shown(text)))
-        return Radius(value, index in self.thin)
+            raise self.fields.error("%s: its %s is %s, not a positive number or \"inf\""
+                                    % (where, key, _shown(text)))
+        return value

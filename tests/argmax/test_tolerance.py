@@ -261,23 +261,24 @@ class TestRadius(unittest.TestCase):
             radii([row + [0] for row in weights], biases, results)
 
     def test_a_thin_class_gets_its_largest_radius_rounded_down(self):
-        for width, shown in ((F(3, 10 ** 9), F(3, 10 ** 9)),
-                             (F(12345, 10 ** 14), F(123, 10 ** 12))):
+        for width, shown, upper in ((F(3, 10 ** 9), F(3, 10 ** 9), F(3, 10 ** 9)),
+                                    (F(12345, 10 ** 14), F(123, 10 ** 12), F(124, 10 ** 12))):
             with self.subTest(width=width):
                 weights, biases = sliver(width)
                 found = radii(weights, biases, check_layer(weights, biases, box=100))
-                self.assertEqual(found[1], Radius(shown, True))
+                self.assertEqual(found[1], Radius(shown, True, upper))
 
     def test_a_radius_past_the_float_range_is_found_exactly(self):
         weights, biases = sliver(Decimal("2.5e-3000"))
         found = radii(weights, biases, check_layer(weights, biases, box=100))
-        self.assertEqual(found[1], Radius(F(25, 10 ** 3001), True))
+        self.assertEqual(found[1], Radius(F(25, 10 ** 3001), True, F(25, 10 ** 3001)))
 
     def test_a_witness_near_its_largest_ball_takes_one_decision_past_the_threshold(self):
         # The tester's 60-byte layer (bias 3e-12000) took seconds: a bisection
         # of 24 exact decisions over 12,000 decades, though its witness's
         # bound was already within a grid step of the answer.  Here 3e-300:
-        # 19 decisions before, 2 now (the threshold's, then the grid step's).
+        # 19 decisions before, 3 now (the threshold's, the grid step's, then
+        # whether the witness's bound is the largest radius itself).
         weights, biases = [[0, 0], [1, 1], [2, 2], [0, 1]], [0, Decimal("3e-300"), 0, -5]
         results = check_layer(weights, biases)
         decided = []
@@ -290,14 +291,32 @@ class TestRadius(unittest.TestCase):
         with mock.patch.object(Geometry, "decide_at", counted):
             found = radii(weights, biases, results)
         # 3e-300 / sqrt(2) = 2.1213...e-300.
-        self.assertEqual(found[1], Radius(F(212, 10 ** 302), True))
-        self.assertEqual(decided, [DETECTOR, F(213, 10 ** 302)])
+        self.assertEqual(found[1], Radius(F(212, 10 ** 302), True, F(213, 10 ** 302)))
+        self.assertEqual(decided, [DETECTOR, F(213, 10 ** 302), F(212, 10 ** 302)])
 
     def test_an_irrational_largest_radius_is_rounded_down(self):
         # 1e-9 / sqrt(2) = 7.0710678...e-10.
         weights, biases = diagonal(F(1, 10 ** 9))
         found = radii(weights, biases, check_layer(weights, biases, box=100))
-        self.assertEqual(found[1], Radius(F(707, 10 ** 12), True))
+        self.assertEqual(found[1], Radius(F(707, 10 ** 12), True, F(708, 10 ** 12)))
+
+    def test_a_largest_radius_of_three_digits_is_bracketed_not_shown_a_step_low(self):
+        # Region x1 in (-1e-8, 0), distances 1 and 2: r* = 5e-9 exactly.
+        weights, biases = [[0, 0], [1, 0], [3, 0]], [0, F(1, 10 ** 8), F(1, 10 ** 8)]
+        found = radii(weights, biases, check_layer(weights, biases))
+        self.assertEqual(found[1], Radius(F(499, 10 ** 11), True, F(5, 10 ** 9)))
+
+    def test_a_largest_radius_of_exactly_the_threshold_is_thin(self):
+        weights, biases = [[0], [1], [2]], [0, F(1, 10 ** 8), 0]
+        found = radii(weights, biases, check_layer(weights, biases))
+        self.assertEqual(found[1], Radius(F(1, 10 ** 8), True, F(1, 10 ** 8)))
+
+    def test_a_class_that_passes_a_tolerance_gets_a_radius_above_it(self):
+        weights, biases = [[0], [1], [2]], [0, F("3.0000001e-9"), 0]
+        results = check_layer(weights, biases, box=100, tolerance=F(3, 10 ** 9))
+        found = radii(weights, biases, results)
+        self.assertEqual(found[1], Radius(F("3.00000009e-9"), True, F("3.0000001e-9")))
+        self.assertGreater(found[1].value, F(3, 10 ** 9))
 
     def test_a_poor_witness_does_not_put_a_wide_class_on_the_list(self):
         # Class 1 wins for every x > 0; a witness at 1e-12 bounds its radius by 1e-12 only.

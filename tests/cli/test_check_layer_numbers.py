@@ -45,6 +45,21 @@ class TestBox(FileTestCase):
         self.assertEqual((document["box"], document["tolerance"]), ("1e400", "1/1e400"))
         self.assertLess(len(out), 2000)
 
+    def test_a_thin_radius_is_bracketed_and_merged_shards_keep_the_bracket(self):
+        path = self.write("thin.json", '{"weights": [[0, 0], [1, 0], [3, 0]],'
+                                       ' "bias": [0, 1e-8, 1e-8]}')
+        _, out, _ = in_process("check-layer", path)
+        self.assertIn("\n  class 1: largest radius between 4.99e-9 and 5e-9\n", out)
+        _, whole, _ = in_process("check-layer", path, "--format", "json")
+        self.assertEqual({k: json.loads(whole)["results"][1][k] for k in ("radius",
+                                                                          "radius_at_most")},
+                         {"radius": "4.99e-9", "radius_at_most": "5e-9"})
+        shards = []
+        for k in range(3):
+            shards.append(self.write("s%d.json" % k, in_process(
+                "check-layer", path, "--classes", str(k), "--format", "json")[1]))
+        self.assertEqual(in_process("merge", *shards, "--format", "json")[1], whole)
+
     def test_jobs_give_the_same_output_as_one_process(self):
         path = self.write("fig1.json", FIGURE_1_JSON)
         one = in_process("check-layer", path, "--format", "json")
