@@ -74,8 +74,14 @@ class Verifier:
     def __init__(self, weights, bias, box=None, tolerance=0):
         self.masks = Masks(weights, bias)
         if self.masks.masked:
-            weights, bias = self.masks.select(weights), self.masks.select(bias)
-        rows, biases, _ = integer_layer(weights, bias)
+            if len(self.masks.masked) == len(bias):
+                # Every class masked: each is proved by its bias alone, and
+                # no row is left to make exact once the numbers are checked.
+                Masks(weights, bias, validate=True)
+                weights, bias = [], None
+            else:
+                weights, bias = self.masks.select(weights), self.masks.select(bias)
+        rows, biases, _ = integer_layer(weights, bias) if weights else ([], None, 1)
         self.rows, self.biases = rows, biases or [0] * len(rows)
         self.bound = None if box is None else box_bound(box)
         self.tolerance = tolerance_bound(tolerance)

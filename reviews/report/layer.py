@@ -193,10 +193,15 @@ def _combination(result):
 
 def _count(results, unargmaxable, classes=None):
     masked = sum(r.masked for r in unargmaxable)
+    if masked and masked == len(results):
+        why = " (every one masked by a bias of -inf)"
+    elif masked:
+        why = (" (%d masked by a bias of -inf: the others are decided without %s)"
+               % (masked, "it" if masked == 1 else "them"))
+    else:
+        why = ""
     return "%d of %s%s unargmaxable%s, %d argmaxable." % (
-        len(unargmaxable), _classes(len(results)), "" if classes is None else " asked",
-        " (%d masked by a bias of -inf: the others are decided without %s)"
-        % (masked, "it" if masked == 1 else "them") if masked else "",
+        len(unargmaxable), _classes(len(results)), "" if classes is None else " asked", why,
         len(results) - len(unargmaxable))
 
 

@@ -122,6 +122,13 @@ class TestChecking(unittest.TestCase):
         results = check_layer(LINE, [-INF] * 3)
         self.assertEqual([(r.argmaxable, r.masked) for r in results], [(False, True)] * 3)
 
+    def test_every_class_masked_is_verifiable_and_its_numbers_still_checked(self):
+        results = check_layer(LINE, [-INF] * 3)
+        self.assertEqual([verify(LINE, [-INF] * 3, r) for r in results], [True] * 3)
+        self.assertFalse(verify(LINE, [-INF] * 3, ClassResult(0, True, (0,))))
+        with self.assertRaisesRegex(InputError, r"weights\[1\]\[0\] is 'x'"):
+            verify([[0], ["x"], [2]], [-INF] * 3, results[0])
+
     def test_plus_infinity_and_nan_stay_errors(self):
         # Named by their own class, not by their place among the unmasked.
         for value, shown in ((INF, "inf"), (math.nan, "NaN")):
@@ -139,7 +146,7 @@ class TestRadii(FileTestCase):
         found = radii(weights, bias, check_layer(weights, bias))
         self.assertEqual(found[:3], radii(weights[:3], bias[:3],
                                           check_layer(weights[:3], bias[:3])))
-        self.assertEqual(found[1], Radius(Fraction(707, 10 ** 12), True))
+        self.assertEqual(found[1], Radius(Fraction(707, 10 ** 12), True, Fraction(708, 10 ** 12)))
         self.assertIsNone(found[3])
         self.assertEqual(radii(LINE, [-INF] * 3, check_layer(LINE, [-INF] * 3)), [None] * 3)
 
@@ -150,7 +157,7 @@ class TestRadii(FileTestCase):
         status, out, err = in_process("check-layer", weights, "--bias", bias)
         self.assertEqual((status, err), (0, ""))
         self.assertIn("\n  class 3: masked: b[3] = -inf\n", out)
-        self.assertIn("\n  class 1: largest radius 7.07e-10\n", out)
+        self.assertIn("\n  class 1: largest radius between 7.07e-10 and 7.08e-10\n", out)
 
 
 class TestReading(FileTestCase):

@@ -36,6 +36,18 @@ class CheckpointTestCase(FileTestCase):
 
 class TestResume(CheckpointTestCase):
 
+    def test_a_layer_of_masked_classes_only_resumes_from_its_checkpoint(self):
+        path = self.write("masked.json", '{"weights": [[0], [2]], "bias": [-Infinity,'
+                                         ' -Infinity]}')
+        first = in_process("check-layer", path, "--checkpoint", self.checkpoint)
+        again = in_process("check-layer", path, "--checkpoint", self.checkpoint)
+        self.assertEqual((first[0], again[0]), (0, 0))
+        self.assertEqual(again[1], first[1])
+        self.assertIn("\n2 of 2 classes unargmaxable (every one masked by a bias of -inf), 0"
+                      " argmaxable.\n", again[1])
+        self.assertIn("2 classes kept from an earlier run, their certificates checked again",
+                      again[2])
+
     def test_a_run_cut_short_gives_the_uninterrupted_report(self):
         for options in ([], ["--box", "2", "--tolerance", "0.01"], ["--classes", "1:6"]):
             for report in (["--format", "text"], ["--format", "json"]):
