@@ -7,9 +7,10 @@ markdown and JSON, for ``check-layer``.
     layer_json      every exact value beside its rounded one
     LAYER_FORMATS   the renderers by name
     CERTIFICATES    what layer_json can list: every class, or the unargmaxable
+    approximation   an exact value rounded as the reports show it beside it
 
 A checked layer's classes are numbered from 0, as in Python and the API
-(the claims number classes as their papers do).  Its text and markdown show
+(as the claims do).  Its text and markdown show
 each unargmaxable class's combination with coefficients correctly rounded
 to 6 significant digits ("0.420690"; fewer digits when that is exact, and a
 coefficient of exactly 1 as just ``w[j]``); the JSON has every exact value
@@ -31,7 +32,7 @@ from reviews.shown import shown_name
 from reviews.report.markdown import code_span, markdown_name, table_cell
 
 __all__ = ["Provenance", "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS",
-           "CERTIFICATES"]
+           "CERTIFICATES", "approximation"]
 
 Provenance = namedtuple("Provenance", "version files weights_tensor bias_tensor transpose")
 Provenance.__doc__ = """What produced a checked layer's report: the version line, the files
@@ -51,9 +52,14 @@ _NUMBERING = "classes numbered from 0"
 _WHERE_EXACT = "--format json"
 
 
-def _approximation(value):
+def approximation(value):
     """``value`` correctly rounded to 6 significant digits (fewer when that
-    is exact), in Python's notation: "0.420690", "0.5", "1e-4400"."""
+    is exact), in Python's notation.
+
+    >>> from fractions import Fraction
+    >>> approximation(Fraction(61, 145)), approximation(0.5), approximation(Fraction(1, 10 ** 4400))
+    ('0.420690', '0.5', '1e-4400')
+    """
     return format(to_decimal(value, _APPROXIMATE), "g")
 
 
@@ -185,7 +191,7 @@ def _combination(result):
         return "masked: b[%d] = -inf" % result.index
     symbol = "w" if result.box is None else "l"
     terms = ["%s[%d]" % (symbol, j) if weight == 1
-             else "%s*%s[%d]" % (_approximation(weight), symbol, j)
+             else "%s*%s[%d]" % (approximation(weight), symbol, j)
              for j, weight in result.terms]
     relation = "=" if result.box is None else "<="
     return "%s[%d] %s %s" % (symbol, result.index, relation, " + ".join(terms))
@@ -463,7 +469,7 @@ def _class_json(result, radius=None, tokens=None):
     if tokens is not None:
         entry["token"] = tokens.get(result.index)
     if result.argmaxable:
-        entry["witness"] = [[rational_text(v), _approximation(v)] for v in result.witness]
+        entry["witness"] = [[rational_text(v), approximation(v)] for v in result.witness]
         if radius is not None:
             entry["radius"] = _radius_text(radius.value)
             if radius.upper is not None and radius.upper != radius.value:
@@ -471,7 +477,7 @@ def _class_json(result, radius=None, tokens=None):
     elif result.masked:
         entry["masked"] = True
     else:
-        entry["terms"] = [[j, rational_text(v), _approximation(v)] for j, v in result.terms]
+        entry["terms"] = [[j, rational_text(v), approximation(v)] for j, v in result.terms]
     return entry
 
 

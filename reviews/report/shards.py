@@ -13,9 +13,11 @@ over every class, byte for byte.
     read_shard   a shard report's text, read back, or InputError
     join         shards of one layer: a Joined, for the renderers
 
-Joining checks where the shards fit together, not their certificates: a
-shard's witnesses and combinations were checked exactly when it was
-made, and ``verify`` (or a new run) checks them again on the layer.
+Joining checks where the shards fit together, and that none contradicts
+itself (a class both argmaxable and masked, a combination that uses a
+masked class, a rounded value that is not its exact value rounded, a thin
+class of a radius above 1e-8); the certificates against the layer are
+checked by the merge command (reviews.cli.merge), which reads it.
 """
 
 import collections
@@ -25,13 +27,14 @@ import re
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import MAX_BITS, common_denominator, decimal_size_error, rational_from_text
+from reviews.exact import (MAX_BITS, common_denominator, decimal_size_error, exact_text,
+                           rational_from_text)
 from reviews.argmax.result import ClassResult
-from reviews.argmax.tolerance import Radius
+from reviews.argmax.tolerance import THRESHOLD, Radius
 from reviews.formats.classes import ranges_text
 from reviews.formats.layers import Tensor
 from reviews.formats.source import MAX_VALUES
-from reviews.report.layer import Provenance
+from reviews.report.layer import Provenance, approximation
 from reviews.shown import shown_name
 
 __all__ = ["Shard", "read_shard", "join", "Joined"]
@@ -177,6 +180,7 @@ def join(shards, version, radii=True):
         for n, result in enumerate(shard.results):
             results[result.index] = result
             found[result.index] = shard.radii and shard.radii[n]
+    _no_masked_terms(shards, results)
     tokens = None
     for shard in shards:
         # A shard that lists no class says nothing of tokens.
@@ -186,6 +190,19 @@ def join(shards, version, radii=True):
     certificates = "all" if all(s.certificates == "all" for s in shards) else "unargmaxable"
     return Joined(first.provenance, first.name, first.classes, first.dim, first.bias, results,
                   found if radii else None, tokens, certificates)
+
+
+def _no_masked_terms(shards, results):
+    """InputError where a combination uses a masked class: the others are
+    decided without the masked ones, whose logits are -inf."""
+    for shard in shards:
+        for result in shard.results:
+            used = [j for j, _ in result.terms or () if results[j] is not None
+                    and results[j].masked]
+            if used:
+                raise InputError("%s: class %d's combination uses class %d, which is masked:"
+                                 " no certificate" % (shown_name(shard.path), result.index,
+                                                      used[0]))
 
 
 def _cover(shards, classes):
@@ -386,6 +403,10 @@ class _Results:
         if not isinstance(argmaxable, bool):
             raise fields.error("%s: \"argmaxable\" is %s" % (where, _shown(argmaxable)))
         self._token(line, where, index)
+        masked = line.get("masked", False)
+        if masked is not False and (masked is not True or argmaxable or "terms" in line):
+            raise fields.error('%s: "masked" is %s beside %s' % (
+                where, _shown(masked), "argmaxable" if argmaxable else "its terms"))
         if argmaxable:
             result = ClassResult(index, True, self._witness(line.get("witness"), where),
                                  box=self.box, tolerance=self.tolerance)
@@ -413,7 +434,9 @@ class _Results:
         if not isinstance(pairs, list) or len(pairs) != self.dim:
             raise self.fields.error("%s: its witness is not %d pairs [exact, approximation]"
                                     % (where, self.dim))
-        return tuple(self._exact(pair, 2, 0, "%s's witness" % where) for pair in pairs)
+        witness = tuple(self._exact(pair, 2, 0, "%s's witness" % where) for pair in pairs)
+        self._rounded_as_shown(pairs, witness, 0, "%s's witness" % where)
+        return witness
 
     def _terms(self, triples, where, index):
         if not isinstance(triples, list) or not triples:
@@ -435,6 +458,7 @@ class _Results:
         common = common_denominator((v for _, v in terms), MAX_BITS)
         if sum(v.numerator * (common // v.denominator) for _, v in terms) != common:
             raise self.fields.error("%s: its weights do not sum to 1" % where)
+        self._rounded_as_shown(triples, [v for _, v in terms], 1, "%s's terms" % where)
         return tuple(terms)
 
     def _exact(self, entry, length, position, where):
@@ -442,6 +466,14 @@ class _Results:
             raise self.fields.error("%s: %s is not a list of %d" % (where, _shown(entry), length))
         return rational_from_text(entry[position], "%s: %s" % (shown_name(self.fields.path),
                                                                where))
+
+    def _rounded_as_shown(self, entries, values, position, where):
+        """InputError where a rounded value is not its exact value's rounding."""
+        for entry, value in zip(entries, values):
+            if entry[position + 1] != approximation(value):
+                raise self.fields.error("%s: %s is shown as %s, not as it rounds (%s)"
+                                        % (where, _shown(entry[position]),
+                                           _shown(entry[position + 1]), approximation(value)))
 
     def _radius(self, line, where, argmaxable, index):
         has = "radius" in line
@@ -457,12 +489,19 @@ class _Results:
         thin = index in self.thin
         upper = line.get("radius_at_most")
         if upper is None:
-            return Radius(value, thin, value if thin else None)
+            radius = Radius(value, thin, value if thin else None)
+            return self._thin_radius(radius, where) if thin else radius
         upper = self._radius_value(upper, where, "radius_at_most")
         if not thin or upper <= value:
             raise self.fields.error("%s: its radius_at_most is %s, not above its radius of a"
                                     " thin class" % (where, _shown(line["radius_at_most"])))
-        return Radius(value, True, upper)
+        return self._thin_radius(Radius(value, True, upper), where)
+
+    def _thin_radius(self, radius, where):
+        if radius.value > THRESHOLD:
+            raise self.fields.error('%s: listed in "thinner_than_1e-8" with a radius of %s'
+                                    % (where, exact_text(radius.value)))
+        return radius
 
     def _radius_value(self, text, where, key):
         value = None

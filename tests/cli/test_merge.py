@@ -154,5 +154,86 @@ class TestRefusals(MergeTestCase):
                 self.assertIn(message, self.refusal(path, shards[1]))
 
 
+# Classes 0 and 1 win, class 2 is masked, class 3 is their mean.
+FORGED_CSV = "0,0\n4,0\n2,2\n2,0\n"
+FORGED_BIAS = "0\n0\n-inf\n0\n"
+
+
+class TestShardsAreChecked(MergeTestCase):
+    """A merged report is as certified as one run: every forgery is refused."""
+
+    def setUp(self):
+        super().setUp()
+        self.layer = [self.write("w.csv", FORGED_CSV), "--bias", self.write("b.csv", FORGED_BIAS)]
+        self.paths = self.shards(self.layer, ["0:2", "2:4"])
+
+    def forged(self, old, new, shard=1):
+        with open(self.paths[shard]) as handle:
+            text = handle.read()
+        self.assertIn(old, text)
+        with open(self.paths[shard], "w") as handle:
+            handle.write(text.replace(old, new, 1))
+
+    def test_an_unargmaxable_class_edited_to_argmaxable_is_refused(self):
+        self.forged('{"index": 3, "argmaxable": false, "terms": [[0, "1/2", "0.5"], [1, "1/2",'
+                    ' "0.5"]]}', '{"index": 3, "argmaxable": true, "witness": [["0", "0"],'
+                    ' ["0", "0"]], "radius": "1"}')
+        self.forged('"unargmaxable": [2, 3]', '"unargmaxable": [2]')
+        self.assertIn("%s: class 3's certificate does not hold on the layer" % self.paths[1],
+                      self.refusal(*self.paths))
+
+    def test_a_class_marked_masked_whose_bias_is_0_is_refused(self):
+        self.forged('{"index": 3, "argmaxable": false, "terms": [[0, "1/2", "0.5"], [1, "1/2",'
+                    ' "0.5"]]}', '{"index": 3, "argmaxable": false, "masked": true}')
+        self.assertIn("class 3's certificate does not hold on the layer",
+                      self.refusal(*self.paths))
+
+    def test_a_result_both_argmaxable_and_masked_is_refused(self):
+        self.forged('{"index": 0, "argmaxable": true, "witness"',
+                    '{"index": 0, "argmaxable": true, "masked": true, "witness"', shard=0)
+        self.assertIn('class 0: "masked" is true beside argmaxable', self.refusal(*self.paths))
+
+    def test_a_combination_of_a_masked_class_alone_is_refused(self):
+        self.forged('"terms": [[0, "1/2", "0.5"], [1, "1/2", "0.5"]]',
+                    '"terms": [[2, "1", "1"]]')
+        self.assertIn("class 3's combination uses class 2, which is masked",
+                      self.refusal(*self.paths))
+
+    def test_a_rounded_value_that_is_not_the_exact_one_rounded_is_refused(self):
+        self.forged('[0, "1/2", "0.5"]', '[0, "1/2", "0.7"]')
+        self.assertIn('is shown as "0.7", not as it rounds (0.5)', self.refusal(*self.paths))
+
+    def test_a_thin_entry_of_a_wide_radius_is_refused(self):
+        with open(self.paths[0]) as handle:
+            text = handle.read()
+        document = json.loads(text)
+        self.assertEqual(document["thinner_than_1e-8"], [])
+        radius = document["results"][0]["radius"]
+        self.forged('"thinner_than_1e-8": []', '"thinner_than_1e-8": [0]', shard=0)
+        self.forged('"radius": "%s"' % radius, '"radius": "1.84"', shard=0)
+        self.assertIn('class 0: listed in "thinner_than_1e-8" with a radius of 1.84',
+                      self.refusal(*self.paths))
+
+    def test_without_the_layer_every_format_says_the_certificates_were_not_checked(self):
+        os.remove(self.layer[0])
+        for report in REPORTS:
+            with self.subTest(report=report):
+                status, out, err = in_process("merge", *self.paths, *report)
+                self.assertEqual(status, 0)
+                self.assertIn("the certificates were not checked against the layer", out)
+                self.assertIn("(give --layer FILE)", err)
+
+    def test_the_layer_elsewhere_is_named_with_layer(self):
+        moved = os.path.join(self.folder.name, "moved.csv")
+        os.rename(self.layer[0], moved)
+        status, out, err = in_process("merge", *self.paths, "--layer", moved,
+                                      "--bias", self.layer[2])
+        self.assertEqual((status, err), (0, ""))
+        self.assertNotIn("not checked", out)
+        wrong = self.write("wrong.csv", "0,0\n4,0\n2,2\n2,1\n")
+        self.assertIn("is not a file the shards were made from",
+                      self.refusal(*self.paths, "--layer", wrong, "--bias", self.layer[2]))
+
+
 if __name__ == "__main__":
     unittest.main()
