@@ -29,6 +29,7 @@ import math
 import os
 
 from reviews.errors import InputError
+from reviews.formats.heads import classifier_head, classifier_labels, head_by_rows
 from reviews.formats.npy import npy_arrays, npz_arrays
 from reviews.formats.safetensors import safetensors_arrays
 from reviews.formats.source import open_regular, read_text
@@ -66,6 +67,9 @@ _EMBEDDINGS = ("transformer.wte.weight", "model.embed_tokens.weight",
                "tok_embeddings.weight", "wte.weight")
 _BIASES = ("final_logits_bias", "cls.predictions.bias", "lm_head.bias", "embed_out.bias",
            "output.bias", "cls.predictions.decoder.bias")
+# Words of the names of heads' biases (outside numbered blocks), in any shard.
+_HEAD_WORDS = ("predictions", "decoder", "lm_head", "cls", "output", "logits", "head",
+               "classifier", "score", "generator_lm_head", "vocab_projector")
 # Models whose tied head scales the decoder's output by d_model ** -0.5.
 _SCALED_WHEN_TIED = ("t5", "mt5", "umt5")
 
@@ -142,9 +146,10 @@ def bias_like(arrays, weights, classes):
 
 
 def _found_bias(arrays, weights, classes, path, note):
-    """The only array of one value per class beside the weights, as a model
-    file keeps a head's bias (said in a note); None if there is none or more
-    than one (also said)."""
+    """The only array of one value per class beside the weights (or several
+    that hold the same values), as a model file keeps a head's bias (said in
+    a note); None if there is none (also said); InputError listing them if
+    several differ."""
     candidates = bias_like(arrays, weights, classes)
     # Equal copies are one bias (ALBERT keeps predictions.bias and its copy
     # predictions.decoder.bias): dropping both would check a layer with none.
@@ -157,9 +162,10 @@ def _found_bias(arrays, weights, classes, path, note):
         return candidates[0]
     others = [a for a in arrays if a is not weights and len(a.shape) == 1]
     if candidates:
-        note("%s: %d arrays have one value per class (%s): none is read as the bias; name one"
-             " with %s" % (path, len(candidates), listing(candidates), BIAS_OPTION))
-    elif others:
+        raise InputError("%s: %d arrays of one value per class differ, and any could be the"
+                         " head's bias: %s; name it with %s"
+                         % (path, len(candidates), listing(candidates), BIAS_OPTION))
+    if others:
         note("%s: no bias read: no array has one value for each of the %d classes (%s)"
              % (path, classes, listing(others)))
     return None
@@ -223,6 +229,7 @@ class Checkpoint:
 
     def __init__(self, path, stack):
         self.path, self._stack, self.files, self.config = path, stack, [], None
+        self.labels = None      # a classifier's {id: label}, once its head is chosen
         self._arrays = {}       # file -> its [Array], for the files opened
         self._where = None      # tensor name -> shard file, for an index
         if os.path.isdir(path):
@@ -290,6 +297,13 @@ class Checkpoint:
         """The Arrays of the file holding ``name``, opening it if need be."""
         return self._open(self.file_of(name))
 
+    def all_arrays(self):
+        """The Arrays of every file, opening each shard (for a rule that
+        needs every array's shape)."""
+        if self._where is None:
+            return list(self._arrays[self.weights_path])
+        return [a for path in sorted(set(self._where.values())) for a in self._open(path)]
+
     def array(self, name, what, option):
         """The Array called ``name``, or InputError listing the names."""
         if self._where is not None and name not in self._where:
@@ -338,10 +352,7 @@ def _weights_name(checkpoint, note):
         return heads[0]
     reason = _tied(checkpoint.config, where)
     if reason is None:
-        raise InputError("%s: config.json has tie_word_embeddings = false, and no array has an"
-                         " output layer's usual name (%s); name the output layer with %s%s"
-                         % (where, ", ".join(_HEADS), WEIGHTS_OPTION,
-                            _matrices(checkpoint)))
+        return None
     if len(embeddings) > 1:
         raise InputError("%s has %d input embeddings; name the output layer with %s: %s"
                          % (where, len(embeddings), WEIGHTS_OPTION,
@@ -393,6 +404,12 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
     each choice the user did not make.
     """
     weights = None
+    labels = classifier_labels(checkpoint.config) if tensor is None else None
+    if labels is not None:
+        # A classifier's head is its classification layer, not the word
+        # embedding its name lookup would find; its classes are its labels.
+        tensor = classifier_head(checkpoint, labels[0], note)
+        checkpoint.labels = labels[1]
     if tensor is None and not checkpoint.sharded:
         # A file with one layer in it needs no names.
         only = _candidates(checkpoint.arrays_beside(None), 2, bias_tensor)
@@ -404,6 +421,14 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
             weights = None
     if weights is None and tensor is None:
         tensor = _weights_name(checkpoint, note)
+        if tensor is None and checkpoint.config is not None:
+            tensor = head_by_rows(checkpoint, checkpoint.config,
+                                  _tied(checkpoint.config, checkpoint.path) is None, note)
+        if tensor is None and _tied(checkpoint.config, checkpoint.path) is None:
+            raise InputError("%s: config.json has tie_word_embeddings = false, and no array has"
+                             " an output layer's usual name (%s); name the output layer with"
+                             " %s%s" % (checkpoint.path, ", ".join(_HEADS), WEIGHTS_OPTION,
+                                        _matrices(checkpoint)))
         if tensor is None and not checkpoint.sharded:
             weights = choose_array(checkpoint.arrays_beside(None), None, checkpoint.weights_path,
                                    2, "weights", WEIGHTS_OPTION, bias_tensor)
@@ -422,7 +447,7 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
     else:
         bias = _named_bias(checkpoint, weights, classes, note)
         if bias is None:
-            return weights, _found_bias(checkpoint.arrays_beside(weights.name), weights,
+            return weights, _found_bias(_beside_and_heads(checkpoint, weights), weights,
                                         classes, checkpoint.file_of(weights.name), note)
     for other in bias_like(checkpoint.arrays_beside(weights.name), weights, classes):
         if other.name != bias.name:
@@ -430,6 +455,22 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
                  % (checkpoint.file_of(weights.name), excerpt(other.name),
                     shown_shape(other.shape), excerpt(bias.name)))
     return weights, bias
+
+
+def _beside_and_heads(checkpoint, weights):
+    """The arrays of the weights' file, and in other shards those whose name
+    says they may be a head's bias (ALBERT's predictions.bias, ModernBERT's
+    decoder.bias): a sharded model keeps its head's bias where it falls."""
+    arrays = list(checkpoint.arrays_beside(weights.name))
+    if checkpoint.sharded:
+        own = checkpoint.file_of(weights.name)
+        for name in checkpoint.names:
+            words = name.split(".")
+            if (words[-1] == "bias" and checkpoint.file_of(name) != own
+                    and any(word in _HEAD_WORDS for word in words[:-1])
+                    and not any(word.isdigit() for word in words)):
+                arrays.append(checkpoint.array(name, "bias", BIAS_OPTION))
+    return arrays
 
 
 def _named_bias(checkpoint, weights, classes, note):

@@ -196,7 +196,8 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
                 _unread_bias(checkpoint.arrays_beside(chosen.name), chosen, len(weights),
                              where, bias_path, note)
             bias = None if found is None else _vector(found, checkpoint.file_of(found.name))
-            return Layer(weights, bias, _tensor(chosen), _tensor(found), checkpoint.files, None)
+            return Layer(weights, bias, _tensor(chosen), _tensor(found), checkpoint.files,
+                         checkpoint.labels)
     if tensor is not None or bias_tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
                          " files)" % path)
@@ -315,7 +316,9 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
                              % (bias_path, len(bias), len(weights), path))
         layer = layer._replace(bias=bias, bias_tensor=bias_array,
                                files=layer.files + [bias_path])
-    if vocab is None and path != STDIN and os.path.isdir(path):
+    if layer.tokens is not None and vocab is None and os.path.isdir(path):
+        note("%s: classes named by config.json's id2label" % path)
+    elif vocab is None and path != STDIN and os.path.isdir(path):
         vocab = find_vocab(path)
         if vocab is not None:
             note("%s: tokens read from %s" % (path, vocab))

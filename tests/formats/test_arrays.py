@@ -282,16 +282,16 @@ class TestChoosingArrays(FileTestCase):
                                  " name another with bias_tensor=... or --bias-tensor"
                                  % self.path])
 
-    def test_several_arrays_of_one_value_per_class_leave_the_bias_unread_with_a_note(self):
+    def test_several_different_arrays_of_one_value_per_class_are_an_error_listing_them(self):
+        # Leaving them unread checked the layer with no bias: a wrong answer.
         path = self.write("two.npz", npz_bytes([("w.npy", npy_bytes([1, 0, 0, 1], (2, 2))),
                                                 ("b.npy", npy_bytes([0, 1], (2,))),
                                                 ("c.npy", npy_bytes([1, 0], (2,)))]))
-        notes = []
-        weights, bias = read_layer(path, note=notes.append)
-        self.assertEqual((listed(weights), bias), ([[1, 0], [0, 1]], None))
-        self.assertEqual(len(notes), 1)
-        self.assertIn("2 arrays have one value per class ('b' (2,) ", notes[0])
-        self.assertIn("none is read as the bias", notes[0])
+        with self.assertRaisesRegex(InputError, r"2 arrays of one value per class differ, and"
+                                                r" any could be the head's bias: 'b' \(2,\)"):
+            read_layer(path)
+        weights, bias = read_layer(path, bias_tensor="c")
+        self.assertEqual((listed(weights), bias), ([[1, 0], [0, 1]], [1, 0]))
 
     def test_equal_copies_of_one_value_per_class_are_one_bias_not_dropped(self):
         # ALBERT's .bin keeps its head's bias twice; both were left unread.

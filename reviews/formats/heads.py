@@ -1,0 +1,143 @@
+"""The head a model folder's forward pass uses, found by rule from config.json.
+
+reviews.formats.checkpoint finds a language model's output layer by its
+usual names first.  What a folder's config.json says comes before and after
+those names:
+
+* A classifier (``architectures`` naming a ``...ForSequenceClassification``,
+  ``...ForTokenClassification`` or another ``...Classification`` model) has
+  its classification layer as head, not the word embedding: the 2-D array
+  of ``num_labels`` rows (one per entry of ``id2label``), preferring a name
+  that says so (``classifier``, ``score``, ``out_proj``, ...) over others of
+  that shape (BERT's token-type embedding has 2 rows too).  Its classes are
+  named by ``id2label``, not by the tokenizer.
+* A language model whose head has no usual name has as head the 2-D array
+  of ``vocab_size`` rows (``tgt_vocab_size`` for a translation model's
+  target side), the input embedding left out where config.json unties it;
+  several that hold the same values are one (a tied head stored twice).
+
+Two arrays that could be the head and differ are an error that lists them
+with why each fits.
+
+    classifier_labels   (num_labels, {id: label}) of a classifier's config.json, or None
+    classifier_head     the name of a classifier's head (a note says why)
+    head_by_rows        the name of the only matrix of vocab_size rows, or None
+"""
+
+import decimal
+
+from reviews.errors import InputError
+from reviews.shown import excerpt, shown_shape
+
+__all__ = ["classifier_labels", "classifier_head", "head_by_rows"]
+
+# What transformers calls a model with a classification head, by the end of its name.
+_CLASSIFIERS = ("ForSequenceClassification", "ForTokenClassification",
+                "ForImageClassification", "ForAudioClassification", "ForMultipleChoice")
+# The words a classification layer's name holds, in the common architectures.
+_CLASSIFIER_WORDS = ("classifier", "score", "out_proj", "logits", "head", "fc")
+_LISTED = 6
+
+
+def classifier_labels(config):
+    """(num_labels, {id: label} or None) where config.json names a
+    classification model, else None.
+
+    >>> classifier_labels({"architectures": ["BertForSequenceClassification"],
+    ...                    "id2label": {"0": "NEG", "1": "POS"}})
+    (2, {0: 'NEG', 1: 'POS'})
+    >>> classifier_labels({"architectures": ["GPT2LMHeadModel"]}) is None
+    True
+    """
+    if not isinstance(config, dict):
+        return None
+    architectures = config.get("architectures")
+    if not (isinstance(architectures, list)
+            and any(isinstance(a, str) and a.endswith(_CLASSIFIERS) for a in architectures)):
+        return None
+    labels = config.get("id2label")
+    if isinstance(labels, dict) and labels and all(
+            isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in labels.items()):
+        named = {int(k): v for k, v in labels.items()}
+        if sorted(named) == list(range(len(named))):
+            return len(named), named
+    count = config.get("num_labels")
+    if isinstance(count, decimal.Decimal) and count == int(count) and 0 < count < 2 ** 31:
+        return int(count), None
+    return None
+
+
+def _last_words(name):
+    return name.rsplit(".", 2)[-2:]
+
+
+def classifier_head(checkpoint, labels, note):
+    """The name of the head of a classifier of ``labels`` classes (a note
+    says why it was chosen), or InputError listing the candidates."""
+    where = checkpoint.path
+    matrices = [a for a in checkpoint.all_arrays() if len(a.shape) == 2]
+    rows = [a for a in matrices if a.shape[0] == labels]
+    named = [a for a in rows if "embedding" not in a.name
+             and any(word in part for part in _last_words(a.name) for word in _CLASSIFIER_WORDS)]
+    chosen = named if named else rows
+    if len(chosen) == 1:
+        note("%s: weights %s %s: config.json names a classifier of %d labels, and this is its"
+             " classification layer%s" % (where, excerpt(chosen[0].name),
+                                           shown_shape(chosen[0].shape), labels,
+                                           "" if named else " (the only matrix of that many rows)"))
+        return chosen[0].name
+    if not chosen:
+        raise InputError("%s: config.json names a classifier of %d labels, but no matrix has %d"
+                         " rows; name the classification layer with tensor=... or --tensor"
+                         % (where, labels, labels))
+    raise InputError("%s: config.json names a classifier of %d labels, and %d matrices could be"
+                     " its layer: %s; name one with tensor=... or --tensor"
+                     % (where, labels, len(chosen), _why(chosen, "%d rows" % labels)))
+
+
+def head_by_rows(checkpoint, config, untied, note):
+    """The name of the head by its rows (``vocab_size``; a note says why),
+    None where config.json gives no vocabulary size or no matrix has it, or
+    InputError listing the candidates that differ."""
+    size = None
+    for key in ("vocab_size", "tgt_vocab_size"):
+        value = config.get(key) if isinstance(config, dict) else None
+        if isinstance(value, decimal.Decimal) and value == int(value) and value > 0:
+            size, key_used = int(value), key
+    if size is None:
+        return None
+    found = [a for a in checkpoint.all_arrays() if len(a.shape) == 2 and a.shape[0] == size
+             and not (untied and "embed" in a.name)]
+    if not found:
+        return None
+    distinct = _distinct(found)
+    if len(distinct) > 1:
+        raise InputError("%s: %d matrices of %s = %d rows differ, and none has an output"
+                         " layer's usual name: %s; name the output layer with tensor=... or"
+                         " --tensor" % (checkpoint.path, len(distinct), key_used, size,
+                                        _why(distinct, "%s rows" % key_used)))
+    note("%s: weights %s %s: no array has an output layer's usual name, and this is the matrix"
+         " of %s = %d rows%s" % (checkpoint.path, excerpt(found[0].name),
+                                 shown_shape(found[0].shape), key_used, size,
+                                 ", the same values as %s" % ", ".join(
+                                     excerpt(a.name) for a in found[1:]) if found[1:] else ""))
+    return found[0].name
+
+
+def _distinct(arrays):
+    """The arrays, one of each set that holds the same values (compared as
+    stored, so that a large matrix costs its bytes, not a list of floats)."""
+    kept, stored = [], []
+    for array in arrays:
+        flat = array.load()[0]
+        data = (array.dtype, flat.tobytes() if hasattr(flat, "tobytes") else bytes(flat))
+        if data not in stored:
+            kept.append(array)
+            stored.append(data)
+    return kept
+
+
+def _why(arrays, fits):
+    shown = ", ".join("%s %s (%s)" % (excerpt(a.name), shown_shape(a.shape), fits)
+                      for a in arrays[:_LISTED])
+    return shown + (" and %d more" % (len(arrays) - _LISTED) if len(arrays) > _LISTED else "")

@@ -1,0 +1,158 @@
+"""Tests of reviews.formats.heads: the head a folder's forward pass uses,
+found by rule from config.json (classifiers, vocabulary rows) and a bias
+in another shard.  The folders are written here, tensor by tensor, in the
+layout transformers gives each architecture."""
+
+import decimal
+import json
+import os
+
+from reviews.errors import InputError
+from reviews.formats.heads import classifier_labels
+from reviews.formats.layers import read_model
+from tests.support import FileTestCase, listed
+from tests.support.arrays import raw, safetensors_bytes
+from tests.support.commands import in_process
+
+
+def f32(name, shape, values):
+    return (name, "F32", shape, raw(values, "f"))
+
+
+class FolderTestCase(FileTestCase):
+
+    def folder_with(self, config, *shards, vocab=None):
+        """A model folder: config.json, one model.safetensors or shards with
+        their index, and a vocab.txt of ``vocab`` tokens."""
+        folder = os.path.join(self.folder.name, "m%d" % len(os.listdir(self.folder.name)))
+        os.makedirs(folder)
+        with open(os.path.join(folder, "config.json"), "w") as handle:
+            json.dump(config, handle)
+        names = (["model.safetensors"] if len(shards) == 1 else
+                 ["model-%05d-of-%05d.safetensors" % (k + 1, len(shards))
+                  for k in range(len(shards))])
+        weight_map = {}
+        for name, tensors in zip(names, shards):
+            with open(os.path.join(folder, name), "wb") as handle:
+                handle.write(safetensors_bytes(tensors))
+            weight_map.update((tensor[0], name) for tensor in tensors)
+        if len(shards) > 1:
+            with open(os.path.join(folder, "model.safetensors.index.json"), "w") as handle:
+                json.dump({"weight_map": weight_map}, handle)
+        if vocab is not None:
+            with open(os.path.join(folder, "vocab.txt"), "w") as handle:
+                handle.write("".join(token + "\n" for token in vocab))
+        return folder
+
+
+# A BERT sequence classifier of 2 labels, hidden size 2: its word embedding
+# (5 x 2) and its token-type embedding (2 x 2, as many rows as labels).
+BERT_CLASSIFIER = [
+    f32("bert.embeddings.word_embeddings.weight", (5, 2), [0, 0, 1, 0, 0, 1, 1, 1, 2, 2]),
+    f32("bert.embeddings.token_type_embeddings.weight", (2, 2), [9, 9, 8, 8]),
+    f32("classifier.weight", (2, 2), [1, -1, -1, 1]),
+    f32("classifier.bias", (2,), [0, 1]),
+]
+BERT_CONFIG = {"architectures": ["BertForSequenceClassification"],
+               "id2label": {"0": "NEGATIVE", "1": "POSITIVE"}, "vocab_size": 5}
+
+
+class TestClassifiers(FolderTestCase):
+
+    def test_a_sequence_classifier_s_head_is_its_classification_layer(self):
+        folder = self.folder_with(BERT_CONFIG, BERT_CLASSIFIER, vocab="abcde")
+        notes = []
+        layer = read_model(folder, note=notes.append)
+        self.assertEqual((layer.weights_tensor.name, layer.bias_tensor.name),
+                         ("classifier.weight", "classifier.bias"))
+        self.assertEqual((listed(layer.weights), layer.bias), ([[1, -1], [-1, 1]], [0, 1]))
+        self.assertEqual(layer.tokens, {0: "NEGATIVE", 1: "POSITIVE"})
+        self.assertIn("%s: classes named by config.json's id2label" % folder, notes)
+
+    def test_the_command_reports_the_labels_not_the_word_embedding(self):
+        folder = self.folder_with(BERT_CONFIG, BERT_CLASSIFIER, vocab="abcde")
+        status, out, _ = in_process("check-layer", folder)
+        self.assertEqual(status, 0)
+        self.assertIn("'classifier.weight' F32 (2, 2)", out)
+        self.assertIn("0 of 2 classes unargmaxable", out)
+        self.assertNotIn("word_embeddings", out)
+
+    def test_roberta_s_heads_out_proj_and_a_token_classifier(self):
+        dense = f32("classifier.dense.weight", (3, 3), [1, 0, 0, 0, 1, 0, 0, 0, 1])
+        out_proj = f32("classifier.out_proj.weight", (2, 3), [1, 0, 0, 0, 1, 0])
+        embedding = f32("roberta.embeddings.word_embeddings.weight", (4, 3), [0] * 12)
+        sequence = self.folder_with({"architectures": ["RobertaForSequenceClassification"],
+                                     "num_labels": 2}, [embedding, dense, out_proj])
+        self.assertEqual(read_model(sequence).weights_tensor.name, "classifier.out_proj.weight")
+        token = self.folder_with({"architectures": ["RobertaForTokenClassification"],
+                                  "id2label": {"0": "O", "1": "B-PER", "2": "I-PER"}},
+                                 [embedding, f32("classifier.weight", (3, 3), [0] * 9)])
+        layer = read_model(token)
+        self.assertEqual((layer.weights_tensor.name, layer.tokens),
+                         ("classifier.weight", {0: "O", 1: "B-PER", 2: "I-PER"}))
+
+    def test_two_layers_that_could_be_the_classifier_are_listed(self):
+        folder = self.folder_with(
+            {"architectures": ["XForSequenceClassification"], "num_labels": 2},
+            [f32("classifier.weight", (2, 2), [1, 0, 0, 1]),
+             f32("score.weight", (2, 2), [0, 1, 1, 0])])
+        with self.assertRaisesRegex(InputError, "config.json names a classifier of 2 labels, and"
+                                                " 2 matrices could be its layer: 'classifier"
+                                                r".weight' \(2, 2\) \(2 rows\), 'score.weight'"):
+            read_model(folder)
+
+    def test_labels_come_from_id2label_or_num_labels(self):
+        self.assertEqual(classifier_labels({"architectures": ["AForTokenClassification"],
+                                            "num_labels": decimal.Decimal(4)}),
+                         (4, None))
+        self.assertIsNone(classifier_labels({"architectures": ["AForMaskedLM"],
+                                             "id2label": {"0": "x"}}))
+
+
+class TestByRows(FolderTestCase):
+
+    def test_albert_s_tied_head_stored_twice_is_one_head(self):
+        embedding = [0, 0, 1, 0, 0, 1, 2, 2]
+        folder = self.folder_with(
+            {"vocab_size": 4},
+            [f32("albert.embeddings.word_embeddings.weight", (4, 2), embedding),
+             f32("predictions.decoder.weight", (4, 2), embedding),
+             f32("predictions.bias", (4,), [0, 0, 0, 1])])
+        notes = []
+        layer = read_model(folder, note=notes.append)
+        self.assertEqual(layer.weights_tensor.name, "albert.embeddings.word_embeddings.weight")
+        self.assertEqual(layer.bias, [0, 0, 0, 1])
+        self.assertIn("the matrix of vocab_size = 4 rows, the same values as"
+                      " 'predictions.decoder.weight'", notes[0])
+
+    def test_a_translation_model_s_target_vocabulary_rows(self):
+        folder = self.folder_with(
+            {"tgt_vocab_size": 3, "tie_word_embeddings": False},
+            [f32("model.decoder.embed_tokens.weight", (3, 2), [5] * 6),
+             f32("model.decoder.output_projection.weight", (3, 2), [1, 0, 0, 1, -1, -1])])
+        layer = read_model(folder)
+        self.assertEqual(layer.weights_tensor.name, "model.decoder.output_projection.weight")
+
+    def test_matrices_of_vocabulary_rows_that_differ_are_listed(self):
+        folder = self.folder_with(
+            {"vocab_size": 3},
+            [f32("backbone.embeddings.weight", (3, 2), [1, 0, 0, 1, -1, -1]),
+             f32("other.weight", (3, 2), [0] * 6)])
+        with self.assertRaisesRegex(InputError, "2 matrices of vocab_size = 3 rows differ"):
+            read_model(folder)
+
+
+class TestBiasInAnotherShard(FolderTestCase):
+
+    def test_a_head_s_bias_in_another_shard_is_read(self):
+        # Sharded ALBERT and ModernBERT keep the head's bias where it falls:
+        # looked for in the weights' shard only, the decoy class was called
+        # unargmaxable with no bias.
+        folder = self.folder_with(
+            {"vocab_size": 3},
+            [f32("model.embeddings.tok_embeddings.weight", (3, 1), [0, 1, 2])],
+            [f32("decoder.bias", (3,), [0, 1, 0]), f32("model.layers.0.bias", (3,), [9, 9, 9])])
+        layer = read_model(folder, tensor="model.embeddings.tok_embeddings.weight")
+        self.assertEqual((layer.bias, layer.bias_tensor.name), ([0, 1, 0], "decoder.bias"))
+        status, out, _ = in_process("check-layer", folder)
+        self.assertIn("0 of 3 classes unargmaxable", out)
