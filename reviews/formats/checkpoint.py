@@ -386,8 +386,15 @@ def _monotone_notes(config, where, note):
         note("%s: config.json has final_logit_softcapping = %s: the model's logits are"
              " c * tanh(z / c), an increasing function of each logit z, so every verdict holds"
              " for the capped logits too" % (where, shown_number(cap)))
-    if (config.get("model_type") in _SCALED_WHEN_TIED
-            and config.get("tie_word_embeddings", True) is True):
+    scale = config.get("logit_scale")
+    if isinstance(scale, decimal.Decimal) and scale > 0:
+        note("%s: config.json has logit_scale = %s: the model's logits are the head's times"
+             " that positive number, so every verdict holds for the scaled logits too"
+             % (where, shown_number(scale)))
+    # T5 scales the head's input where its config says so: scale_decoder_outputs
+    # where the config has it, else a tied head.
+    scales = config.get("scale_decoder_outputs", config.get("tie_word_embeddings", True))
+    if config.get("model_type") in _SCALED_WHEN_TIED and scales is True:
         note("%s: config.json has model_type = %s: a tied head's input is scaled by d_model"
              " ** -0.5, which multiplies every logit by one positive number, so every verdict"
              " holds for the scaled logits too" % (where, describe_json(config["model_type"])))

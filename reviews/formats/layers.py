@@ -62,7 +62,7 @@ from reviews.formats.embeddings import embedding_rows
 from reviews.formats.source import STDIN, open_regular, read_text
 from reviews.shown import excerpt, shown_shape
 from reviews.formats.number_text import MASKED, delimited_rows, json_bias, json_layer
-from reviews.formats.vocab import find_vocab, read_vocab
+from reviews.formats.vocab import VOCAB_FILES, find_vocab, read_vocab
 
 __all__ = ["read_layer", "read_model", "read_npy", "Layer", "Tensor"]
 
@@ -322,6 +322,9 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
         vocab = find_vocab(path)
         if vocab is not None:
             note("%s: tokens read from %s" % (path, vocab))
+        else:
+            note("%s: no tokens: the folder has none of the vocabulary files read (%s); name"
+                 " one with vocab=... or --vocab" % (path, ", ".join(VOCAB_FILES)))
     if vocab is not None:   # it names the classes, even of word vectors
         layer = layer._replace(tokens=_tokens(read_vocab(vocab), len(weights), vocab, note),
                                files=layer.files + [vocab])

@@ -16,6 +16,7 @@ vocab.txt is read.
 
     read_vocab     {id: token} of a vocabulary file
     find_vocab     the vocabulary file of a model folder, or None
+    VOCAB_FILES    the names find_vocab looks for, in order
 """
 
 import decimal
@@ -26,9 +27,9 @@ from reviews.formats.source import read_text
 from reviews.shown import excerpt
 from reviews.formats.number_text import describe_json, parse_json
 
-__all__ = ["read_vocab", "find_vocab"]
+__all__ = ["read_vocab", "find_vocab", "VOCAB_FILES"]
 
-_FOLDER_FILES = ("tokenizer.json", "vocab.json", "vocab.txt")
+VOCAB_FILES = ("tokenizer.json", "vocab.json", "vocab.txt")
 # Ids past this are not a real vocabulary's (the largest have some 2**18).
 _MAX_ID = 2 ** 26
 
@@ -36,7 +37,7 @@ _MAX_ID = 2 ** 26
 def find_vocab(folder):
     """The path of the first of tokenizer.json, vocab.json and vocab.txt in
     ``folder``, or None."""
-    for name in _FOLDER_FILES:
+    for name in VOCAB_FILES:
         path = os.path.join(folder, name)
         if os.path.isfile(path):
             return path

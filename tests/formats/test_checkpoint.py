@@ -100,6 +100,11 @@ class TestFixtureFolders(FileTestCase):
         self.assertEqual(len(layer.weights), 300)
 
 
+# The note of a folder with no vocabulary file.
+NO_TOKENS = ("%s: no tokens: the folder has none of the vocabulary files read (tokenizer.json,"
+             " vocab.json, vocab.txt); name one with vocab=... or --vocab")
+
+
 class TestChoosingByName(FileTestCase):
 
     def folder_with(self, tensors, config=None):
@@ -121,7 +126,7 @@ class TestChoosingByName(FileTestCase):
         self.assertEqual((listed(layer.weights), layer.weights_tensor.name),
                          ([[1, 0], [0, 1]], "lm_head.weight"))
         self.assertEqual(notes, ["%s: weights 'lm_head.weight': the model's output layer"
-                                 % folder])
+                                 % folder, NO_TOKENS % folder])
 
     def test_a_bias_like_array_left_unread_beside_the_chosen_bias_gets_a_note(self):
         folder = self.folder_with([("lm_head.weight", "F32", (2, 2), raw([1, 0, 0, 1], "f")),
@@ -130,12 +135,12 @@ class TestChoosingByName(FileTestCase):
         notes = []
         layer = read_model(folder, note=notes.append)
         self.assertEqual((layer.bias, layer.bias_tensor.name), ([0, 1], "lm_head.bias"))
-        self.assertEqual(notes[-1], "%s: array 'scale' (1, 2) (one value per class) is not read:"
+        self.assertEqual(notes[-2], "%s: array 'scale' (1, 2) (one value per class) is not read:"
                                     " the bias is 'lm_head.bias'"
                          % os.path.join(folder, "model.safetensors"))
         notes = []
         layer = read_model(folder, bias_tensor="scale", note=notes.append)
-        self.assertEqual((layer.bias, notes[-1]),
+        self.assertEqual((layer.bias, notes[-2]),
                          ([5, 5], "%s: array 'lm_head.bias' (2,) (one value per class) is not"
                                   " read: the bias is 'scale'"
                           % os.path.join(folder, "model.safetensors")))
@@ -147,7 +152,7 @@ class TestChoosingByName(FileTestCase):
         notes = []
         layer = read_model(folder, note=notes.append)
         self.assertEqual((layer.bias_tensor.name, layer.bias), ("lm_head.bias", [0, 1]))
-        self.assertEqual(notes[-1], "%s: array 'final_logits_bias' (1, 2) (one value per class)"
+        self.assertEqual(notes[-2], "%s: array 'final_logits_bias' (1, 2) (one value per class)"
                                     " is not read: the bias is 'lm_head.bias'"
                          % os.path.join(folder, "model.safetensors"))
 

@@ -198,6 +198,22 @@ class TestMonotoneLogits(ModelFolders):
                       " so every verdict holds for the scaled logits too"
                       % os.path.join(self.folder.name, "t5"), notes)
 
+    def test_a_t5_config_that_says_it_does_not_scale_gets_no_such_note(self):
+        config, tensors, _, _ = ARCHITECTURES["t5"]
+        notes = []
+        read_model(self.model_folder("t5-plain", dict(config, scale_decoder_outputs=False),
+                                     tensors), note=notes.append)
+        self.assertFalse([line for line in notes if "scaled" in line])
+
+    def test_cohere_s_logit_scale_keeps_the_verdicts_and_a_note_says_so(self):
+        notes = []
+        folder = self.model_folder("cohere", {"model_type": "cohere", "logit_scale": 0.0625},
+                                   [("model.embed_tokens.weight", matrix(HEAD))])
+        read_model(folder, note=notes.append)
+        self.assertIn("%s: config.json has logit_scale = 0.0625: the model's logits are the"
+                      " head's times that positive number, so every verdict holds for the"
+                      " scaled logits too" % folder, notes)
+
     def test_an_untied_mt5_head_is_not_scaled_and_gets_no_such_note(self):
         notes = []
         read_model(self.architecture("mt5"), note=notes.append)
