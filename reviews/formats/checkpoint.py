@@ -145,7 +145,7 @@ def bias_like(arrays, weights, classes):
             and tuple(a.shape) in _per_class(classes)]
 
 
-def _found_bias(arrays, weights, classes, path, note):
+def _found_bias(arrays, weights, classes, checkpoint, note):
     """The only array of one value per class beside the weights (or several
     that hold the same values), as a model file keeps a head's bias (said in
     a note); None if there is none (also said); InputError listing them if
@@ -154,9 +154,10 @@ def _found_bias(arrays, weights, classes, path, note):
     # Equal copies are one bias (ALBERT keeps predictions.bias and its copy
     # predictions.decoder.bias): dropping both would check a layer with none.
     copies = len(candidates) > 1 and _equal_values(candidates)
+    path = checkpoint.file_of(weights.name)
     if len(candidates) == 1 or copies:
         note("%s: array %s %s (one value per class) is read as the bias%s; name another with %s"
-             % (path, excerpt(candidates[0].name), shown_shape(candidates[0].shape),
+             % (checkpoint.file_of(candidates[0].name), excerpt(candidates[0].name), shown_shape(candidates[0].shape),
                 ", the same values as %s" % ", ".join(excerpt(a.name) for a in candidates[1:])
                 if copies else "", BIAS_OPTION))
         return candidates[0]
@@ -455,7 +456,7 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
         bias = _named_bias(checkpoint, weights, classes, note)
         if bias is None:
             return weights, _found_bias(_beside_and_heads(checkpoint, weights), weights,
-                                        classes, checkpoint.file_of(weights.name), note)
+                                        classes, checkpoint, note)
     for other in bias_like(checkpoint.arrays_beside(weights.name), weights, classes):
         if other.name != bias.name:
             note("%s: array %s %s (one value per class) is not read: the bias is %s"

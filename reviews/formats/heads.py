@@ -37,17 +37,22 @@ _CLASSIFIERS = ("ForSequenceClassification", "ForTokenClassification",
 # The words a classification layer's name holds, in the common architectures.
 _CLASSIFIER_WORDS = ("classifier", "score", "out_proj", "logits", "head", "fc")
 _LISTED = 6
+# The labels of a classifier whose config.json names neither id2label nor num_labels.
+_DEFAULT_LABELS = 2
 
 
 def classifier_labels(config):
     """(num_labels, {id: label} or None) where config.json names a
-    classification model, else None.
+    classification model, else None; transformers' default of 2 labels
+    where config.json names neither id2label nor num_labels.
 
     >>> classifier_labels({"architectures": ["BertForSequenceClassification"],
     ...                    "id2label": {"0": "NEG", "1": "POS"}})
     (2, {0: 'NEG', 1: 'POS'})
     >>> classifier_labels({"architectures": ["GPT2LMHeadModel"]}) is None
     True
+    >>> classifier_labels({"architectures": ["RobertaForSequenceClassification"]})
+    (2, None)
     """
     if not isinstance(config, dict):
         return None
@@ -64,6 +69,9 @@ def classifier_labels(config):
     count = config.get("num_labels")
     if isinstance(count, decimal.Decimal) and count == int(count) and 0 < count < 2 ** 31:
         return int(count), None
+    if labels is None and count is None:
+        # transformers 5 writes neither for its default of 2 labels.
+        return _DEFAULT_LABELS, None
     return None
 
 

@@ -13,6 +13,7 @@ from reviews.formats.layers import read_model
 from tests.support import FileTestCase, listed
 from tests.support.arrays import raw, safetensors_bytes
 from tests.support.commands import in_process
+from tests.support.models import model
 
 
 def f32(name, shape, values):
@@ -156,3 +157,40 @@ class TestBiasInAnotherShard(FolderTestCase):
         self.assertEqual((layer.bias, layer.bias_tensor.name), ([0, 1, 0], "decoder.bias"))
         status, out, _ = in_process("check-layer", folder)
         self.assertIn("0 of 3 classes unargmaxable", out)
+
+
+class TestFoldersWrittenByTransformers(FileTestCase):
+    """The folders of tests/data/models written by transformers 5.25 and
+    torch 2.13 for these cases: each head and bias checked there by a
+    forward pass (logits = h @ W.T + b)."""
+
+    def test_each_folder_s_head_bias_and_names(self):
+        for folder, head, bias, tokens in (
+                ("bert-seqcls", "classifier.weight", "classifier.bias",
+                 {0: "NEG", 1: "NEU", 2: "POS"}),
+                ("roberta-tokcls", "classifier.weight", "classifier.bias",
+                 {k: "LABEL_%d" % k for k in range(5)}),
+                ("roberta-seqcls", "classifier.out_proj.weight", "classifier.out_proj.bias", None),
+                ("albert-sharded", "albert.embeddings.word_embeddings.weight", "predictions.bias",
+                 None),
+                ("albert-bin", "albert.embeddings.word_embeddings.weight", "predictions.bias",
+                 None)):
+            with self.subTest(folder=folder):
+                layer = read_model(model(folder))
+                self.assertEqual((layer.weights_tensor.name, layer.bias_tensor.name,
+                                  layer.tokens), (head, bias, tokens))
+
+    def test_the_classifier_s_middle_label_is_unargmaxable_by_its_name(self):
+        status, out, _ = in_process("check-layer", model("bert-seqcls"))
+        self.assertEqual(status, 0)
+        self.assertIn("\n  class 1 'NEU': w[1] = 0.5*w[0] + 0.5*w[2]\n", out)
+        self.assertIn("\n1 of 3 classes unargmaxable, 2 argmaxable.\n", out)
+
+    def test_albert_s_decoy_class_wins_by_its_bias_sharded_or_not(self):
+        # Row 5 is midway between rows 3 and 4; only predictions.bias lifts it.
+        for folder in ("albert-sharded", "albert-bin"):
+            with self.subTest(folder=folder):
+                status, out, _ = in_process("check-layer", model(folder))
+                self.assertIn("\n0 of 12 classes unargmaxable, 12 argmaxable.\n", out)
+                layer = read_model(model(folder))
+                self.assertEqual(layer.bias[5], 4)
