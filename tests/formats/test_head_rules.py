@@ -13,7 +13,7 @@ from reviews.formats.layers import read_model
 from tests.support import FileTestCase, listed
 from tests.support.arrays import raw, safetensors_bytes
 from tests.support.commands import in_process
-from tests.support.models import model
+from tests.support.models import model, rows, safetensors_tensor
 
 
 def f32(name, shape, values):
@@ -194,3 +194,36 @@ class TestFoldersWrittenByTransformers(FileTestCase):
                 self.assertIn("\n0 of 12 classes unargmaxable, 12 argmaxable.\n", out)
                 layer = read_model(model(folder))
                 self.assertEqual(layer.bias[5], 4)
+
+
+# (folder, head, bias) of the folders of tests/data/models/architectures:
+# architectures that were refused when the head was found by name alone.
+ARCHITECTURES = [
+    ("cohere", "model.embed_tokens.weight", None),
+    ("ctrl", "transformer.w.weight", "lm_head.bias"),
+    ("deberta-v2", "deberta.embeddings.word_embeddings.weight", "cls.predictions.bias"),
+    ("fsmt", "model.decoder.output_projection.weight", None),
+    ("funnel", "funnel.embeddings.word_embeddings.weight", "lm_head.bias"),
+    ("m2m_100", "model.shared.weight", None),
+    ("mamba", "backbone.embeddings.weight", None),
+    ("modernbert", "model.embeddings.tok_embeddings.weight", "decoder.bias"),
+    ("mpnet", "mpnet.embeddings.word_embeddings.weight", "lm_head.bias"),
+    ("t5", "shared.weight", None),
+    ("xglm", "model.embed_tokens.weight", None),
+]
+
+
+class TestArchitecturesWrittenByTransformers(FileTestCase):
+
+    def test_each_architecture_s_head_and_bias_with_no_flags(self):
+        for folder, head, bias in ARCHITECTURES:
+            with self.subTest(folder=folder):
+                path = model("architectures", folder)
+                layer = read_model(path)
+                self.assertEqual((layer.weights_tensor.name,
+                                  layer.bias_tensor and layer.bias_tensor.name), (head, bias))
+                shape, flat = safetensors_tensor(os.path.join(path, "model.safetensors"), head)
+                self.assertEqual(listed(layer.weights), rows(shape, flat))
+                if bias is not None:
+                    self.assertEqual(list(layer.bias), safetensors_tensor(
+                        os.path.join(path, "model.safetensors"), bias)[1])
