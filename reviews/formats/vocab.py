@@ -8,11 +8,13 @@ Formats, chosen by the file's name:
                      ``added_tokens`` ({"id", "content"}), which override
     *.json           {token: id} (vocab.json), or a list of tokens
     *.vocab          sentencepiece's text: ``token<TAB>score``, line n is id n
+    *.model          a SentencePiece model (reviews.formats.sentencepiece)
     other text       one token per line (BERT's vocab.txt): line n is id n
 
 Lines end at "\\n" only: a token may hold any other character, "\\r" and
-U+2028 included.  In a folder, the first of tokenizer.json, vocab.json and
-vocab.txt is read.
+U+2028 included.  In a folder, the first of VOCAB_FILES is read:
+tokenizer.json, vocab.json, vocab.txt, FSMT's target vocab-tgt.json, then a
+SentencePiece model (spiece.model, tokenizer.model, sentencepiece.bpe.model).
 
     read_vocab     {id: token} of a vocabulary file
     find_vocab     the vocabulary file of a model folder, or None
@@ -23,13 +25,15 @@ import decimal
 import os
 
 from reviews.errors import InputError
+from reviews.formats.sentencepiece import sentencepiece_tokens
 from reviews.formats.source import read_text
 from reviews.shown import excerpt
 from reviews.formats.number_text import describe_json, parse_json
 
 __all__ = ["read_vocab", "find_vocab", "VOCAB_FILES"]
 
-VOCAB_FILES = ("tokenizer.json", "vocab.json", "vocab.txt")
+VOCAB_FILES = ("tokenizer.json", "vocab.json", "vocab.txt", "vocab-tgt.json", "spiece.model",
+               "tokenizer.model", "sentencepiece.bpe.model")
 # Ids past this are not a real vocabulary's (the largest have some 2**18).
 _MAX_ID = 2 ** 26
 
@@ -128,8 +132,10 @@ def read_vocab(path):
     ...     read_vocab(path)
     {0: '<unk>', 1: '▁the'}
     """
-    text = read_text(path)
     name = os.path.basename(path).lower()
+    if name.endswith(".model"):
+        return sentencepiece_tokens(path)
+    text = read_text(path)
     if name.endswith(".json"):
         document = parse_json(text, path)
         if isinstance(document, list):

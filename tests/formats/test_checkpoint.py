@@ -102,7 +102,8 @@ class TestFixtureFolders(FileTestCase):
 
 # The note of a folder with no vocabulary file.
 NO_TOKENS = ("%s: no tokens: the folder has none of the vocabulary files read (tokenizer.json,"
-             " vocab.json, vocab.txt); name one with vocab=... or --vocab")
+             " vocab.json, vocab.txt, vocab-tgt.json, spiece.model, tokenizer.model,"
+             " sentencepiece.bpe.model); name one with vocab=... or --vocab")
 
 
 class TestChoosingByName(FileTestCase):
