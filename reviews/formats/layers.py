@@ -227,7 +227,9 @@ def _tokens(tokens, classes, path, note):
                                             classes, max(past)))
     missing = classes - (len(tokens) - len(past))
     if missing:
-        note("%s: %d of the %d classes have no token (a head padded past the vocabulary?)"
+        note("%s: %d of the %d classes have no token in it (tokens the tokenizer adds past"
+             " it, such as M2M100's language codes or XGLM's made-up words, or a head padded"
+             " past the vocabulary)"
              % (path, missing, classes))
     return {n: token for n, token in tokens.items() if n < classes}
 

@@ -86,8 +86,9 @@ class TestFixtures(FileTestCase):
         path = self.write("vocab.txt", "a\nb\nc\n")
         layer = read_model(model("gpt2-tied"), vocab=path, note=notes.append)
         self.assertEqual(layer.tokens, {0: "a", 1: "b", 2: "c"})
-        self.assertIn("%s: 297 of the 300 classes have no token (a head padded past the"
-                      " vocabulary?)" % path, notes)
+        self.assertIn("%s: 297 of the 300 classes have no token in it (tokens the tokenizer"
+                      " adds past it, such as M2M100's language codes or XGLM's made-up"
+                      " words, or a head padded past the vocabulary)" % path, notes)
         notes = []
         big = self.write("big.json", json.dumps(["t%d" % n for n in range(302)]))
         self.assertEqual(len(read_model(model("gpt2-tied"), vocab=big,
