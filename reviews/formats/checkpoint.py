@@ -22,6 +22,7 @@ opened only for the tensors used.
     choose_array    one Array by name, or the only one of some dimensions
     bias_like       the arrays of one value per class beside the weights
     model_files     every file of a model's folder (none may be replaced by a report)
+    folder_config   config.json's object of a model folder, or None
 """
 
 import decimal
@@ -38,7 +39,7 @@ from reviews.formats.number_text import describe_json, parse_json
 from reviews.formats.torch import torch_arrays
 
 __all__ = ["ARRAY_READERS", "Checkpoint", "choose_layer", "choose_array", "bias_like",
-           "model_files"]
+           "model_files", "folder_config"]
 
 # A .npy file's one array has no name: messages call it this.
 UNNAMED = "the array"
@@ -196,6 +197,12 @@ def _json_object(path, files):
             path, described, "" if described.startswith("an object") else
             "; expected a JSON object"))
     return document
+
+
+def folder_config(folder):
+    """config.json's object of a model folder, or None where it has none."""
+    path = os.path.join(folder, "config.json")
+    return _json_object(path, []) if os.path.isfile(path) else None
 
 
 def model_files(path):

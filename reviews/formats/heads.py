@@ -20,6 +20,7 @@ Two arrays that could be the head and differ are an error that lists them
 with why each fits.
 
     classifier_labels   (num_labels, {id: label}) of a classifier's config.json, or None
+    added_tokens        {id: token} a model's tokenizer adds past its vocabulary file
     classifier_head     the name of a classifier's head (a note says why)
     head_by_rows        the name of the only matrix of vocab_size rows, or None
 """
@@ -29,7 +30,7 @@ import decimal
 from reviews.errors import InputError
 from reviews.shown import excerpt, shown_shape
 
-__all__ = ["classifier_labels", "classifier_head", "head_by_rows"]
+__all__ = ["classifier_labels", "classifier_head", "head_by_rows", "added_tokens"]
 
 # What transformers calls a model with a classification head, by the end of its name.
 _CLASSIFIERS = ("ForSequenceClassification", "ForTokenClassification",
@@ -37,6 +38,13 @@ _CLASSIFIERS = ("ForSequenceClassification", "ForTokenClassification",
 # The words a classification layer's name holds, in the common architectures.
 _CLASSIFIER_WORDS = ("classifier", "score", "out_proj", "logits", "head", "fc")
 _LISTED = 6
+# M2M100's language codes, in the order its tokenizer numbers its language
+# tokens "__xx__" after vocab.json (transformers' FAIRSEQ_LANGUAGE_CODES["m2m100"]).
+_M2M100_LANGUAGES = (
+    "af am ar ast az ba be bg bn br bs ca ceb cs cy da de el en es et fa ff fi fr fy ga gd gl gu"
+    " ha he hi hr ht hu hy id ig ilo is it ja jv ka kk km kn ko lb lg ln lo lt lv mg mk ml mn mr"
+    " ms my ne nl no ns oc or pa pl ps pt ro ru sd si sk sl so sq sr ss su sv sw ta th tl tn tr uk"
+    " ur uz vi wo xh yi yo zh zu").split()
 # The labels of a classifier whose config.json names neither id2label nor num_labels.
 _DEFAULT_LABELS = 2
 
@@ -149,3 +157,16 @@ def _why(arrays, fits):
     shown = ", ".join("%s %s (%s)" % (excerpt(a.name), shown_shape(a.shape), fits)
                       for a in arrays[:_LISTED])
     return shown + (" and %d more" % (len(arrays) - _LISTED) if len(arrays) > _LISTED else "")
+
+
+def added_tokens(config, read):
+    """{id: token} that the tokenizer of config.json's model adds past the
+    ``read`` tokens of its vocabulary file: M2M100's language tokens
+    ("__en__"), numbered from the vocabulary's size; {} for other models.
+
+    >>> added_tokens({"model_type": "m2m_100"}, 3)[3], len(added_tokens({"model_type": "m2m_100"}, 3))
+    ('__af__', 100)
+    """
+    if not isinstance(config, dict) or config.get("model_type") != "m2m_100":
+        return {}
+    return {read + k: "__%s__" % code for k, code in enumerate(_M2M100_LANGUAGES)}

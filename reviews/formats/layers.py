@@ -57,8 +57,9 @@ from collections import namedtuple
 
 from reviews.errors import InputError
 from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Checkpoint,
-                                        bias_like, choose_array, choose_layer)
+                                        bias_like, choose_array, choose_layer, folder_config)
 from reviews.formats.embeddings import embedding_rows
+from reviews.formats.heads import added_tokens
 from reviews.formats.source import STDIN, open_regular, read_text
 from reviews.shown import excerpt, shown_shape
 from reviews.formats.number_text import MASKED, delimited_rows, json_bias, json_layer
@@ -328,7 +329,14 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
             note("%s: no tokens: the folder has none of the vocabulary files read (%s); name"
                  " one with vocab=... or --vocab" % (path, ", ".join(VOCAB_FILES)))
     if vocab is not None:   # it names the classes, even of word vectors
-        layer = layer._replace(tokens=_tokens(read_vocab(vocab), len(weights), vocab, note),
+        tokens = read_vocab(vocab)
+        if path != STDIN and os.path.isdir(path):
+            added = added_tokens(folder_config(path), len(tokens))
+            if added:
+                note("%s: %d tokens the tokenizer adds past %s named too (%s to %s)"
+                     % (path, len(added), vocab, added[min(added)], added[max(added)]))
+                tokens = {**added, **tokens}
+        layer = layer._replace(tokens=_tokens(tokens, len(weights), vocab, note),
                                files=layer.files + [vocab])
     if len(weights[0]) > len(weights):
         note("%s: %d class%s of dimension d = %d > C: if the layer is stored as (d, C),"

@@ -6,6 +6,7 @@ layout transformers gives each architecture."""
 import decimal
 import json
 import os
+import shutil
 
 from reviews.errors import InputError
 from reviews.formats.heads import classifier_labels
@@ -227,3 +228,18 @@ class TestArchitecturesWrittenByTransformers(FileTestCase):
                 if bias is not None:
                     self.assertEqual(list(layer.bias), safetensors_tensor(
                         os.path.join(path, "model.safetensors"), bias)[1])
+
+
+class TestAddedTokens(FileTestCase):
+
+    def test_m2m100_s_language_tokens_follow_its_vocabulary(self):
+        folder = os.path.join(self.folder.name, "m2m_100")
+        shutil.copytree(model("architectures", "m2m_100"), folder)
+        with open(os.path.join(folder, "vocab.json"), "w") as handle:
+            json.dump({"t%d" % k: k for k in range(20)}, handle)
+        notes = []
+        layer = read_model(folder, note=notes.append)
+        self.assertEqual([layer.tokens[k] for k in (19, 20, 21, 29)],
+                         ["t19", "__af__", "__am__", "__br__"])
+        self.assertIn("%s: 100 tokens the tokenizer adds past %s named too (__af__ to __zu__)"
+                      % (folder, os.path.join(folder, "vocab.json")), notes)
