@@ -374,12 +374,9 @@ def _weights_name(checkpoint, note):
 
 
 def _matrices(checkpoint):
-    """': ' and the arrays of the checkpoint's file, matrices first,
-    largest first, for a message; '' for shards, which are not opened for
-    it."""
-    if checkpoint.sharded:
-        return ""
-    return ": " + listing(_likely(checkpoint.arrays_beside(None), 2))
+    """': ' and the arrays of the checkpoint's files (every shard's),
+    matrices first, largest first, for a refusal that lists candidates."""
+    return ": " + listing(_likely(checkpoint.all_arrays(), 2))
 
 
 def _monotone_notes(config, where, note):
@@ -448,9 +445,10 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
             weights = choose_array(checkpoint.arrays_beside(None), None, checkpoint.weights_path,
                                    2, "weights", WEIGHTS_OPTION, bias_tensor)
         elif tensor is None:
-            raise InputError("%s: no output layer under a usual name (%s); name the weights"
-                             " with %s" % (checkpoint.path, ", ".join(_HEADS + _EMBEDDINGS[:3]),
-                                           WEIGHTS_OPTION))
+            raise InputError("%s: no output layer under a usual name (%s) nor a matrix of"
+                             " config.json's vocab_size rows; name the weights with %s%s"
+                             % (checkpoint.path, ", ".join(_HEADS + _EMBEDDINGS[:3]),
+                                WEIGHTS_OPTION, _matrices(checkpoint)))
     if weights is None:
         weights = checkpoint.array(tensor, "weights", WEIGHTS_OPTION)
     _monotone_notes(checkpoint.config, checkpoint.path, note)

@@ -243,3 +243,16 @@ class TestAddedTokens(FileTestCase):
                          ["t19", "__af__", "__am__", "__br__"])
         self.assertIn("%s: 100 tokens the tokenizer adds past %s named too (__af__ to __zu__)"
                       % (folder, os.path.join(folder, "vocab.json")), notes)
+
+
+class TestShardedRefusals(FolderTestCase):
+
+    def test_a_sharded_folder_with_no_head_found_lists_its_matrices(self):
+        folder = self.folder_with(
+            {"model_type": "x"},
+            [f32("a.weight", (3, 2), [0] * 6)], [f32("b.weight", (4, 2), [1] * 8)])
+        with self.assertRaisesRegex(InputError, r"no output layer under a usual name .* nor a"
+                                                r" matrix of config.json's vocab_size rows;"
+                                                r" name the weights with tensor=... or --tensor:"
+                                                r" 'b.weight' \(4, 2\) F32; 'a.weight'"):
+            read_model(folder)
