@@ -57,7 +57,6 @@ the values of 3 significant digits between (a bisection), so that the
 classes listed as thinner than 1e-8 are exactly those whose largest radius
 is at most 1e-8.
 
-    with_tolerance   check_layer's results for T = 0 carried to tolerance T
     radii            per class, a Radius: rounded-down bound or exact maximum
     Geometry         a layer's margins and distances: Geometry.carried and
                      Geometry.radius carry one result to T and find its Radius
@@ -78,11 +77,9 @@ from reviews.argmax.layer_input import class_index, integer_layer
 from reviews.argmax.masked import Masks
 from reviews.argmax.norms import FIRST_BITS, clears, root_bounds
 from reviews.argmax.packed import Packed, dot
-from reviews.argmax.result import decoded, encoded
 from reviews.argmax.witness import Witness
-from reviews.argmax.workers import run_chunks
 
-__all__ = ["Radius", "Geometry", "with_tolerance", "radii", "THRESHOLD"]
+__all__ = ["Radius", "Geometry", "radii", "THRESHOLD"]
 
 # The released detector's LP: a class passes when its ball's radius is above this.
 THRESHOLD = Fraction(1, 10 ** 8)
@@ -272,7 +269,17 @@ class Geometry:
     def carried(self, result, tolerance):
         """``result`` (for T = 0) carried to the tolerance T > 0: a failure
         stays one, a witness whose margins clear T * n_j stays one, and
-        every other class is decided again at T."""
+        every other class is decided again at T.
+
+        Class 1 wins for |x| < 1e-9 only:
+
+        >>> from reviews.argmax.check import check_layer
+        >>> W, b = [[0], [1], [2]], [0, Fraction(1, 10 ** 9), 0]
+        >>> rows, biases, _ = integer_layer(W, b)
+        >>> geometry = Geometry(rows, biases, None)
+        >>> [geometry.carried(r, Fraction(1, 10 ** 8)).argmaxable for r in check_layer(W, b)]
+        [True, False, True]
+        """
         result = result._replace(tolerance=tolerance)
         if not result.argmaxable:
             return result
@@ -398,67 +405,10 @@ def _floor_root(numerator, denominator):
                 mantissa * 10 ** -shift)
 
 
-def with_tolerance(weights, bias, results, tolerance, box=None, jobs=1, integer=None):
-    """check_layer's results for T = 0 (in ``box``, if any), carried to tolerance T > 0.
-
-    A failure stays one (with the same terms); a witness whose margins
-    clear T * n_j stays one; every other class is decided again.  The
-    argmaxable classes are shared by ``jobs`` worker processes
-    (reviews.argmax.workers), with the same results for every ``jobs``.
-    ``integer``, if given, is (rows, biases) of integer_layer(weights,
-    bias), as made for the results: the layer is then not read again.
-
-    Class 1 wins for |x| < 1e-9 only:
-
-    >>> from reviews.argmax.check import check_layer
-    >>> W, b = [[0], [1], [2]], [0, Fraction(1, 10 ** 9), 0]
-    >>> [r.argmaxable for r in with_tolerance(W, b, check_layer(W, b), Fraction(1, 10 ** 8))]
-    [True, False, True]
-    """
-    rows, biases = integer if integer is not None else integer_layer(weights, bias)[:2]
-    # Plain integers for the workers; the layer's scale changes no answer.
-    arguments = (rows, biases, box and (box.numerator, box.denominator),
-                 (tolerance.numerator, tolerance.denominator))
-    if jobs == 1 or len(results) < 2 * _CHUNK:
-        _start_worker(*arguments)
-        try:
-            return [_worker[0].carried(result, tolerance) for result in results]
-        finally:
-            _stop_worker()
-    size = max(1, min(_CHUNK, -(-len(results) // (jobs * _CHUNKS_PER_JOB))))
-    chunks = [[encoded(r) for r in results[n:n + size]] for n in range(0, len(results), size)]
-    return [result for chunk in run_chunks(_start_worker, arguments, _carry_chunk, chunks, jobs,
-                                           receive=decoded) for result in chunk]
-
-
-# Classes per chunk sent to a worker: at most this many, and about
-# _CHUNKS_PER_JOB chunks per process.
-_CHUNK = 64
-_CHUNKS_PER_JOB = 4
-# (Geometry, tolerance) of this process while with_tolerance runs.
-_worker = None
-
-
-def _start_worker(rows, biases, box, tolerance):
-    global _worker
-    _worker = Geometry(rows, biases, box and Fraction(*box)), Fraction(*tolerance)
-
-
-def _stop_worker():
-    global _worker
-    _worker = None
-
-
 def _integers(witness):
     """A witness (Fractions, or a Witness) as (numerators, common denominator)."""
     witness = Witness.of(witness)
     return witness.numerators, witness.denominator
-
-
-def _carry_chunk(chunk):
-    """The results of a chunk (encoded), carried to the worker's tolerance, encoded."""
-    geometry, tolerance = _worker
-    return [encoded(geometry.carried(result, tolerance)) for result in decoded(chunk)]
 
 
 def radii(weights, bias, results, threshold=THRESHOLD):

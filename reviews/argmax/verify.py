@@ -9,15 +9,14 @@ either at a tolerance by its exact norms (reviews.argmax.tolerance).
     Verifier    verify's layer made exact once, for many results of it
 """
 
-import operator
-
 from reviews.argmax.feasibility import is_combination
 from reviews.argmax.layer_input import (box_bound, certificate_number, class_index,
                                         integer_layer, sequence)
 from reviews.argmax.masked import Masks
-from reviews.argmax.norms import clears, holds_at, tolerance_bound
+from reviews.argmax.norms import holds_at, tolerance_bound
 from reviews.argmax.packed import dot
 from reviews.argmax.result import ClassResult
+from reviews.argmax.tolerance import Geometry
 from reviews.errors import InputError
 from reviews.exact import common_denominator
 
@@ -83,6 +82,7 @@ class Verifier:
                 weights, bias = self.masks.select(weights), self.masks.select(bias)
         rows, biases, _ = integer_layer(weights, bias) if weights else ([], None, 1)
         self.rows, self.biases = rows, biases or [0] * len(rows)
+        self._geometry = None if not rows else Geometry(rows, biases, None)
         self.bound = None if box is None else box_bound(box)
         self.tolerance = tolerance_bound(tolerance)
 
@@ -139,20 +139,14 @@ class Verifier:
              for k, v in enumerate(x)]
         if bound is not None and max(map(abs, x)) > bound:
             return False
-        # x = p / q: the logits times q, in integers; a margin m q against
-        # T |w_i - w_j| is m q against T sqrt(|w_i - w_j|^2 q^2).
+        # x = p / q: the logits times q, in integers.
         q = common_denominator(x)
         p = [int(v * q) for v in x]
-        mine = rows[i]
-        top = dot(mine, p) + biases[i] * q
         if tolerance:
-            return all(clears(top - dot(row, p) - b * q, _distance(mine, row) * q * q, tolerance)
-                       for j, (row, b) in enumerate(zip(rows, biases)) if j != i)
+            # Exact: no rival whose margin fails to clear T n_j; the
+            # triangle inequality settles most in one packed product.
+            return not self._geometry.short(i, p, q, tolerance)
+        top = dot(rows[i], p) + biases[i] * q
         return all(dot(row, p) + b * q < top for j, (row, b) in enumerate(zip(rows, biases))
                    if j != i)
 
-
-def _distance(a, b):
-    """|a - b|_2 squared."""
-    difference = list(map(operator.sub, a, b))
-    return dot(difference, difference)

@@ -52,12 +52,14 @@ class TestSameAsOneRun(MergeTestCase):
         self.assertMergedIsWhole(layer, ["0:2", "2:3", "3:6"])
         self.assertMergedIsWhole(layer, ["0,2,4", "1,3,5"], "--box", "1")
 
+    # The trained layer's merge checks 753 certificates and radii again:
+    # one format each (every format is compared on the small layer above).
     def test_a_trained_layer_with_a_bias_tokens_and_radii(self):
-        self.assertMergedIsWhole(TAGGER, ["0:300", "300:753"], reports=REPORTS[::2])
+        self.assertMergedIsWhole(TAGGER, ["0:300", "300:753"], reports=REPORTS[:1])
 
     def test_the_released_detectors_question(self):
         self.assertMergedIsWhole(TAGGER, ["0:400", "400:753"], "--box", "100",
-                                 "--tolerance", "1e-8", reports=REPORTS[1:3])
+                                 "--tolerance", "1e-8", reports=REPORTS[2:3])
 
     def test_a_masked_class_keeps_the_question_of_its_shard(self):
         layer = [self.write("w.csv", LAYER_CSV), "--bias",
