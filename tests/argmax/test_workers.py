@@ -16,7 +16,7 @@ from reviews.argmax import check as argmaxable
 from reviews.argmax import workers
 from reviews.argmax.check import check_layer
 from reviews.errors import InputError
-from tests.support import ROOT, FileTestCase
+from tests.support import ROOT, TERMINAL_SIGNALS, FileTestCase
 from tests.support.workers import assert_none_left, ended_workers
 
 
@@ -55,7 +55,8 @@ class TestSameResultsForEveryJobs(FileTestCase):
         for method in multiprocessing.get_all_start_methods():
             with self.subTest(method=method):
                 done = subprocess.run([sys.executable, script, method], capture_output=True,
-                                      text=True, cwd=self.folder.name, timeout=120)
+                                      text=True, cwd=self.folder.name, timeout=120,
+                                      **TERMINAL_SIGNALS)
                 self.assertEqual(done.stderr, "")
                 # Both answers occur (the layer has unargmaxable classes).
                 lines = done.stdout.split("\n")
@@ -205,7 +206,7 @@ class TestTooManyProcesses(unittest.TestCase):
     @unittest.skipUnless(os.name == "posix", "sets a POSIX resource limit")
     def test_the_limit_on_open_files_ends_the_check_with_one_message(self):
         done = subprocess.run([sys.executable, "-c", TOO_MANY % ROOT], capture_output=True,
-                              text=True, timeout=120)
+                              text=True, timeout=120, **TERMINAL_SIGNALS)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (0, "cannot start 100 worker processes: Too many open files;"
                              " ask for fewer jobs\n", ""))
@@ -314,6 +315,9 @@ class TestWorkersErrors(unittest.TestCase):
             pids.append(process.pid)
             os.kill(os.getpid(), signal.SIGINT)
 
+        # Ctrl-C as from a terminal, whatever the shell that runs the tests ignores.
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        self.addCleanup(signal.signal, signal.SIGINT, previous)
         with mock.patch.object(multiprocessing.process.BaseProcess, "start", start):
             with self.assertRaises(KeyboardInterrupt):
                 workers.run_chunks(None, (), sum, [[1], [2]], 2)
@@ -378,7 +382,7 @@ class TestKilledParent(unittest.TestCase):
                          and os.path.isdir("/proc/self"), "needs fork and /proc")
     def test_workers_end_when_their_parent_is_killed(self):
         child = subprocess.Popen([sys.executable, "-c", KILLED_PARENT % ROOT],
-                                 stdout=subprocess.PIPE, text=True)
+                                 stdout=subprocess.PIPE, text=True, **TERMINAL_SIGNALS)
         with child:
             pids = [int(pid) for pid in child.stdout.readline().split()]
             self.assertEqual((child.wait(timeout=120), len(pids)), (-signal.SIGKILL, 2))
@@ -416,7 +420,7 @@ class TestLostResults(unittest.TestCase):
     @unittest.skipUnless("fork" in multiprocessing.get_all_start_methods(), "needs fork")
     def test_a_result_that_cannot_be_received_ends_the_run_in_one_message(self):
         done = subprocess.run([sys.executable, "-c", LOST_RESULTS % ROOT], capture_output=True,
-                              text=True, timeout=120)
+                              text=True, timeout=120, **TERMINAL_SIGNALS)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (0, "this process stopped receiving the workers' results (out of"
                              " memory?); ask for fewer jobs\n[]\n", ""))
@@ -460,7 +464,7 @@ class TestUnguardedSpawn(FileTestCase):
         # A file, not -c: spawn re-runs a script's file in each worker.
         path = self.write("unguarded.py", UNGUARDED % ROOT)
         done = subprocess.run([sys.executable, path], capture_output=True, text=True,
-                              timeout=120)
+                              timeout=120, **TERMINAL_SIGNALS)
         self.assertEqual(done.stdout.splitlines()[-1:],
                          ['a worker process stopped while it started; under the spawn start method'
                           ' (macOS, Windows) a script must run check_layer from under'
@@ -472,7 +476,7 @@ class TestUnguardedSpawn(FileTestCase):
         # python - < script.py: the guard is there, but a spawned worker has
         # no file to re-import the main module from.
         done = subprocess.run([sys.executable, "-"], input=GUARDED % ROOT, capture_output=True,
-                              text=True, timeout=120)
+                              text=True, timeout=120, **TERMINAL_SIGNALS)
         self.assertEqual(done.stdout.splitlines()[-1:],
                          ["a worker process stopped while it started; under the spawn start"
                           " method"
@@ -498,7 +502,7 @@ class TestStartMethod(unittest.TestCase):
                   "print(default == multiprocessing.get_all_start_methods()[0],"
                   " workers.start_method())\n" % ROOT)
         done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                              timeout=120)
+                              timeout=120, **TERMINAL_SIGNALS)
         self.assertEqual((done.stdout, done.stderr), ("True spawn\n", ""))
 
 

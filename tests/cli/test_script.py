@@ -8,7 +8,7 @@ import unittest
 
 from reviews import __version__
 from reviews.papers import all_claims
-from tests.support import ROOT
+from tests.support import ROOT, TERMINAL_SIGNALS
 from tests.support.claims import in_process_once
 from tests.support.commands import SCRIPT, command
 
@@ -93,7 +93,7 @@ class TestScript(unittest.TestCase):
              "sys.meta_path.insert(0, Interrupt())\n"
              "sys.argv[:] = [sys.argv[1], '--version']\n"
              "runpy.run_path(sys.argv[0], run_name='__main__')" % (module, interrupt), SCRIPT],
-            cwd=ROOT, capture_output=True, text=True, timeout=120)
+            cwd=ROOT, capture_output=True, text=True, timeout=120, **TERMINAL_SIGNALS)
         self.assertEqual((done.returncode, done.stdout, done.stderr),
                          (130, "", "counterexamples: interrupted\n"))
 

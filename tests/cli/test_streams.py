@@ -9,7 +9,7 @@ import unittest
 from unittest import mock
 
 from reviews.cli import main
-from tests.support import FileTestCase, ROOT
+from tests.support import FileTestCase, ROOT, TERMINAL_SIGNALS
 from tests.support.commands import FAST, SCRIPT, run_code
 
 
@@ -59,7 +59,7 @@ class TestStreams(FileTestCase):
                 child = subprocess.Popen([sys.executable, SCRIPT, "check-layer", path,
                                           "--format", "json"], cwd=ROOT,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                         env=environment)
+                                         env=environment, **TERMINAL_SIGNALS)
                 child.stdout.readline()
                 child.stdout.close()
                 self.assertEqual((child.wait(timeout=120), child.stderr.read()), (141, b""))

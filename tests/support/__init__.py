@@ -16,6 +16,7 @@ lists; in the package's modules:
 """
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,10 +25,23 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def _as_from_a_terminal():
+    for name in ("SIGINT", "SIGHUP"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+# Keywords for subprocess: the child starts with SIGINT and SIGHUP at their
+# defaults, as from a terminal, whatever the shell that runs the tests
+# ignores (nohup, a shell's background job, some CI runners): the tests of
+# those signals must not depend on it.
+TERMINAL_SIGNALS = {"preexec_fn": _as_from_a_terminal} if os.name == "posix" else {}
+
+
 def fresh_python(code):
     """Run ``code`` in a new interpreter that imports ``reviews`` from this checkout."""
     return subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1])\n"
-                           + code, ROOT], capture_output=True, text=True, timeout=120)
+                           + code, ROOT], capture_output=True, text=True, timeout=120,
+                          **TERMINAL_SIGNALS)
 
 
 def listed(rows):

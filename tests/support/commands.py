@@ -11,7 +11,7 @@ from unittest import mock
 
 from reviews import __version__
 from reviews.cli import main
-from tests.support import ROOT
+from tests.support import ROOT, TERMINAL_SIGNALS
 from tests.support.arrays import npy_bytes
 
 FIGURE_1_JSON = '{"weights": [[-2, -2], [1, 2], [1.8, -0.8], [0.9, 0.2]]}'
@@ -47,13 +47,15 @@ def command(*arguments, cwd=None):
     """Run the script as a reviewer does, from another folder by default."""
     return subprocess.run([sys.executable, SCRIPT] + list(arguments), cwd=cwd or os.sep,
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=120,
+                          **TERMINAL_SIGNALS)
 
 
 def run_code(code, *arguments):
     """Run ``code`` in a new interpreter from the repository root, bytes out; as the CLI runs."""
     return subprocess.run([sys.executable, "-c", code] + list(arguments), cwd=ROOT,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120,
+                          **TERMINAL_SIGNALS)
 
 
 def in_process(*arguments):

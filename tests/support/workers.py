@@ -7,6 +7,8 @@ import subprocess
 import sys
 import time
 
+from tests.support import TERMINAL_SIGNALS
+
 
 def running(pid):
     """Whether ``pid`` runs (a zombie does not)."""
@@ -32,7 +34,7 @@ def ended_workers(test, script, arguments, ending):
     running a generous while later (any left are killed)."""
     child = subprocess.Popen([sys.executable, "-c", script] + arguments,
                              stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, text=True)
+                             stderr=subprocess.DEVNULL, text=True, **TERMINAL_SIGNALS)
     try:
         pids = [int(child.stdout.readline()) for _ in range(2)]
         os.kill(child.pid, ending)
