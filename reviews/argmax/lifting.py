@@ -11,13 +11,14 @@ for the k digits that the determinant's size needs (Hadamard's bound).
 The rational solution is then read off its p-adic expansion (rational
 reconstruction, the extended Euclidean algorithm), and checked exactly.
 
-    solve_integers   (numerators, denominator) of the solution, or None if singular
+    solve_integers      (numerators, denominator) of the solution, or None if singular
+    independent_modulo  the first vectors independent modulo a prime, by position
 """
 
 import math
 import operator
 
-__all__ = ["solve_integers"]
+__all__ = ["solve_integers", "independent_modulo"]
 
 # Primes just below 2**62 (2**62 - 57, 2**62 - 87, 2**62 - 117): a matrix
 # singular modulo all three but not over the integers is solved by the caller's
@@ -47,8 +48,8 @@ def solve_integers(rows, rhs):
     """
     n = len(rows[0])
     for p in _PRIMES:
-        chosen = _independent(rows, n, p)
-        if chosen is not None:
+        chosen = list(range(n)) if len(rows) == n else independent_modulo(rows, p, n)
+        if len(chosen) == n:
             square = [rows[r] for r in chosen]
             factors = _lu_modulo(square, p)
             if factors is not None:
@@ -80,26 +81,30 @@ def solve_integers(rows, rhs):
     return numerators, denominator
 
 
-def _independent(rows, n, p):
-    """The first n rows that are linearly independent modulo p, by position; None if fewer."""
-    if len(rows) == n:
-        return list(range(n))
-    chosen, reduced = [], []   # reduced: (pivot column, row with 1 there), modulo p
-    for r, row in enumerate(rows):
-        line = [v % p for v in row]
-        for column, basis in reduced:
-            f = line[column]
+def independent_modulo(vectors, p, most):
+    """The positions of the first vectors linearly independent modulo the
+    prime p, in order, at most ``most`` of them (``vectors`` may be lazy:
+    none is made past the last position needed).
+
+    >>> independent_modulo([[1, 2], [2, 4], [0, 1], [5, 5]], 7, 2)
+    [0, 2]
+    """
+    chosen, echelon = [], []   # echelon: (pivot position, vector with 1 there), modulo p
+    for position, vector in enumerate(vectors):
+        if len(chosen) == most:
+            break
+        line = [v % p for v in vector]
+        for pivot, kept in echelon:
+            f = line[pivot]
             if f:
-                line = [(a - f * b) % p for a, b in zip(line, basis)]
-        column = next((k for k, v in enumerate(line) if v), None)
-        if column is None:
+                line = [(a - f * b) % p for a, b in zip(line, kept)]
+        pivot = next((k for k, v in enumerate(line) if v), None)
+        if pivot is None:
             continue
-        inverse = pow(line[column], p - 2, p)
-        reduced.append((column, [v * inverse % p for v in line]))
-        chosen.append(r)
-        if len(chosen) == n:
-            return chosen
-    return None
+        inverse = pow(line[pivot], p - 2, p)
+        echelon.append((pivot, [v * inverse % p for v in line]))
+        chosen.append(position)
+    return chosen
 
 
 def _lu_modulo(rows, p):

@@ -43,6 +43,7 @@ from fractions import Fraction
 
 from reviews.argmax.exact_division import exact_divider
 from reviews.argmax.feasibility import solve_square
+from reviews.argmax.lifting import independent_modulo
 
 __all__ = ["SpanCoordinates", "AffineSpan"]
 
@@ -75,23 +76,9 @@ class SpanCoordinates:
         origin = weights[0]
         most = len(weights) - 1
         # Each coordinate q is the vector of the differences' q-th entries;
-        # keep those independent of the kept ones, modulo p, in echelon form
-        # (pivot position, vector scaled to 1 there).
-        echelon, chosen = [], []
-        for q in range(self.dim):
-            if len(chosen) == most:
-                break
-            vector = [(row[q] - origin[q]) % _PRIME for row in weights[1:]]
-            for position, kept in echelon:
-                f = vector[position]
-                if f:
-                    vector = [(a - f * b) % _PRIME for a, b in zip(vector, kept)]
-            position = next((n for n, v in enumerate(vector) if v), None)
-            if position is None:
-                continue
-            inverse = pow(vector[position], _PRIME - 2, _PRIME)
-            echelon.append((position, [v * inverse % _PRIME for v in vector]))
-            chosen.append(q)
+        # keep those independent of the kept ones, modulo p.
+        vectors = ([row[q] - origin[q] for row in weights[1:]] for q in range(self.dim))
+        chosen = independent_modulo(vectors, _PRIME, most)
         self.coordinates = chosen or [0]
 
     def restricted(self, rows):
