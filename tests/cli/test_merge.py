@@ -5,12 +5,9 @@ import json
 import os
 import unittest
 
-from tests.support import ROOT, FileTestCase
+from tests.support import FileTestCase
 from tests.support.commands import in_process
 
-NATASHA = os.path.join(ROOT, "reviews", "data", "natasha_slovnet_morph_news_v1_head")
-TAGGER = [NATASHA + ".npz", "--tensor", "weight", "--bias-tensor", "bias",
-          "--vocab", NATASHA + ".tokens.txt"]
 # Two classes that are one row (a twin), one in between, one a mean: every kind of result.
 LAYER_CSV = "0,0\n4,0\n0,4\n1,1\n4,0\n2,2\n"
 REPORTS = (["--format", "text"], ["--format", "markdown"], ["--format", "json"],
@@ -52,10 +49,12 @@ class TestSameAsOneRun(MergeTestCase):
         self.assertMergedIsWhole(layer, ["0:2", "2:3", "3:6"])
         self.assertMergedIsWhole(layer, ["0,2,4", "1,3,5"], "--box", "1")
 
-    # The trained layer's merge checks 753 certificates and radii again:
-    # one format each (every format is compared on the small layer above).
-    def test_a_trained_layer_with_a_bias_tokens_and_radii(self):
-        self.assertMergedIsWhole(TAGGER, ["0:300", "300:753"], reports=REPORTS[:1])
+    def test_a_layer_with_a_bias_tokens_and_a_thin_radius(self):
+        # Class 1 wins only for |x| < 1e-9: its radius is found exactly.
+        layer = [self.write("w.csv", "0\n1\n2\n1\n"), "--bias",
+                 self.write("b.csv", "0\n1e-9\n0\n-1\n"),
+                 "--vocab", self.write("tokens.txt", "alpha\nbeta\ngamma\ndelta\n")]
+        self.assertMergedIsWhole(layer, ["0:2", "2:4"])
 
     def test_the_released_detectors_question(self):
         layer = [self.write("w.csv", LAYER_CSV), "--bias", self.write("b.csv", "0\n0\n1\n0\n0\n-1\n")]
