@@ -68,6 +68,8 @@ certificate independently, and the paper's own search is
 reviews.argmax.braid.
 """
 
+from collections import namedtuple
+
 from reviews.argmax.decide import PreparedLayer, decide
 from reviews.argmax.layer_input import asked_classes, box_bound, check_spread, integer_layer
 from reviews.argmax.lines import upper_envelope
@@ -170,8 +172,8 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     unmasked = asked if not masks.masked else [masks.position[i] for i in asked
                                                if i in masks.position]
     needed = sorted({twins.position[i] for i in unmasked if i not in twins.twin})
-    plan = (reduced, bound, twins, (rows, biases) if tolerance or radii else None,
-            tolerance, radii)
+    plan = _Plan(reduced, bound, twins, (rows, biases) if tolerance or radii else None,
+                 tolerance, radii)
     return _in_order(asked, masks, twins, bound, tolerance,
                      _decided(plan, needed, jobs, progress))
 
@@ -200,15 +202,15 @@ def _in_order(asked, masks, twins, bound, tolerance, decided):
 def _decided(plan, needed, jobs, progress):
     """A Checked for each of the representatives ``needed``, in order, from
     this process or from ``jobs`` workers."""
-    reduced, bound = plan[:2]
+    reduced = plan.reduced
     lines = None
-    if len(reduced[0][0]) == 1 and (bound is None or reduced[1] is None):
+    if len(reduced[0][0]) == 1 and (plan.bound is None or reduced[1] is None):
         # One dimension: the upper envelope of lines decides every class at once.
         envelope = upper_envelope([w for w, in reduced[0]], reduced[1] or [0] * len(reduced[0]))
         lines = [ClassResult(n, not terms, witness, terms)
                  for n, (witness, terms) in enumerate(envelope)]
     if lines is not None or jobs == 1 or len(needed) < 2:
-        _start_worker(*plan)
+        _start_worker(plan)
         try:
             for done, n in enumerate(needed, 1):
                 checked = _worker.finished(n, lines and lines[n])
@@ -221,25 +223,34 @@ def _decided(plan, needed, jobs, progress):
     if start_method() == "fork":
         # Forked workers inherit the layer built here once, instead of each
         # building its own copy side by side, slower for sharing the CPUs.
-        _start_worker(*plan)
+        _start_worker(plan)
         start, arguments = None, ()
     else:
-        start, arguments = _start_worker, plan
+        start, arguments = _start_worker, (plan,)
     try:
         yield from iter_items(start, arguments, _decide_chunk, needed, jobs, progress, _decoded)
     finally:
         _stop_worker()
 
 
-class _Plan:
+# What a worker is sent: the layer of representatives (integer rows,
+# biases, denominator), the box's bound, the Twins, the whole integer layer
+# (rows, biases) where a tolerance or radii need it, the tolerance, and
+# whether radii are asked.
+_Plan = namedtuple("_Plan", "reduced bound twins integer tolerance radii",
+                   defaults=(None, 0, False))
+
+
+class _Decider:
     """What a process needs to decide classes of the layer: the packed
     layer of representatives, and, for a tolerance or radii, the whole
     integer layer's geometry (reviews.argmax.tolerance), made when first
     needed."""
 
-    def __init__(self, reduced, bound, twins, integer, tolerance, radii):
-        self.layer, self.bound, self.twins = PreparedLayer(*reduced, box=bound), bound, twins
-        self.integer, self.tolerance, self.radii = integer, tolerance, radii
+    def __init__(self, plan):
+        self.layer = PreparedLayer(*plan.reduced, box=plan.bound)
+        self.bound, self.twins = plan.bound, plan.twins
+        self.integer, self.tolerance, self.radii = plan.integer, plan.tolerance, plan.radii
         self._geometry = None
 
     def geometry(self):
@@ -261,26 +272,18 @@ class _Plan:
         return Checked(result, self.geometry().radius(result) if self.radii else None)
 
 
-# The _Plan of this process while a check runs (in a worker, its lifetime).
+# The _Decider of this process while a check runs (in a worker, its lifetime).
 _worker = None
 
 
-def _start_worker(reduced, bound, twins=None, integer=None, tolerance=0, radii=False):
+def _start_worker(plan):
     global _worker
-    _worker = _Plan(reduced, bound, twins or Twins(reduced[0], reduced[1]), integer, tolerance,
-                    radii)
+    _worker = _Decider(plan)
 
 
 def _stop_worker():
     global _worker
     _worker = None
-
-
-def _decide_boxed(i):
-    """The result of representative i, in the box (no tolerance, no radius)."""
-    layer, bound = _worker.layer, _worker.bound
-    result = decide(layer, i)
-    return result if bound is None else _into_box(result, bound)
 
 
 def _decide_chunk(indices):
