@@ -4,7 +4,7 @@ The work of a chunk must depend only on the chunk and on what ``start``
 built from its arguments, so that the results are the same for any number
 of processes.  The arguments are sent once to each process (pickled under
 the ``spawn`` start method, the default on macOS and Windows): send plain
-integers, not Fractions.  A script that calls ``run_chunks`` with jobs > 1
+integers, not Fractions.  A script that calls ``iter_items`` with jobs > 1
 must guard its top level with ``if __name__ == "__main__":`` under
 ``spawn``, as for any use of multiprocessing.
 
@@ -18,8 +18,7 @@ the worker the moment it reads end-of-file, that is when this process has
 gone, however it went (SIGTERM, SIGHUP and SIGKILL end it without a word
 to its workers), even while the worker is deep inside one chunk's work.
 
-    run_chunks    [work(chunk) for chunk in chunks], over ``jobs`` processes
-    iter_items    work's results item by item, in order, as they come
+    iter_items    work's results item by item, in order, over ``jobs`` processes
     job_count     the number of processes asked for, validated
     usable_cpus   the CPUs this process may use: the default number of processes
     start_method  how the processes start: "fork", "spawn" or "forkserver"
@@ -39,7 +38,7 @@ from multiprocessing.reduction import ForkingPickler
 from reviews.errors import InputError
 from reviews.shown import shown_name
 
-__all__ = ["run_chunks", "iter_items", "job_count", "usable_cpus", "start_method"]
+__all__ = ["iter_items", "job_count", "usable_cpus", "start_method"]
 
 # The start method of the worker processes; None is the platform's default.
 # (The tests set it to try each method.)
@@ -273,41 +272,29 @@ def _end(started, terminate=True):
         worker.close()
 
 
-def run_chunks(start, arguments, work, chunks, jobs, progress=None, receive=None):
-    """[receive(work(chunk)) for chunk in chunks], each process first calling start(*arguments).
-
-    ``start`` (or None) and ``work`` must be module-level functions (they
-    are sent by name); ``receive``, if given, runs in this process on each chunk's
-    result as it arrives, while the workers go on.  ``progress(done,
-    total)`` is called in this process as chunks complete, with ``done``
-    counting the items of the chunks completed, and again every few
-    seconds while none does.  An error in ``start`` or
-    ``work`` comes through as it was raised; a process the system refuses
-    (too many processes or open files) or a worker that dies (killed for
-    want of memory, say) ends the run with InputError.
-
-    >>> run_chunks(None, (), sum, [[1], [2, 3]], 2, receive=str)
-    ['1', '5']
-    """
-    chunks = list(chunks)
-    results = [None] * len(chunks)
-    for number, value in _served(start, arguments, work, _Chunks(chunks), jobs, progress,
-                                 receive):
-        results[number] = value
-    return results
-
-
 def iter_items(start, arguments, work, items, jobs, progress=None, receive=None):
     """receive(work(chunk)) item by item, in the order of ``items``, each as
-    soon as it and every item before it are done: run_chunks over chunks
-    that it makes as it goes, of one item at first, then of as many as a
-    worker does in about a second (at most _CHUNK), so that the first
-    results and the progress come soon on a slow layer and cost no more
-    than run_chunks' on a fast one.  ``work`` returns a list of one result
-    per item of its chunk, and ``receive`` maps such a list to another.
+    soon as it and every item before it are done, each process first
+    calling start(*arguments).
+
+    The processes are handed chunks of ``items`` cut as they go: one item
+    at first, then as many as a worker does in about a second (at most
+    _CHUNK), so that the first results and the progress come soon on a
+    slow layer and cost little on a fast one.  ``work`` returns a list of
+    one result per item of its chunk, and ``receive``, if given, maps such
+    a list to another in this process, while the workers go on.  ``start``
+    (or None) and ``work`` must be module-level functions (they are sent
+    by name).  ``progress(done, total)`` is called in this process as
+    chunks complete, with ``done`` counting the items done, and again
+    every few seconds while none does.  An error in ``start`` or ``work``
+    comes through as it was raised; a process the system refuses (too many
+    processes or open files) or a worker that dies (killed for want of
+    memory, say) ends the run with InputError.
 
     >>> list(iter_items(None, (), list, [3, 1, 2], 2))
     [3, 1, 2]
+    >>> list(iter_items(None, (), list, [3, 1, 2], 2, receive=lambda chunk: [-n for n in chunk]))
+    [-3, -1, -2]
     """
     chunks = _Growing(list(items))
     waiting, first = {}, 0
@@ -326,31 +313,18 @@ _CHUNK = 64
 _CHUNK_SECONDS = 1.0
 
 
-class _Chunks:
-    """Chunks given in advance, handed out in order."""
-
-    def __init__(self, chunks):
-        self.chunks, self.next_number = chunks, 0
-        self.total = sum(map(len, chunks))
-        self.count = len(chunks)
-
-    def next(self, seconds=None, size=None):
-        """(number, chunk) of the next chunk, or None when none is left."""
-        if self.next_number == len(self.chunks):
-            return None
-        self.next_number += 1
-        return self.next_number - 1, self.chunks[self.next_number - 1]
-
-
-class _Growing(_Chunks):
+class _Growing:
     """Chunks cut from ``items`` as workers ask: one item first, then each
     worker's next as many as it did in _CHUNK_SECONDS, at most _CHUNK."""
 
     def __init__(self, items):
         self.items, self.taken, self.starts = items, 0, []
-        self.total, self.count = len(items), len(items)
+        self.total = len(items)
 
     def next(self, seconds=None, size=None):
+        """(number, chunk) of the next chunk, or None when none is left;
+        ``seconds`` and ``size``: the time and size of the asking worker's
+        last chunk (None for its first)."""
         if self.taken == len(self.items):
             return None
         if seconds is None:
@@ -368,7 +342,7 @@ def _served(start, arguments, work, chunks, jobs, progress, receive):
     """(number, receive(work(chunk))) for each chunk, as the workers finish them."""
     jobs = job_count(jobs)
     context = multiprocessing.get_context(START_METHOD)
-    started = _start_workers(min(jobs, chunks.count), context, start, arguments, work)
+    started = _start_workers(min(jobs, chunks.total), context, start, arguments, work)
     owners = {worker.connection: worker for worker in started}
     try:
         done = 0

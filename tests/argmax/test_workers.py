@@ -139,11 +139,11 @@ class TestJobsErrors(unittest.TestCase):
                 with self.assertRaisesRegex(error, message):
                     check_layer([[0], [1]], jobs=jobs)
 
-    def test_run_chunks_checks_jobs_too(self):
+    def test_iter_items_checks_jobs_too(self):
         for jobs in (0, -3):
             with self.subTest(jobs=jobs):
                 with self.assertRaisesRegex(InputError, "jobs is %d; .* at least 1" % jobs):
-                    workers.run_chunks(None, (), sum, [[1], [2]], jobs)
+                    list(workers.iter_items(None, (), list, [1, 2], jobs))
 
     def test_none_means_every_cpu(self):
         self.assertEqual(workers.job_count(None), workers.usable_cpus())
@@ -180,7 +180,7 @@ class TestTooManyProcesses(unittest.TestCase):
                                side_effect=refused):
             with self.assertRaisesRegex(InputError, "^cannot start 3 worker processes: Resource"
                                         " temporarily unavailable; ask for fewer jobs$"):
-                workers.run_chunks(None, (), sum, [[1], [2], [3]], 5)
+                list(workers.iter_items(None, (), list, [1, 2, 3], 5))
 
     def test_a_refused_second_process_ends_the_first(self):
         # As under ulimit -v: the first process starts, the next cannot; the
@@ -197,7 +197,7 @@ class TestTooManyProcesses(unittest.TestCase):
         with mock.patch.object(multiprocessing.process.BaseProcess, "start", start):
             with self.assertRaisesRegex(InputError, "^cannot start 2 worker processes:"
                                         " MemoryError; ask for fewer jobs$"):
-                workers.run_chunks(None, (), sum, [[1], [2], [3]], 2)
+                list(workers.iter_items(None, (), list, [1, 2, 3], 2))
         self.assertEqual((len(calls), len(pids)), (2, 1))
         with self.assertRaises(ProcessLookupError):   # ended and waited for
             os.kill(pids[0], 0)
@@ -212,12 +212,12 @@ class TestTooManyProcesses(unittest.TestCase):
                              " ask for fewer jobs\n", ""))
 
 
-def _dying_sum(chunk):
+def _dying_copy(chunk):
     # Killed while at work, as by the system for want of memory.
-    if chunk == [3]:
+    if 3 in chunk:
         os.kill(os.getpid(), signal.SIGKILL)
     time.sleep(0.05)
-    return sum(chunk)
+    return chunk
 
 
 @unittest.skipUnless(hasattr(signal, "SIGKILL"), "kills a process the POSIX way")
@@ -227,7 +227,7 @@ class TestDeadWorker(unittest.TestCase):
         with self.assertRaisesRegex(InputError, "^a worker process stopped unexpectedly"
                                     " \\(killed for want of memory\\?\\); ask for fewer"
                                     " jobs$"):
-            workers.run_chunks(None, (), _dying_sum, [[n] for n in range(8)], 2)
+            list(workers.iter_items(None, (), _dying_copy, range(8), 2))
         self.assertEqual(multiprocessing.active_children(), [])
 
     def test_a_worker_killed_while_others_deliver_is_found_at_once(self):
@@ -235,8 +235,8 @@ class TestDeadWorker(unittest.TestCase):
         # once, not after the others have done all the rest.
         done = []
         with self.assertRaisesRegex(InputError, "^a worker process stopped unexpectedly"):
-            workers.run_chunks(None, (), _dying_sum, [[n] for n in range(200)], 2,
-                               progress=lambda count, total: done.append(count))
+            list(workers.iter_items(None, (), _dying_copy, range(200), 2,
+                                    progress=lambda count, total: done.append(count)))
         self.assertLess(len(done), 100)
         self.assertEqual(multiprocessing.active_children(), [])
 
@@ -251,7 +251,7 @@ class _TwoArguments(Exception):
 
 
 def _unreadable_error(chunk):
-    raise _TwoArguments(*chunk)
+    raise _TwoArguments(*chunk[0])
 
 
 def _exit_three(chunk):
@@ -278,28 +278,28 @@ class TestWorkersErrors(unittest.TestCase):
     def test_a_result_that_cannot_be_pickled_is_named_not_a_dead_worker(self):
         with self.assertRaisesRegex(RuntimeError, "^a worker's result cannot be sent: .*"
                                     "(pickle|local object)"):
-            workers.run_chunks(None, (), _unsendable_result, [[1], [2]], 2)
+            list(workers.iter_items(None, (), _unsendable_result, [1, 2], 2))
         self.assertEqual(multiprocessing.active_children(), [])
 
     def test_an_error_that_cannot_be_rebuilt_here_comes_as_its_name_and_message(self):
         with self.assertRaisesRegex(RuntimeError, "^_TwoArguments: 1 and 2$"):
-            workers.run_chunks(None, (), _unreadable_error, [[1, 2], [1, 2]], 2)
+            list(workers.iter_items(None, (), _unreadable_error, [(1, 2), (1, 2)], 2))
 
     def test_sys_exit_in_a_worker_comes_through_as_raised(self):
         with self.assertRaises(SystemExit) as raised:
-            workers.run_chunks(None, (), _exit_three, [[1], [2]], 2)
+            list(workers.iter_items(None, (), _exit_three, [1, 2], 2))
         self.assertEqual(raised.exception.code, 3)
 
     @unittest.skipUnless(os.path.isdir("/proc/self/fd"), "counts open files in /proc")
     def test_a_failed_run_closes_its_files_even_while_its_error_is_kept(self):
-        # The error's traceback holds run_chunks's frame, and the frame its
+        # The error's traceback holds iter_items's frame, and the frame its
         # workers: their pipes must be closed already, not when collected.
         gc.disable()
         self.addCleanup(gc.enable)
         before, kept = _open_files(), []
         for _ in range(5):
             try:
-                workers.run_chunks(None, (), _failing, [[1], [2], [3]], 2)
+                list(workers.iter_items(None, (), _failing, [1, 2, 3], 2))
             except ValueError as error:
                 kept.append(error)
         self.assertEqual((len(kept), _open_files()), (5, before))
@@ -320,7 +320,7 @@ class TestWorkersErrors(unittest.TestCase):
         self.addCleanup(signal.signal, signal.SIGINT, previous)
         with mock.patch.object(multiprocessing.process.BaseProcess, "start", start):
             with self.assertRaises(KeyboardInterrupt):
-                workers.run_chunks(None, (), sum, [[1], [2]], 2)
+                list(workers.iter_items(None, (), list, [1, 2], 2))
         self.assertEqual(len(pids), 1)
         self.assertEqual(multiprocessing.active_children(), [])
         with self.assertRaises(ProcessLookupError):
@@ -342,7 +342,7 @@ def progress(done, total):
     os.kill(os.getpid(), signal.SIGKILL)
 
 workers.START_METHOD = "fork"
-workers.run_chunks(None, (), slow, [[n] for n in range(20)], 2, progress)
+list(workers.iter_items(None, (), slow, range(20), 2, progress))
 """
 
 
@@ -358,7 +358,7 @@ def fail(*arguments):
 
 signal.signal(signal.SIGUSR1, fail)
 workers.START_METHOD = sys.argv[1]
-workers.run_chunks(None, (), spin, [[1], [2]], 2)
+list(workers.iter_items(None, (), spin, [1, 2], 2))
 """
 
 
@@ -369,7 +369,7 @@ class TestKilledParent(unittest.TestCase):
     def test_workers_deep_in_a_chunk_end_however_their_parent_ends(self):
         # SIGTERM, SIGHUP and SIGKILL end the parent without a word to its
         # workers; SIGINT (KeyboardInterrupt) and an error (raised by the
-        # SIGUSR1 handler) end them from run_chunks on their way out.
+        # SIGUSR1 handler) end them from iter_items on their way out.
         endings = {"SIGTERM": -signal.SIGTERM, "SIGHUP": -signal.SIGHUP,
                    "SIGKILL": -signal.SIGKILL, "SIGINT": -signal.SIGINT, "SIGUSR1": 1}
         for method in multiprocessing.get_all_start_methods():
@@ -408,7 +408,7 @@ def work(chunk):
 
 workers.START_METHOD = "fork"
 try:
-    workers.run_chunks(None, (), work, [[1], [2]], 2)
+    list(workers.iter_items(None, (), work, [1, 2], 2))
 except InputError as error:
     print(error)
 print(multiprocessing.active_children())
