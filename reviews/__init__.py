@@ -8,6 +8,7 @@ one folder per layer, imports only going down:
     cli               the command line: the claims, check-layer, streams
     papers            one module of claims per reviewed paper; all_claims
     claims            claims as data, and the runner
+    run               a check of a layer as one run: workers, checkpoint, merge
     report            renderers: text, markdown, JSON, HTML, SVG, progress
     softmax           correctly rounded softmax and its exact reference
     argmax            exact argmaxability of a layer's classes, certified
@@ -37,6 +38,8 @@ import sys
 import types
 
 __version__ = "0.5.0"
+# The name every report and checkpoint gives the suite, with its version.
+SUITE_NAME = "review-counterexamples"
 
 # Each public name and the module that defines it.
 _HOMES = {

@@ -1,44 +1,33 @@
 """``check-layer``: decide exactly which classes of a user's layer are argmaxable.
 
-    check_layer_command     parse the options, read the layer, check it, report
-    jobs_for                the worker processes a layer gets for --jobs
-    reports_radii           whether a report gives radii, by the classes decided
-    EXAMPLES                the layers shipped with the suite (--example NAME)
+    check_layer_command     parse the options, read the layer, run the check
+                            (reviews.run.layer), report it; the exit status
 """
 
 import argparse
-import functools
 import os
 import platform
 import re
-from fractions import Fraction
 
 from reviews import __version__
-from reviews.argmax.certified import verify_all
-from reviews.argmax.check import iter_check_layer
-from reviews.argmax.result import Checked
-from reviews.argmax.tolerance import radii
-from reviews.argmax.workers import job_count, start_method
-from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, Stopped, UsageError, WriteFailed,
-                                 certificates_asked,
-                                 add_output, columns, deliver, not_empty, write_notes)
-from reviews.errors import InputError
-from reviews.exact import rational_text
+from reviews.argmax.workers import job_count
+from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
+                                 add_output, certificates_asked, columns, deliver, not_empty,
+                                 write_notes)
 from reviews.formats.checkpoint import model_files
-from reviews.formats.classes import parse_classes, ranges_text
+from reviews.formats.classes import parse_classes
 from reviews.formats.layers import read_model
 from reviews.formats.number_text import decimal_from_text
 from reviews.formats.source import STDIN, file_digest
 from reviews.report.files import refuse_folder, refuse_inputs
 from reviews.report.layer import CERTIFICATES, LAYER_FORMATS, Provenance
 from reviews.report.progress import Progress
-from reviews.report.resumable import Checkpoint
 from reviews.report.verdicts import Suite, version_line
+from reviews.run.layer import EXAMPLES, RunOptions, example_path, run_layer
 from reviews.shown import shown_name
 
-__all__ = ["check_layer_command", "jobs_for", "reports_radii", "EXAMPLES"]
+__all__ = ["check_layer_command"]
 
-EXAMPLES = {"figure1": "figure1.json"}   # --example NAME: files in reviews/data
 _LAYER_FILES = (".json, .csv, .tsv, .txt, .vec, .npy, .npz, .safetensors, .bin, .pt or .pth,"
                 " or a model folder (config.json and weights) or its *.index.json; - reads"
                 " JSON or CSV from stdin")
@@ -112,54 +101,6 @@ def _jobs(text):
 
 _WHOLE_NUMBER = re.compile(r"[0-9]{1,4}")   # ASCII digits only, as in a layer file
 
-# One process per CPU pays only for a layer whose check takes a good deal
-# longer than starting the processes: measured, about 0.03 s under fork,
-# 0.4 s under spawn (each one imports the package).  The check of a class
-# costs about one pass over the layer (C * d products) plus a fixed part
-# worth some 8192 of them (its exact linear programs); one process checks
-# a layer below this much in all: about 0.1 s under fork, 1 s otherwise.
-_CLASS_WORK = 8192
-_PARALLEL_WORK = 1 << 21
-_PARALLEL_WORK_IMPORTING = 1 << 24   # under spawn or forkserver
-
-
-def jobs_for(jobs, classes, dim, method="fork", decided=None):
-    """The processes for ``--jobs``: N as asked, at most one per usable
-    CPU; for one per CPU (None), one process for a check too small to gain
-    from more (``decided`` of the layer's ``classes``, all if None), and a
-    larger one when processes start by ``method`` "spawn" or "forkserver"
-    than "fork".
-
-    >>> jobs_for(1, 4, 2), jobs_for(None, 4, 2)
-    (1, 1)
-    >>> jobs_for(None, 1000, 4) == jobs_for(1000, 1000, 4) == job_count(None)
-    True
-    >>> jobs_for(None, 1000, 4, "spawn")
-    1
-    """
-    least = _PARALLEL_WORK if method == "fork" else _PARALLEL_WORK_IMPORTING
-    decided = classes if decided is None else decided
-    if jobs is None and decided * (classes * dim + _CLASS_WORK) < least:
-        return 1
-    return min(job_count(jobs), job_count(None))
-
-
-# The radii cost a few packed products per argmaxable class, as its check
-# does, and the rivals they list measured exactly (reviews.argmax.tolerance),
-# with a second copy of the layer: past this size that is minutes more.
-_RADIUS_WORK = 1 << 26
-
-
-def reports_radii(decided, classes, dim):
-    """Whether a report of ``decided`` of a layer's ``classes`` of dimension
-    ``dim`` gives radii: only where they cost at most minutes more.
-
-    >>> reports_radii(753, 753, 64), reports_radii(128256, 128256, 4096)
-    (True, False)
-    """
-    return decided * classes * dim <= _RADIUS_WORK
-
-
 def _box(text):
     """--box R: a positive number, read as strictly as a number in a layer file."""
     return _number(text, lambda value: value > 0, "a positive number")
@@ -185,12 +126,6 @@ def _shown(path):
     return STDIN if path == "-" else path
 
 
-def _example_path(name):
-    """The shipped example layer ``name`` (package data, so installed too)."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(package, "data", EXAMPLES[name])
-
-
 def check_layer_command(argv, out, err):
     """check-layer: parse the options, read the layer, check it, report it; the exit status."""
     arguments = _parse(argv, out)
@@ -206,7 +141,9 @@ def check_layer_command(argv, out, err):
         layer, asked = _read(arguments, notes, progress)
         files = [(arguments.name if arguments.example is not None and path == arguments.file
                   else path,) + file_digest(path) for path in layer.files]
-        results, found = _check(arguments, layer, asked, files, notes, progress)
+        options = RunOptions(arguments.shown, arguments.box, arguments.tolerance, arguments.jobs,
+                             arguments.checkpoint, arguments.transpose, arguments.bias_shown)
+        results, found = run_layer(layer, asked, files, options, notes, progress)
     finally:
         if progress is not None:
             progress.wipe()
@@ -223,7 +160,7 @@ def _parse(argv, out):
     if (arguments.file is None) == (arguments.example is None):
         raise UsageError("check-layer needs FILE or --example NAME (one of them)")
     if arguments.example is not None:
-        arguments.file = _example_path(arguments.example)
+        arguments.file = example_path(arguments.example)
     # Read before the layer: a mistake in the list costs no reading of a large file.
     arguments.asked = None if arguments.classes is None else parse_classes(arguments.classes)
     listed = arguments.classes[1:] if arguments.classes and arguments.classes[0] == "@" else None
@@ -263,111 +200,6 @@ def _read(arguments, notes, progress):
         refuse_inputs(arguments.output, layer.files)
     asked = arguments.asked
     return layer, None if asked is None else asked.resolve(len(layer.weights))
-
-
-def _check(arguments, layer, asked, files, notes, progress):
-    """(a ClassResult per class decided, their radii or None if not worth it)."""
-    weights = layer.weights
-    decided = len(weights) if asked is None else len(asked)
-    jobs = jobs_for(arguments.jobs, len(weights), len(weights[0]), start_method(), decided)
-    if arguments.jobs is not None and jobs < arguments.jobs:
-        # "At most": a one-dimensional layer, or one class left to decide
-        # after its twins, is checked in this process whatever is asked.
-        notes.append("--jobs %d: %d CPU%s usable here, so at most %d worker process%s"
-                     " (more only take turns)" % (arguments.jobs, jobs,
-                                                  "" if jobs == 1 else "s", jobs,
-                                                  "" if jobs == 1 else "es"))
-    if progress is not None:
-        progress.status("preparing %d classes of dimension %d" % (len(weights), len(weights[0])))
-    with_radii = reports_radii(decided, len(weights), len(weights[0]))
-    check = functools.partial(_named, arguments, iter_check_layer, weights, layer.bias,
-                              progress=progress, box=arguments.box, jobs=jobs,
-                              tolerance=arguments.tolerance, radii=with_radii)
-    if arguments.checkpoint is None:
-        checked = list(check(classes=asked))
-    else:
-        header = _checkpoint_header(files, layer, arguments, asked)
-        checked = _resumed(arguments, header, check, layer, asked, with_radii, notes)
-    if not with_radii:
-        notes.append("no radius reported: past N * C * d = 2**26, N the classes"
-                     " decided, the radii would take minutes more (pass --tolerance T"
-                     " to ask about a ball of radius above T)")
-    return [c.result for c in checked], [c.radius for c in checked] if with_radii else None
-
-
-def _named(arguments, check, *layer, **options):
-    """What ``check(*layer, **options)`` yields, its errors naming the file
-    they are about: the check says which input a message is about (the
-    bias, or the whole layer: its spread), each read from its own file."""
-    try:
-        yield from check(*layer, **options)
-    except InputError as error:
-        shown = arguments.shown
-        if arguments.bias is not None and error.input == "layer":
-            shown = "%s with bias %s" % (shown, arguments.bias_shown)
-        elif arguments.bias is not None and error.input == "bias":
-            shown = arguments.bias_shown
-        raise InputError("%s: %s" % (shown, error)) from None
-
-
-def _checkpoint_header(files, layer, arguments, asked):
-    """What a checkpoint says of its run: the files by size and SHA-256 (not
-    their names: a moved file is the same layer), the tensors, the options
-    that change a result, the classes asked and the version."""
-    def tensor(t):
-        return None if t is None else [t.name, t.dtype, list(t.shape)]
-    return {"version": "%s %s" % (SUITE_NAME, __version__),
-            "files": [[size, digest] for _, size, digest in files],
-            "weights_tensor": tensor(layer.weights_tensor),
-            "bias_tensor": tensor(layer.bias_tensor), "transpose": arguments.transpose,
-            "box": None if arguments.box is None else rational_text(arguments.box),
-            "tolerance": rational_text(arguments.tolerance),
-            # Every class listed is no list: the same classes as none.
-            "asked": None if asked is None or len(asked) == len(layer.weights)
-            else ranges_text(asked)}
-
-
-def _resumed(arguments, header, check, layer, asked, with_radii, notes):
-    """The Checked of every class asked: those the checkpoint keeps (each
-    certificate checked again, each radius found again), then the rest,
-    decided and kept there one by one."""
-    weights, bias = layer.weights, layer.bias
-    box = None if arguments.box is None else Fraction(arguments.box)
-    tolerance = Fraction(arguments.tolerance)
-    wanted = range(len(weights)) if asked is None else asked
-    with Checkpoint(arguments.checkpoint, header, (box, tolerance)) as checkpoint:
-        kept = sorted(checkpoint.kept, key=lambda result: result.index)
-        where = shown_name(arguments.checkpoint)
-        if kept:
-            asked_set = set(wanted)
-            stranger = next((r.index for r in kept if r.index not in asked_set), None)
-            if stranger is not None:
-                raise InputError("%s: class %d is not one of the classes asked"
-                                 % (where, stranger))
-            try:
-                holds = verify_all(weights, bias, kept, box, tolerance)
-            except InputError as error:
-                raise InputError("%s: %s" % (where, error)) from None
-            if not all(holds):
-                raise InputError("%s: class %d's certificate does not hold for this layer"
-                                 % (where, kept[holds.index(False)].index))
-            notes.append("%s: %d classes kept from an earlier run, their certificates checked"
-                         " again" % (where, len(kept)))
-        done = {r.index for r in kept}
-        remaining = [i for i in wanted if i not in done]
-        decided = {}
-        if remaining:
-            try:
-                for checked in check(classes=remaining):
-                    checkpoint.append(checked.result)
-                    decided[checked.result.index] = checked
-            except (KeyboardInterrupt, Stopped) as stop:
-                stop.resume = ("%s keeps %d of the %d classes asked: the same command resumes"
-                               " from them" % (where, len(kept) + len(decided), len(wanted)))
-                raise
-    found = radii(weights, bias, kept) if with_radii and kept else [None] * len(kept)
-    decided.update((r.index, Checked(r, radius)) for r, radius in zip(kept, found))
-    return [decided[i] for i in wanted]
 
 
 def _report(arguments, layer, asked, files, results, found, out):

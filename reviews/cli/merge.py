@@ -3,7 +3,7 @@
     merge_command   parse the options, read the shards, join them, report
 
 Each shard is the JSON report of ``check-layer FILE --classes A:B
---format json``; reviews.report.shards reads them back and checks that
+--format json``; reviews.run.shards reads them back and checks that
 they fit together, and that none contradicts itself.  Where the layer is at
 hand (at the path the shards name, or ``--layer FILE``, with ``--bias
 FILE`` for a bias in a file of its own), its files must be the ones the
@@ -19,7 +19,6 @@ import os
 
 
 from reviews import __version__
-from reviews.cli.layer import reports_radii
 from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, add_output,
                                  certificates_asked, deliver, not_empty)
 from reviews.argmax.certified import verify_all
@@ -29,7 +28,8 @@ from reviews.formats.layers import read_model
 from reviews.formats.source import file_digest, open_regular
 from reviews.report.files import refuse_folder, refuse_inputs
 from reviews.report.layer import CERTIFICATES, LAYER_FORMATS
-from reviews.report.shards import join, read_shard
+from reviews.run.plan import reports_radii
+from reviews.run.shards import join, read_shard
 from reviews.shown import shown_name
 
 __all__ = ["merge_command"]

@@ -23,6 +23,7 @@ import io
 import os
 import signal
 
+from reviews import SUITE_NAME
 from reviews.shown import shown_name
 from reviews.report.files import write_file
 
@@ -31,7 +32,6 @@ __all__ = ["PROGRAM", "SUITE_NAME", "INTERRUPTED", "BROKEN_PIPE", "Stopped", "st
            "add_output", "certificates_asked", "deliver", "columns", "write_notes"]
 
 PROGRAM = "counterexamples"
-SUITE_NAME = "review-counterexamples"
 INTERRUPTED = 130   # 128 + SIGINT, as a shell reports it
 # 128 + SIGPIPE: what a shell reports of a Unix tool whose reader left (yes | head).
 BROKEN_PIPE = 141

@@ -10,7 +10,8 @@ from unittest import mock
 
 from reviews.argmax import workers
 from reviews.cli import layer as layer_command
-from reviews.cli.layer import jobs_for as _jobs_for
+from reviews.run import layer as layer_run
+from reviews.run.plan import jobs_for as _jobs_for
 from tests.support import FileTestCase, ROOT
 from tests.support.commands import FIGURE_1_JSON, in_process
 from tests.support.workers import ended_workers
@@ -54,9 +55,9 @@ class TestJobsOption(FileTestCase):
         """The ``jobs`` that check-layer hands to iter_check_layer, with 5 CPUs
         started by ``method``."""
         path = self.write("layer.json", content)
-        with mock.patch.object(layer_command, "iter_check_layer", return_value=[]) as check, \
+        with mock.patch.object(layer_run, "iter_check_layer", return_value=[]) as check, \
                 mock.patch("reviews.argmax.workers.usable_cpus", return_value=5), \
-                mock.patch.object(layer_command, "start_method", return_value=method), \
+                mock.patch.object(layer_run, "start_method", return_value=method), \
                 mock.patch.object(layer_command, "LAYER_FORMATS", {"text": lambda *a, **k: ""}):
             self.assertEqual(in_process("check-layer", path, *arguments), (0, "", ""))
         return check.call_args[1]["jobs"]
@@ -102,7 +103,7 @@ class TestSameBytesForEveryJobs(FileTestCase):
                 # Two CPUs started by fork as the rule sees them, so that the
                 # default splits the layer on any machine.
                 with mock.patch("reviews.argmax.workers.usable_cpus", return_value=2), \
-                        mock.patch.object(layer_command, "start_method", return_value="fork"):
+                        mock.patch.object(layer_run, "start_method", return_value="fork"):
                     for jobs in ((), ("--jobs", "0")):
                         self.assertEqual(in_process("check-layer", path, "--format", form,
                                                     *jobs), one)
@@ -176,7 +177,7 @@ class TestAnExplicitJobsIsTakenAsAsked(FileTestCase):
         # As the README says: only the default checks a small layer in one process.
         layer = self.write("twelve.csv", "".join("%d,%d\n" % (k, -k * k) for k in range(12)))
         with mock.patch("reviews.argmax.workers.usable_cpus", return_value=2), \
-                mock.patch.object(layer_command, "start_method", return_value="fork"), \
+                mock.patch.object(layer_run, "start_method", return_value="fork"), \
                 mock.patch("reviews.argmax.check.iter_items", wraps=workers.iter_items) as run:
             status, out, err = in_process("check-layer", layer, "--jobs", "4")
             self.assertEqual(status, 0)

@@ -3,7 +3,7 @@
 import json
 from unittest import mock
 
-from reviews.cli import layer as layer_command
+from reviews.run import plan
 from tests.support import FileTestCase
 from tests.support.commands import FIGURE_1_JSON, SIZE_LIMIT, body, in_process
 
@@ -117,7 +117,7 @@ class TestTolerance(FileTestCase):
 
     def test_a_large_layer_gets_a_note_instead_of_radii(self):
         path = self.write("layer.json", self.LAYER)
-        with mock.patch.object(layer_command, "_RADIUS_WORK", 8):
+        with mock.patch.object(plan, "_RADIUS_WORK", 8):
             status, out, err = in_process("check-layer", path, "--format", "json")
         self.assertEqual(status, 0)
         self.assertNotIn("radius", out)

@@ -9,6 +9,7 @@ import unittest
 from unittest import mock
 
 from reviews.cli import layer as layer_command, main
+from reviews.run import layer as layer_run
 from reviews.cli.streams import Output as _Output, WriteFailed as _WriteFailed
 from reviews.report.progress import Progress, progress_line
 from tests.support import FileTestCase
@@ -227,7 +228,7 @@ class TestProgressOfTheCommand(FileTestCase):
         def interrupted(weights, bias, progress, box, jobs, tolerance, classes, radii):
             progress(1, 4)
             raise KeyboardInterrupt
-        with mock.patch.object(layer_command, "iter_check_layer", interrupted):
+        with mock.patch.object(layer_run, "iter_check_layer", interrupted):
             status, out, err = self.run_on_a_terminal(Clock(0, 1))
         self.assertEqual((status, out), (130, ""))
         self.assertEqual(self.drawn(err)[-3:],
@@ -240,15 +241,15 @@ INTERRUPTED_WORKERS = """\
 import multiprocessing, os, signal, sys
 signal.signal(signal.SIGINT, signal.default_int_handler)
 from reviews.cli import main
-from reviews.cli import layer as layer_command
-checked = layer_command.iter_check_layer
+from reviews.run import layer as layer_run
+checked = layer_run.iter_check_layer
 
 def iter_check_layer(weights, bias, progress, **keywords):
     def interrupt(done, total):
         os.kill(os.getpid(), signal.SIGINT)
     return checked(weights, bias, progress=interrupt, **keywords)
 
-layer_command.iter_check_layer = iter_check_layer
+layer_run.iter_check_layer = iter_check_layer
 status = main(["check-layer", sys.argv[1], "--jobs", "2"])
 print(len(multiprocessing.active_children()))
 sys.exit(status)
@@ -270,18 +271,18 @@ class TestInterruptedWorkers(FileTestCase):
 STOPPED_WORKERS = """\
 import multiprocessing, os, signal, sys
 from reviews.cli import main
-from reviews.cli import layer as layer_command
 from reviews.cli.streams import stop_on
+from reviews.run import layer as layer_run
 number = getattr(signal, sys.argv[3])
 signal.signal(number, stop_on)
-checked = layer_command.iter_check_layer
+checked = layer_run.iter_check_layer
 
 def iter_check_layer(weights, bias, progress, **keywords):
     def stop(done, total):
         os.kill(os.getpid(), number)
     return checked(weights, bias, progress=stop, **keywords)
 
-layer_command.iter_check_layer = iter_check_layer
+layer_run.iter_check_layer = iter_check_layer
 status = main(["check-layer", sys.argv[1], "--jobs", "2", "--checkpoint", sys.argv[2]])
 print(len(multiprocessing.active_children()))
 sys.exit(status)

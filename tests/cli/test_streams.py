@@ -103,7 +103,7 @@ class TestStreams(FileTestCase):
             "    os.kill(os.getpid(), signal.SIGINT)\n"
             "    while True:\n"
             "        time.sleep(0.01)\n"
-            "from reviews.cli import layer\n"
+            "from reviews.run import layer\n"
             "layer.iter_check_layer = iter_check_layer\n"
             "sys.exit(main(['check-layer', sys.argv[1]]))\n")
         done = run_code(interrupted_check, path)

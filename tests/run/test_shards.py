@@ -1,4 +1,4 @@
-"""Tests of reviews.report.shards: a shard reads back as the results it was
+"""Tests of reviews.run.shards: a shard reads back as the results it was
 written from, and join puts shards of one layer together or says why not."""
 
 import unittest
@@ -8,7 +8,7 @@ from reviews.argmax.check import check_layer, iter_check_layer
 from reviews.errors import InputError
 from reviews.exact import rational_text
 from reviews.report.layer import Provenance, layer_json
-from reviews.report.shards import join, read_shard
+from reviews.run.shards import join, read_shard
 
 VERSION = "review-counterexamples 0.4.0"
 PROVENANCE = Provenance(VERSION + " (Python 3.11.7)", [("w.csv", 40, "ab12")], None, None,

@@ -10,7 +10,7 @@ file that says another is refused.  The certificates read back are the
 caller's to check exactly (reviews.argmax.certified.verify_all) before
 they are reported: a checkpoint is a file like any other.
 
-    Checkpoint   a checkpoint file opened for reading what it keeps and adding to it
+    ResumeFile   a checkpoint file (--checkpoint) opened for reading what it keeps and adding to it
 
 Each result line is a JSON list: ``[i, "w", q, [p_1, ..., p_d]]`` for an
 argmaxable class with witness (p_1/q, ..., p_d/q), ``[i, "t", [[j, p, q],
@@ -32,13 +32,13 @@ from reviews.argmax.result import ClassResult
 from reviews.argmax.witness import Witness
 from reviews.shown import shown_name
 
-__all__ = ["Checkpoint"]
+__all__ = ["ResumeFile"]
 
 _FORMAT = "review-counterexamples checkpoint 1"
 _HEX = re.compile(r"-?[0-9a-f]{1,%d}" % (MAX_BITS // 4 + 1), re.ASCII)
 
 
-class Checkpoint:
+class ResumeFile:
     """The checkpoint file ``path`` of the check that ``header`` (a dict
     of JSON values) describes: made if absent, else read and checked.
 
@@ -49,12 +49,12 @@ class Checkpoint:
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "run.checkpoint")
-    >>> with Checkpoint(path, {"layer": "w.csv"}) as checkpoint:
+    >>> with ResumeFile(path, {"layer": "w.csv"}) as checkpoint:
     ...     checkpoint.append(ClassResult(0, True, (Fraction(1, 2), Fraction(-3))))
-    >>> with Checkpoint(path, {"layer": "w.csv"}) as checkpoint:
+    >>> with ResumeFile(path, {"layer": "w.csv"}) as checkpoint:
     ...     [(r.index, tuple(r.witness)) for r in checkpoint.kept]
     [(0, (Fraction(1, 2), Fraction(-3, 1)))]
-    >>> Checkpoint(path, {"layer": "v.csv"})  # doctest: +ELLIPSIS
+    >>> ResumeFile(path, {"layer": "v.csv"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
     reviews.errors.InputError: ... is a checkpoint of another layer or options (its "layer" differs): remove it to start again, or name another file
