@@ -100,16 +100,16 @@ class Claim(namedtuple("Claim",
     def __new__(cls, id, paper, where, statement, expected, check, figures=(),
                 source=BY_PAPER, by_default=True):
         if expected not in VERDICTS:
-            raise InputError("claim %s: expected verdict %r is not one of %s"
+            raise ValueError("claim %s: expected verdict %r is not one of %s"
                              % (id, expected, ", ".join(VERDICTS)))
         if source not in SOURCES:
-            raise InputError("claim %s: source %r is not one of %s"
+            raise ValueError("claim %s: source %r is not one of %s"
                              % (id, source, ", ".join(SOURCES)))
         if source == BY_REVIEW and paper is not None and paper.review is None:
-            raise InputError("claim %s: a review's statement, but its paper names no review"
+            raise ValueError("claim %s: a review's statement, but its paper names no review"
                              % id)
         if not isinstance(by_default, bool):
-            raise InputError("claim %s: by_default must be True or False, not %r"
+            raise TypeError("claim %s: by_default must be True or False, not %r"
                              % (id, by_default))
         return super().__new__(cls, id, paper, where, statement, expected, check,
                                tuple(figures), source, by_default)

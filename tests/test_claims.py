@@ -89,7 +89,7 @@ class TestRegistry(unittest.TestCase):
                          {("2203.06462", "v2"), ("2504.14765", "v2")})
 
     def test_source_must_be_known_and_labels_the_statement(self):
-        with self.assertRaisesRegex(InputError, "source 'author' is not one of paper, review,"
+        with self.assertRaisesRegex(ValueError, "source 'author' is not one of paper, review,"
                                                 " suite"):
             Claim("a", PAPER, "S", "T.", PASS, None, source="author")
         self.assertEqual(claim("a", PASS, PASS).whose, "The paper's claim, as the review states it")
@@ -98,7 +98,7 @@ class TestRegistry(unittest.TestCase):
 
     def test_a_review_statement_needs_a_paper_with_a_review(self):
         unreviewed = Paper("T", ("A",), 2020, "2001.00001", "v1")
-        with self.assertRaisesRegex(InputError, "claim a: a review's statement, but its paper"
+        with self.assertRaisesRegex(ValueError, "claim a: a review's statement, but its paper"
                                                 " names no review"):
             Claim("a", unreviewed, "S", "T.", PASS, None, source=BY_REVIEW)
 
@@ -107,12 +107,19 @@ class TestRegistry(unittest.TestCase):
         self.assertEqual((claim("a", PASS, PASS).runs, slow.runs), ("default", "--claim"))
         self.assertEqual(default_claims([claim("a.quick", PASS, PASS), slow])[0].id, "a.quick")
         self.assertEqual([c.id for c in select([slow], ["a"])], ["a.slow"])
-        with self.assertRaisesRegex(InputError, "by_default must be True or False, not 1"):
+        with self.assertRaisesRegex(TypeError, "by_default must be True or False, not 1"):
             Claim("a", PAPER, "S", "T.", PASS, None, by_default=1)
 
     def test_expected_verdict_must_be_known(self):
-        with self.assertRaisesRegex(InputError, "expected verdict 'MAYBE'"):
+        with self.assertRaisesRegex(ValueError, "expected verdict 'MAYBE'"):
             claim("a", "MAYBE", PASS)
+
+    def test_a_paper_modules_mistake_is_no_input_error(self):
+        # InputError is the user's input refused (one line, exit 2); a
+        # mistake in a module of claims is the module's, raised as such.
+        with self.assertRaises(ValueError) as raised:
+            claim("a", "MAYBE", PASS)
+        self.assertIs(type(raised.exception), ValueError)
 
 
 class TestRun(unittest.TestCase):
