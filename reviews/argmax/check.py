@@ -71,10 +71,10 @@ reviews.argmax.braid.
 from collections import namedtuple
 
 from reviews.argmax.decide import PreparedLayer, decide
-from reviews.argmax.layer_input import asked_classes, box_bound, check_spread, integer_layer
+from reviews.argmax.layer_input import asked_classes, check_spread, integer_layer
 from reviews.argmax.lines import upper_envelope
 from reviews.argmax.masked import Masks
-from reviews.argmax.norms import tolerance_bound
+from reviews.argmax.question import Question
 from reviews.argmax.result import Checked, ClassResult, decoded, encoded
 from reviews.argmax.tolerance import Geometry, Radius
 from reviews.argmax.twins import Twins
@@ -154,12 +154,11 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     # (reviews.argmax.reduction); the rest is decided on the smaller layer.
     masks = Masks(weights, bias, validate=True)
     jobs = job_count(jobs)
-    bound = None if box is None else box_bound(box)
-    tolerance = tolerance_bound(tolerance)
+    question = Question(box, tolerance)
     if masks.masked:
         asked = asked_classes(classes, masks.classes)
         if not any(i in masks.position for i in asked):
-            return _in_order(asked, masks, None, bound, tolerance, None)
+            return _in_order(asked, masks, None, question, None)
         weights, bias = masks.select(weights), masks.select(bias)
     rows, biases, denominator = integer_layer(weights, bias)
     if not masks.masked:
@@ -167,29 +166,28 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     # Repeated rows are settled by a twin; the rest on one representative per row.
     twins = Twins(rows, biases)
     reduced = (twins.select(rows), twins.select(biases), denominator)
-    check_spread(*reduced, bound, tolerance)
+    check_spread(*reduced, *question)
     # Only representatives that stand for a class without a twin need deciding.
     unmasked = asked if not masks.masked else [masks.position[i] for i in asked
                                                if i in masks.position]
     needed = sorted({twins.position[i] for i in unmasked if i not in twins.twin})
-    plan = _Plan(reduced, bound, twins, (rows, biases) if tolerance or radii else None,
-                 tolerance, radii)
-    return _in_order(asked, masks, twins, bound, tolerance,
-                     _decided(plan, needed, jobs, progress))
+    plan = _Plan(reduced, question, twins,
+                 (rows, biases) if question.tolerance or radii else None, radii)
+    return _in_order(asked, masks, twins, question, _decided(plan, needed, jobs, progress))
 
 
-def _in_order(asked, masks, twins, bound, tolerance, decided):
+def _in_order(asked, masks, twins, question, decided):
     """A Checked per class asked: a masked class's or a twin's at once, the
     others' from ``decided`` in turn (None where every class asked is masked)."""
     try:
         for i in asked:
             if masks.masked:
-                settled = masks.settled(i, bound, tolerance)
+                settled = masks.settled(i, *question)
                 if settled is not None:
                     yield Checked(settled, None)
                     continue
                 i = masks.position[i]
-            settled = twins.settled(i, bound, tolerance)
+            settled = twins.settled(i, *question)
             checked = Checked(settled, None) if settled is not None else next(decided)
             if masks.masked:
                 checked = checked._replace(result=masks.expanded(checked.result))
@@ -204,7 +202,7 @@ def _decided(plan, needed, jobs, progress):
     this process or from ``jobs`` workers."""
     reduced = plan.reduced
     lines = None
-    if len(reduced[0][0]) == 1 and (plan.bound is None or reduced[1] is None):
+    if len(reduced[0][0]) == 1 and (plan.question.box is None or reduced[1] is None):
         # One dimension: the upper envelope of lines decides every class at once.
         envelope = upper_envelope([w for w, in reduced[0]], reduced[1] or [0] * len(reduced[0]))
         lines = [ClassResult(n, not terms, witness, terms)
@@ -234,11 +232,10 @@ def _decided(plan, needed, jobs, progress):
 
 
 # What a worker is sent: the layer of representatives (integer rows,
-# biases, denominator), the box's bound, the Twins, the whole integer layer
-# (rows, biases) where a tolerance or radii need it, the tolerance, and
-# whether radii are asked.
-_Plan = namedtuple("_Plan", "reduced bound twins integer tolerance radii",
-                   defaults=(None, 0, False))
+# biases, denominator), the Question, the Twins, the whole integer layer
+# (rows, biases) where a tolerance or radii need it, and whether radii are
+# asked.
+_Plan = namedtuple("_Plan", "reduced question twins integer radii", defaults=(None, False))
 
 
 class _Decider:
@@ -248,14 +245,14 @@ class _Decider:
     needed."""
 
     def __init__(self, plan):
-        self.layer = PreparedLayer(*plan.reduced, box=plan.bound)
-        self.bound, self.twins = plan.bound, plan.twins
-        self.integer, self.tolerance, self.radii = plan.integer, plan.tolerance, plan.radii
+        self.layer = PreparedLayer(*plan.reduced, box=plan.question.box)
+        (self.box, self.tolerance), self.twins = plan.question, plan.twins
+        self.integer, self.radii = plan.integer, plan.radii
         self._geometry = None
 
     def geometry(self):
         if self._geometry is None:
-            self._geometry = Geometry(*self.integer, self.bound)
+            self._geometry = Geometry(*self.integer, self.box)
         return self._geometry
 
     def finished(self, n, result=None):
@@ -264,8 +261,8 @@ class _Decider:
         its radius if asked."""
         if result is None:
             result = decide(self.layer, n)
-        if self.bound is not None:
-            result = _into_box(result, self.bound)
+        if self.box is not None:
+            result = _into_box(result, self.box)
         result = self.twins.expanded(result)
         if self.tolerance:
             result = self.geometry().carried(result, self.tolerance)

@@ -10,6 +10,7 @@ import platform
 import re
 
 from reviews import __version__
+from reviews.argmax.question import Question
 from reviews.argmax.workers import job_count
 from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
                                  add_output, certificates_asked, columns, deliver, not_empty,
@@ -141,8 +142,9 @@ def check_layer_command(argv, out, err):
         layer, asked = _read(arguments, notes, progress)
         files = [(arguments.name if arguments.example is not None and path == arguments.file
                   else path,) + file_digest(path) for path in layer.files]
-        options = RunOptions(arguments.shown, arguments.box, arguments.tolerance, arguments.jobs,
-                             arguments.checkpoint, arguments.transpose, arguments.bias_shown)
+        options = RunOptions(arguments.shown, Question(arguments.box, arguments.tolerance),
+                             arguments.jobs, arguments.checkpoint, arguments.transpose,
+                             arguments.bias_shown)
         results, found = run_layer(layer, asked, files, options, notes, progress)
     finally:
         if progress is not None:

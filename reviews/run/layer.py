@@ -12,11 +12,11 @@ parses, calls run_layer, renders and exits.
 import functools
 import os
 from collections import namedtuple
-from fractions import Fraction
 
 from reviews import SUITE_NAME, __version__
 from reviews.argmax.certified import verify_all
 from reviews.argmax.check import iter_check_layer
+from reviews.argmax.question import Question
 from reviews.argmax.result import Checked
 from reviews.argmax.tolerance import radii
 from reviews.argmax.workers import start_method
@@ -31,12 +31,12 @@ __all__ = ["run_layer", "RunOptions", "example_path", "EXAMPLES"]
 
 EXAMPLES = {"figure1": "figure1.json"}   # --example NAME: files in reviews/data
 
-# What a run is asked: box (None or a Fraction-able number), tolerance,
-# jobs (None: one process per CPU, as worth it), checkpoint (a path or
-# None), transpose; shown and bias_shown, the names its messages give the
-# layer's file and the bias file (None: no bias file).
-RunOptions = namedtuple("RunOptions", "shown box tolerance jobs checkpoint transpose bias_shown",
-                        defaults=(None, 0, None, None, False, None))
+# What a run is asked: the question (reviews.argmax.question), jobs (None:
+# one process per CPU, as worth it), checkpoint (a path or None),
+# transpose; shown and bias_shown, the names its messages give the layer's
+# file and the bias file (None: no bias file).
+RunOptions = namedtuple("RunOptions", "shown question jobs checkpoint transpose bias_shown",
+                        defaults=(Question(), None, None, False, None))
 
 
 def example_path(name):
@@ -78,8 +78,8 @@ def run_layer(layer, asked, files, options, notes, progress=None):
         progress.status("preparing %d classes of dimension %d" % (len(weights), len(weights[0])))
     with_radii = reports_radii(decided, len(weights), len(weights[0]))
     check = functools.partial(_named, options, iter_check_layer, weights, layer.bias,
-                              progress=progress, box=options.box, jobs=jobs,
-                              tolerance=options.tolerance, radii=with_radii)
+                              progress=progress, box=options.question.box, jobs=jobs,
+                              tolerance=options.question.tolerance, radii=with_radii)
     if options.checkpoint is None:
         checked = list(check(classes=asked))
     else:
@@ -113,12 +113,13 @@ def _checkpoint_header(files, layer, options, asked):
     that change a result, the classes asked and the version."""
     def tensor(t):
         return None if t is None else [t.name, t.dtype, list(t.shape)]
+    box, tolerance = options.question
     return {"version": "%s %s" % (SUITE_NAME, __version__),
             "files": [[size, digest] for _, size, digest in files],
             "weights_tensor": tensor(layer.weights_tensor),
             "bias_tensor": tensor(layer.bias_tensor), "transpose": options.transpose,
-            "box": None if options.box is None else rational_text(options.box),
-            "tolerance": rational_text(options.tolerance),
+            "box": None if box is None else rational_text(box),
+            "tolerance": rational_text(tolerance),
             # Every class listed is no list: the same classes as none.
             "asked": None if asked is None or len(asked) == len(layer.weights)
             else ranges_text(asked)}
@@ -129,8 +130,7 @@ def _resumed(options, header, check, layer, asked, with_radii, notes):
     certificate checked again, each radius found again), then the rest,
     decided and kept there one by one."""
     weights, bias = layer.weights, layer.bias
-    box = None if options.box is None else Fraction(options.box)
-    tolerance = Fraction(options.tolerance)
+    box, tolerance = options.question
     wanted = range(len(weights)) if asked is None else asked
     with ResumeFile(options.checkpoint, header, (box, tolerance)) as checkpoint:
         kept = sorted(checkpoint.kept, key=lambda result: result.index)
