@@ -13,18 +13,17 @@ from reviews import __version__
 from reviews.argmax.question import Question
 from reviews.argmax.workers import job_count
 from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
-                                 add_output, certificates_asked, columns, deliver, not_empty,
+                                 add_output, certificates_asked, columns, deliver, exact_number,
+                                 not_empty,
                                  write_notes)
 from reviews.formats.checkpoint import model_files
 from reviews.formats.classes import parse_classes
-from reviews.formats.layers import read_model
-from reviews.formats.number_text import decimal_from_text
-from reviews.formats.source import STDIN, file_digest
+from reviews.formats.source import STDIN
 from reviews.report.files import refuse_folder, refuse_inputs
 from reviews.report.layer import CERTIFICATES, LAYER_FORMATS, Provenance
 from reviews.report.progress import Progress
 from reviews.report.verdicts import Suite, version_line
-from reviews.run.layer import EXAMPLES, RunOptions, example_path, run_layer
+from reviews.run.layer import EXAMPLES, RunOptions, example_path, read_run_layer, run_layer
 from reviews.shown import shown_name
 
 __all__ = ["check_layer_command"]
@@ -65,10 +64,12 @@ def _layer_parser(out):
                              " one per CPU, %d here, but one for a small layer; never more"
                              " than the CPUs); the output is the same for every N"
                              % job_count(None))
-    parser.add_argument("--box", metavar="R", type=_box,
+    parser.add_argument("--box", metavar="R",
+                        type=exact_number("a positive number", lambda value: value > 0),
                         help="only inputs with |x_k| <= R for every k (the released"
                              " detector looks in R = 100)")
-    parser.add_argument("--tolerance", metavar="T", type=_tolerance, default=0,
+    parser.add_argument("--tolerance", metavar="T", default=0,
+                        type=exact_number("a number of 0 or more", lambda value: value >= 0),
                         help="a class passes only where a ball of radius above T wins; with"
                              " --box 100, T = 1e-8 is the question of the released detector's"
                              " linear program, which it asks only of the classes its search"
@@ -102,26 +103,6 @@ def _jobs(text):
 
 _WHOLE_NUMBER = re.compile(r"[0-9]{1,4}")   # ASCII digits only, as in a layer file
 
-def _box(text):
-    """--box R: a positive number, read as strictly as a number in a layer file."""
-    return _number(text, lambda value: value > 0, "a positive number")
-
-
-def _tolerance(text):
-    """--tolerance T: a number of 0 or more, read as strictly as --box."""
-    return _number(text, lambda value: value >= 0, "a number of 0 or more")
-
-
-def _number(text, allowed, expected):
-    value = decimal_from_text(text)
-    if isinstance(value, str):
-        # Why it is no number: the size limit's reason says what would be.
-        raise argparse.ArgumentTypeError("expected %s, got %r: %s" % (expected, text[:60], value))
-    if not allowed(value):
-        raise argparse.ArgumentTypeError("expected %s, got %r" % (expected, text[:60]))
-    return value
-
-
 def _shown(path):
     """A file name as the reader's messages show it: - is standard input."""
     return STDIN if path == "-" else path
@@ -139,9 +120,16 @@ def check_layer_command(argv, out, err):
     elif arguments.progress:
         progress = Progress(err, failure=WriteFailed, plain=True)
     try:
-        layer, asked = _read(arguments, notes, progress)
-        files = [(arguments.name if arguments.example is not None and path == arguments.file
-                  else path,) + file_digest(path) for path in layer.files]
+        if progress is not None:
+            progress.status("reading %s" % arguments.shown)
+        layer, asked, files = read_run_layer(
+            arguments.file, arguments.bias, arguments.asked, notes, tensor=arguments.tensor,
+            bias_tensor=arguments.bias_tensor, transpose=arguments.transpose,
+            vocab=arguments.vocab,
+            name=arguments.name if arguments.example is not None else None)
+        if arguments.output is not None:
+            # A model folder names its files only as it is read; the report is not written yet.
+            refuse_inputs(arguments.output, layer.files)
         options = RunOptions(arguments.shown, Question(arguments.box, arguments.tolerance),
                              arguments.jobs, arguments.checkpoint, arguments.transpose,
                              arguments.bias_shown)
@@ -188,20 +176,6 @@ def _parse(argv, out):
     arguments.shown = shown_name(arguments.name)
     arguments.bias_shown = bias_name and shown_name(bias_name)
     return arguments
-
-
-def _read(arguments, notes, progress):
-    """(the layer read, the classes asked resolved on it, or None for all)."""
-    if progress is not None:
-        progress.status("reading %s" % arguments.shown)
-    layer = read_model(arguments.file, arguments.bias, tensor=arguments.tensor,
-                       bias_tensor=arguments.bias_tensor, transpose=arguments.transpose,
-                       vocab=arguments.vocab, note=notes.append)
-    if arguments.output is not None:
-        # A model folder names its files only as it is read; the report is not written yet.
-        refuse_inputs(arguments.output, layer.files)
-    asked = arguments.asked
-    return layer, None if asked is None else asked.resolve(len(layer.weights))
 
 
 def _report(arguments, layer, asked, files, results, found, out):

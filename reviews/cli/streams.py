@@ -12,7 +12,8 @@ exit status; the pieces here make that so for both subcommands.
     WriteFailed             a report that could not be written
     Output                  a stream as the command writes to it
     Parser                  argparse, raising instead of printing and exiting
-    not_empty, add_output   argument types and the shared --output option
+    not_empty, exact_number, add_output
+                            argument types and the shared --output option
     certificates_asked      --certificates as asked: only with --format json
     deliver                 a report to its file (written whole) or stream
     columns, write_notes    the terminal's width; notes, one line each
@@ -24,11 +25,13 @@ import os
 import signal
 
 from reviews import SUITE_NAME
+from reviews.formats.number_text import decimal_from_text
 from reviews.shown import shown_name
 from reviews.report.files import write_file
 
 __all__ = ["PROGRAM", "SUITE_NAME", "INTERRUPTED", "BROKEN_PIPE", "Stopped", "stop_on",
            "UsageError", "Finished", "WriteFailed", "Output", "Parser", "not_empty",
+           "exact_number",
            "add_output", "certificates_asked", "deliver", "columns", "write_notes"]
 
 PROGRAM = "counterexamples"
@@ -165,6 +168,20 @@ def not_empty(what):
             raise argparse.ArgumentTypeError("expected %s, got an empty string" % what)
         return text
     return check
+
+
+def exact_number(what, allowed):
+    """An argparse type: a Decimal read as strictly as a number in a layer
+    file (reviews.formats.number_text), for which ``allowed`` holds."""
+    def read(text):
+        value = decimal_from_text(text)
+        if isinstance(value, str):
+            # Why it is no number: the size limit's reason says what would be.
+            raise argparse.ArgumentTypeError("expected %s, got %r: %s" % (what, text[:60], value))
+        if not allowed(value):
+            raise argparse.ArgumentTypeError("expected %s, got %r" % (what, text[:60]))
+        return value
+    return read
 
 
 def add_output(parser):

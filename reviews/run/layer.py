@@ -3,7 +3,8 @@ worker processes, kept in a checkpoint file and resumed from it, with
 their radii where they are worth it.  The command line (reviews.cli.layer)
 parses, calls run_layer, renders and exits.
 
-    run_layer       the results and radii of a layer read by read_model
+    read_run_layer  a layer read for a run, the classes asked, its files' digests
+    run_layer       the results and radii of a layer read by read_run_layer
     RunOptions      what a run is asked: the question, jobs, checkpoint, names
     example_path    the path of a layer shipped with the suite (--example NAME)
     EXAMPLES        those layers' names and files
@@ -23,11 +24,13 @@ from reviews.argmax.workers import start_method
 from reviews.errors import InputError
 from reviews.exact import rational_text
 from reviews.formats.classes import ranges_text
+from reviews.formats.layers import read_model
+from reviews.formats.source import file_digest
 from reviews.run.plan import jobs_for, reports_radii
 from reviews.run.resume import ResumeFile
 from reviews.shown import shown_name
 
-__all__ = ["run_layer", "RunOptions", "example_path", "EXAMPLES"]
+__all__ = ["read_run_layer", "run_layer", "RunOptions", "example_path", "EXAMPLES"]
 
 EXAMPLES = {"figure1": "figure1.json"}   # --example NAME: files in reviews/data
 
@@ -49,6 +52,24 @@ def example_path(name):
                         EXAMPLES[name])
 
 
+def read_run_layer(path, bias, asked, notes, name=None, **reading):
+    """(the layer read by reviews.formats.layers.read_model, the classes
+    ``asked`` (reviews.formats.classes, or None for all) resolved on it,
+    (name, size, SHA-256) of each file read), ``name``, if given, standing
+    for ``path`` itself in that list; ``reading`` goes to read_model, and
+    its notes to ``notes``.
+
+    >>> layer, asked, files = read_run_layer(example_path("figure1"), None, None, [],
+    ...                                      name="example:figure1")
+    >>> len(layer.weights), asked, files[0][0]
+    (4, None, 'example:figure1')
+    """
+    layer = read_model(path, bias, note=notes.append, **reading)
+    files = [((name if name is not None and file == path else file),) + file_digest(file)
+             for file in layer.files]
+    return layer, None if asked is None else asked.resolve(len(layer.weights)), files
+
+
 def run_layer(layer, asked, files, options, notes, progress=None):
     """(a ClassResult per class decided, their radii or None if not worth
     it) for a layer read by reviews.formats.layers.read_model: ``asked``
@@ -56,11 +77,8 @@ def run_layer(layer, asked, files, options, notes, progress=None):
     of each file read, ``options`` a RunOptions; each note for the user is
     appended to ``notes``, and ``progress``, if given, is told what runs.
 
-    >>> from reviews.formats.layers import read_model
-    >>> from reviews.formats.source import file_digest
-    >>> layer = read_model(example_path("figure1"))
-    >>> files = [(path,) + file_digest(path) for path in layer.files]
-    >>> results, found = run_layer(layer, None, files, RunOptions("figure1"), [])
+    >>> layer, asked, files = read_run_layer(example_path("figure1"), None, None, [])
+    >>> results, found = run_layer(layer, asked, files, RunOptions("figure1"), [])
     >>> [r.argmaxable for r in results]
     [True, True, True, False]
     """

@@ -39,7 +39,7 @@ class TestRefuseInputs(FileTestCase):
         bias = self.write("bias.json", "[0, 0, 0, 1]")
         for arguments in ((layer, "--output", layer), (layer, "--bias", bias, "--output", bias)):
             with self.subTest(arguments=arguments[-1]), \
-                    mock.patch("reviews.cli.layer.read_model") as read:
+                    mock.patch("reviews.run.layer.read_model") as read:
                 status, out, err = in_process("check-layer", *arguments)
                 self.assertEqual((status, out), (2, ""))
                 self.assertRegex(err, "^counterexamples: error: --output .* is the input file")
