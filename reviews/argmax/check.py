@@ -208,27 +208,20 @@ def _decided(plan, needed, jobs, progress):
         lines = [ClassResult(n, not terms, witness, terms)
                  for n, (witness, terms) in enumerate(envelope)]
     if lines is not None or jobs == 1 or len(needed) < 2:
-        _start_worker(plan)
-        try:
-            for done, n in enumerate(needed, 1):
-                checked = _worker.finished(n, lines and lines[n])
-                if progress is not None:
-                    progress(done, len(needed))
-                yield checked
-        finally:
-            _stop_worker()
+        decider = _Decider(plan)
+        for done, n in enumerate(needed, 1):
+            checked = decider.finished(n, lines and lines[n])
+            if progress is not None:
+                progress(done, len(needed))
+            yield checked
         return
     if start_method() == "fork":
         # Forked workers inherit the layer built here once, instead of each
         # building its own copy side by side, slower for sharing the CPUs.
-        _start_worker(plan)
-        start, arguments = None, ()
+        start, arguments, work = None, (), _Decider(plan).chunk
     else:
-        start, arguments = _start_worker, (plan,)
-    try:
-        yield from iter_items(start, arguments, _decide_chunk, needed, jobs, progress, _decoded)
-    finally:
-        _stop_worker()
+        start, arguments, work = _chunk_decider, (plan,), None
+    yield from iter_items(start, arguments, work, needed, jobs, progress, _decoded)
 
 
 # What a worker is sent: the layer of representatives (integer rows,
@@ -268,29 +261,20 @@ class _Decider:
             result = self.geometry().carried(result, self.tolerance)
         return Checked(result, self.geometry().radius(result) if self.radii else None)
 
-
-# The _Decider of this process while a check runs (in a worker, its lifetime).
-_worker = None
-
-
-def _start_worker(plan):
-    global _worker
-    _worker = _Decider(plan)
+    def chunk(self, indices):
+        """The Checked of a chunk of representatives, in plain integers (cheap to send)."""
+        return [(encoded(checked.result), checked.radius and tuple(checked.radius))
+                for checked in map(self.finished, indices)]
 
 
-def _stop_worker():
-    global _worker
-    _worker = None
-
-
-def _decide_chunk(indices):
-    """The Checked of a chunk of representatives, in plain integers (cheap to send)."""
-    return [(encoded(checked.result), checked.radius and tuple(checked.radius))
-            for checked in map(_worker.finished, indices)]
+def _chunk_decider(plan):
+    """A worker's start: the function that decides its chunks, its
+    _Decider built there from ``plan``."""
+    return _Decider(plan).chunk
 
 
 def _decoded(chunk):
-    """The Checked of a chunk from ``_decide_chunk``."""
+    """The Checked of a chunk from _Decider.chunk."""
     return [Checked(decoded(result), radius and Radius(*radius)) for result, radius in chunk]
 
 

@@ -1,7 +1,7 @@
 """Worker processes for the exact geometry: one job split into chunks, results in order.
 
-The work of a chunk must depend only on the chunk and on what ``start``
-built from its arguments, so that the results are the same for any number
+The work of a chunk must depend only on the chunk and on the function
+``start`` built from its arguments, so that the results are the same for any number
 of processes.  The arguments are sent once to each process (pickled under
 the ``spawn`` start method, the default on macOS and Windows): send plain
 integers, not Fractions.  A script that calls ``iter_items`` with jobs > 1
@@ -114,9 +114,10 @@ def _interrupts_held():
 
 
 def _serve(connection, lifeline, start, arguments, work):
-    """A worker process: run ``start``, say so, then send (True, work(chunk))
-    for each chunk received, or (False, error), until None arrives; end at
-    once when ``lifeline`` reads end-of-file (the parent has gone)."""
+    """A worker process: run ``start`` (which returns ``work``), say so,
+    then send (True, work(chunk)) for each chunk received, or (False,
+    error), until None arrives; end at once when ``lifeline`` reads
+    end-of-file (the parent has gone)."""
     for end in _PARENT_ENDS:
         end.close()
     threading.Thread(target=_outlive_no_parent, args=(lifeline,), daemon=True).start()
@@ -133,7 +134,7 @@ def _serve(connection, lifeline, start, arguments, work):
     try:
         try:
             if start is not None:
-                start(*arguments)
+                work = start(*arguments)
             answer = (True, None)
         except BaseException as error:
             answer = (False, _sendable(error))
@@ -274,19 +275,22 @@ def _end(started, terminate=True):
 
 def iter_items(start, arguments, work, items, jobs, progress=None, receive=None):
     """receive(work(chunk)) item by item, in the order of ``items``, each as
-    soon as it and every item before it are done, each process first
-    calling start(*arguments).
+    soon as it and every item before it are done; with ``start``, each
+    process first calls start(*arguments), which returns its ``work``.
 
     The processes are handed chunks of ``items`` cut as they go: one item
     at first, then as many as a worker does in about a second (at most
     _CHUNK), so that the first results and the progress come soon on a
     slow layer and cost little on a fast one.  ``work`` returns a list of
     one result per item of its chunk, and ``receive``, if given, maps such
-    a list to another in this process, while the workers go on.  ``start``
-    (or None) and ``work`` must be module-level functions (they are sent
-    by name).  ``progress(done, total)`` is called in this process as
-    chunks complete, with ``done`` counting the items done, and again
-    every few seconds while none does.  An error in ``start`` or ``work``
+    a list to another in this process, while the workers go on.  Under the
+    ``spawn`` and ``forkserver`` start methods, ``start`` and ``work`` are
+    sent by name: module-level functions; under ``fork`` any function is
+    inherited (a bound method of a layer built here, say), and so is
+    everything a worker needs, with no state kept in a module.
+    ``progress(done, total)`` is called in this process as chunks
+    complete, with ``done`` counting the items done, and again every few
+    seconds while none does.  An error in ``start`` or ``work``
     comes through as it was raised; a process the system refuses (too many
     processes or open files) or a worker that dies (killed for want of
     memory, say) ends the run with InputError.

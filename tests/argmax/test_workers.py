@@ -98,9 +98,11 @@ class TestSameResultsForEveryJobs(FileTestCase):
             with self.subTest(method=method), mock.patch.object(workers, "START_METHOD", method), \
                     mock.patch.object(argmaxable, "iter_items", wraps=argmaxable.iter_items) as run:
                 self.assertEqual(repr(check_layer(weights, bias, jobs=2)), one)
-                start = run.call_args[0][0]
-                self.assertEqual(start, None if method == "fork" else argmaxable._start_worker)
-                self.assertIsNone(argmaxable._worker)
+                start, _, work = run.call_args[0][:3]
+                if method == "fork":
+                    self.assertEqual((start, work.__name__), (None, "chunk"))
+                else:
+                    self.assertEqual((start, work), (argmaxable._chunk_decider, None))
 
     def test_progress_counts_every_class_in_this_process(self):
         weights, bias = _layer(30, 2, 1)
