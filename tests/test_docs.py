@@ -11,7 +11,7 @@ import unittest
 
 from reviews import __version__
 from reviews import counterexamples
-from reviews.argmax.layer_input import MAX_SPREAD_LAYER_BITS
+from reviews.argmax.kernels.layer_input import MAX_SPREAD_LAYER_BITS
 from reviews.exact import MAX_BITS
 from reviews.formats.safetensors import MAX_TENSORS
 from reviews.formats.source import MAX_HOLE_BYTES, MAX_TEXT_BYTES, MAX_VALUES

@@ -66,7 +66,7 @@ class TestTheTieRule(unittest.TestCase):
 
     def test_this_suite_s_search_accepts_none_of_them(self):
         self.assertIn("accepts a strict win only", value(TIE, "this suite"))
-        self.assertIn("this suite's own (reviews.argmax.braid.braid_reflect)", _braid_search())
+        self.assertIn("this suite's own (reviews.argmax.strategy.braid.braid_reflect)", _braid_search())
 
     def test_the_search_the_evidence_names_is_where_it_says(self):
         module, _, name = _braid_search().split("(")[1].split(")")[0].rpartition(".")

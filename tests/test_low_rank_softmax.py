@@ -6,7 +6,7 @@ from unittest import mock
 from fractions import Fraction as F
 
 from reviews.claims import BY_SUITE, NOT_CHECKED, PASS
-from reviews.argmax.braid import braid_reflect
+from reviews.argmax.strategy.braid import braid_reflect
 from reviews.argmax.check import check_layer
 from reviews.argmax.result import ClassResult
 from reviews.argmax.verify import verify

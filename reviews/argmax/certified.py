@@ -5,7 +5,7 @@ makes the whole layer exact to do it: for every class of a layer of a
 thousand classes that is a million Fractions a class.  ``verify_all``
 makes the layer exact once, as integers over one denominator, and then
 checks each witness against all C classes by one packed product
-(reviews.argmax.packed: rounded logits with a rigorous bound, the
+(reviews.argmax.kernels.packed: rounded logits with a rigorous bound, the
 undecided classes in exact integers) and each combination on its few
 terms in exact integers.  The question is verify's for R^d or for a box;
 with a tolerance, or classes masked by a bias of -inf, each result is
@@ -18,10 +18,10 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator
-from reviews.argmax.feasibility import is_combination
-from reviews.argmax.layer_input import box_bound, class_index, integer_layer
-from reviews.argmax.masked import masked_classes
-from reviews.argmax.packed import Packed
+from reviews.argmax.strategy.feasibility import is_combination
+from reviews.argmax.kernels.layer_input import box_bound, class_index, integer_layer
+from reviews.argmax.reductions.masked import masked_classes
+from reviews.argmax.kernels.packed import Packed
 from reviews.argmax.verify import Verifier
 
 __all__ = ["verify_all"]
@@ -35,7 +35,7 @@ def verify_all(weights, bias, results, box=None, tolerance=0):
     layer's times a positive number, so the comparisons are those at x; in
     the box it must lie in it too.  A combination holds when its weights
     are positive, sum to 1, leave out its class and give w_i and a bias of
-    at least b_i (in the box: reviews.argmax.feasibility.is_combination).
+    at least b_i (in the box: reviews.argmax.strategy.feasibility.is_combination).
     With a tolerance or a masked class, each result is verify's.
 
     >>> from reviews.argmax.result import ClassResult

@@ -17,20 +17,20 @@ How it stays fast in pure Python: every number is scaled to an integer by
 one common denominator; a candidate x is checked against all C classes at
 once by a few big-integer products (the C logits, rounded to a few bits,
 packed into 2-byte fields of one integer, with a rigorous bound on the
-rounding: reviews.argmax.packed), and only the classes whose margin is within
+rounding: reviews.argmax.kernels.packed), and only the classes whose margin is within
 that bound are checked one by one in exact integers.  Candidates come
 from x = w_i and a few reflections; in 12 dimensions or more, then from
 the point nearest the origin of the hull of the rivals' constraints
-(Wolfe's algorithm, in floats: reviews.argmax.nearest), over the classes
+(Wolfe's algorithm, in floats: reviews.argmax.strategy.nearest), over the classes
 that beat the last candidate (Clarkson's idea), whose combination, where
 the hull holds the origin, is solved exactly by p-adic lifting
-(reviews.argmax.lifting); then from a small linear program over the same
+(reviews.argmax.kernels.lifting); then from a small linear program over the same
 growing set of rivals, in floats, then where floats fail in Decimals of as many digits as the layer's
 numbers span (a layer of numbers from 1e-300 to 1e300 loses its small
 ones in floats); the same program in exact integers decides what both
-leave open, and always decides (reviews.argmax.feasibility proves that it ends).  With fewer
+leave open, and always decides (reviews.argmax.strategy.feasibility proves that it ends).  With fewer
 classes than dimensions (C - 1 < d), the program runs on at most C - 1
-input coordinates that carry the whole question (reviews.argmax.span); witnesses
+input coordinates that carry the whole question (reviews.argmax.strategy.span); witnesses
 are exact there, and a combination is checked on the whole layer.
 
 Floats and Decimals only propose: a number past the float range is still
@@ -49,7 +49,7 @@ Fraction, Decimal or float taken at its exact value, and certificates
   so the lam-weighted mean of the rival logits is at least logit i.
 
 By LP duality over the compact box, one of the two always exists: the
-program of reviews.argmax.feasibility with its penalty fixed at R.  Without a bias
+program of reviews.argmax.strategy.feasibility with its penalty fixed at R.  Without a bias
 the box changes nothing (a witness scaled towards 0 stays one), so the
 answers are those for R^d with witnesses scaled into the box.  With a bias
 the reduction to a few coordinates is not used (a boxed combination's
@@ -63,22 +63,22 @@ combination proves nothing about R^d, and ``verify`` with box=None says so.
 
 The layer is validated and reduced here (masked classes, twins), split
 across worker processes (reviews.argmax.workers), and each class decided
-by reviews.argmax.decide; ``verify`` (reviews.argmax.verify) checks a
+by reviews.argmax.strategy.decide; ``verify`` (reviews.argmax.verify) checks a
 certificate independently, and the paper's own search is
-reviews.argmax.braid.
+reviews.argmax.strategy.braid.
 """
 
 from collections import namedtuple
 
-from reviews.argmax.decide import PreparedLayer, decide
-from reviews.argmax.layer_input import asked_classes, check_spread, integer_layer
-from reviews.argmax.lines import upper_envelope
-from reviews.argmax.masked import Masks
+from reviews.argmax.strategy.decide import PreparedLayer, decide
+from reviews.argmax.kernels.layer_input import asked_classes, check_spread, integer_layer
+from reviews.argmax.strategy.lines import upper_envelope
+from reviews.argmax.reductions.masked import Masks
 from reviews.argmax.question import Question
 from reviews.argmax.result import Checked, ClassResult, decoded, encoded
 from reviews.argmax.tolerance import Geometry, Radius
-from reviews.argmax.twins import Twins
-from reviews.argmax.witness import Witness
+from reviews.argmax.reductions.twins import Twins
+from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.workers import iter_items, job_count, start_method
 
 __all__ = ["check_layer", "iter_check_layer"]
@@ -101,7 +101,7 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     stage does not ask: reviews.argmax.tolerance); 0 asks check_layer's own.
     A class whose bias is -inf is masked: never argmaxable, with
     ``masked`` True, and the others are decided without it
-    (reviews.argmax.masked).  ``classes`` (an iterable of class ids)
+    (reviews.argmax.reductions.masked).  ``classes`` (an iterable of class ids)
     decides only those, each against every row of the layer, and returns
     their results in increasing class order; None decides every class.
 
@@ -151,7 +151,7 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
     # Masked classes and twins are settled by a Reduction each
-    # (reviews.argmax.reduction); the rest is decided on the smaller layer.
+    # (reviews.argmax.reductions.reduction); the rest is decided on the smaller layer.
     masks = Masks(weights, bias, validate=True)
     jobs = job_count(jobs)
     question = Question(box, tolerance)

@@ -13,7 +13,7 @@ gets no polygon at all.
 
 from fractions import Fraction
 
-from reviews.argmax.layer_input import exact_layer
+from reviews.argmax.kernels.layer_input import exact_layer
 from reviews.errors import InputError
 
 __all__ = ["argmax_regions", "convex_hull", "area"]

@@ -15,8 +15,8 @@ Both are taken exactly and checked once, where a check starts
 
 from collections import namedtuple
 
-from reviews.argmax.layer_input import box_bound
-from reviews.argmax.norms import tolerance_bound
+from reviews.argmax.kernels.layer_input import box_bound
+from reviews.argmax.kernels.norms import tolerance_bound
 
 __all__ = ["Question"]
 

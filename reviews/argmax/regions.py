@@ -18,7 +18,7 @@ InputError naming them.
 
 ``realized_rankings`` enumerates the rankings a given layer produces, each
 decided exactly with its certificate (a witness, or a combination checked
-by reviews.argmax.feasibility), so the formula can be checked against an actual
+by reviews.argmax.strategy.feasibility), so the formula can be checked against an actual
 layer; most rankings need no linear program of their own.
 
     region_count        the formula, an exact int
@@ -33,10 +33,10 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator
-from reviews.argmax.feasibility import decide, is_combination
-from reviews.argmax.layer_input import integer_layer
-from reviews.argmax.packed import dot
-from reviews.argmax.span import AffineSpan
+from reviews.argmax.strategy.feasibility import decide, is_combination
+from reviews.argmax.kernels.layer_input import integer_layer
+from reviews.argmax.kernels.packed import dot
+from reviews.argmax.strategy.span import AffineSpan
 
 __all__ = ["region_count", "stirling_first", "realized_rankings", "Ranking"]
 
@@ -201,7 +201,7 @@ class _Rankings:
     """The rankings of one integer layer, decided in turn, most without a program.
 
     Logits depend on x only through s_k = v_k . x, the coordinates of the
-    layer's affine span (reviews.argmax.span): class j's logit minus class 0's is
+    layer's affine span (reviews.argmax.strategy.span): class j's logit minus class 0's is
     N_j . s / delta + b_j - b_0, with N_p = delta * (unit vector k) for the
     class p = p_k that gives v_k.  So the reachable logit vectors l (up to
     one common term) are those with sum_j alpha_j (l_j - b_j) = 0 for

@@ -41,7 +41,7 @@ import operator
 from collections import namedtuple
 from fractions import Fraction
 
-from reviews.argmax.layer_input import class_index, integer_layer
+from reviews.argmax.kernels.layer_input import class_index, integer_layer
 
 __all__ = ["released_search", "SearchResult", "lowest_argmax", "PATIENCE", "BOX"]
 

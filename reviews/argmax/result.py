@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import shown
-from reviews.argmax.witness import Witness
+from reviews.argmax.kernels.witness import Witness
 
 __all__ = ["ClassResult", "encoded", "decoded", "Checked"]
 
@@ -24,7 +24,7 @@ class ClassResult(namedtuple("ClassResult",
     """The decision for one class.
 
     index: the class; argmaxable: bool; witness: d Fractions (a tuple, or a
-    reviews.argmax.witness.Witness, which reads and compares as one) or
+    reviews.argmax.kernels.witness.Witness, which reads and compares as one) or
     None; terms: the nonzero weights of the combination as
     ((j, Fraction), ...) in increasing j, or None; classes: C, the layer's
     number of classes (needed only for ``combination``); box: None for

@@ -27,10 +27,10 @@ m_j > T (|w_i - c| + |w_j - c|) implies m_j > T n_j (the triangle
 inequality), and that is the ordinary argmax test at the witness on a layer
 whose biases are b_j + T |w_j - c| (each bounded above by math.isqrt),
 class i's logit lowered by 2 T |w_i - c|:
-one packed product (reviews.argmax.packed) per witness, where T = 0's check
+one packed product (reviews.argmax.kernels.packed) per witness, where T = 0's check
 pays one per candidate; only the rivals it leaves are compared exactly,
 by squaring.  The classes whose witness does not clear are decided again,
-by reviews.argmax.feasibility's program over a growing set of rivals with each
+by reviews.argmax.strategy.feasibility's program over a growing set of rivals with each
 n_j replaced by a rational bound from math.isqrt on the safe side: an upper
 bound for a witness (its margins then clear the true n_j), a lower bound
 for a combination (the true n_j only add to it).  Where the two bounds
@@ -72,12 +72,12 @@ from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.argmax.feasibility import decide
-from reviews.argmax.layer_input import class_index, integer_layer
-from reviews.argmax.masked import Masks
-from reviews.argmax.norms import FIRST_BITS, clears, root_bounds
-from reviews.argmax.packed import Packed, dot
-from reviews.argmax.witness import Witness
+from reviews.argmax.strategy.feasibility import decide
+from reviews.argmax.kernels.layer_input import class_index, integer_layer
+from reviews.argmax.reductions.masked import Masks
+from reviews.argmax.kernels.norms import FIRST_BITS, clears, root_bounds
+from reviews.argmax.kernels.packed import Packed, dot
+from reviews.argmax.kernels.witness import Witness
 
 __all__ = ["Radius", "Geometry", "radii", "THRESHOLD"]
 
@@ -194,7 +194,7 @@ class Geometry:
         return sorted(short, key=_RatioKey(margins, distances))
 
     def shifted(self):
-        """The rows (w_j, b_j, ceil |w_j - c|) packed (reviews.argmax.packed), when first needed."""
+        """The rows (w_j, b_j, ceil |w_j - c|) packed (reviews.argmax.kernels.packed), when first needed."""
         if self._shifted is None:
             self._shifted = Packed([row + ([b] if self.has_bias else []) + [length]
                                     for row, b, length in zip(self.rows, self.biases,

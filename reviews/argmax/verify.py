@@ -2,19 +2,19 @@
 
 Whatever found a certificate (reviews.argmax.check, a file, another tool),
 ``verify`` checks it from the layer alone in exact arithmetic: a witness
-against every logit, a combination by its sums (reviews.argmax.feasibility),
+against every logit, a combination by its sums (reviews.argmax.strategy.feasibility),
 either at a tolerance by its exact norms (reviews.argmax.tolerance).
 
     verify      True if a ClassResult's certificate proves it
     Verifier    verify's layer made exact once, for many results of it
 """
 
-from reviews.argmax.feasibility import is_combination
-from reviews.argmax.layer_input import (box_bound, certificate_number, class_index,
+from reviews.argmax.strategy.feasibility import is_combination
+from reviews.argmax.kernels.layer_input import (box_bound, certificate_number, class_index,
                                         integer_layer, sequence)
-from reviews.argmax.masked import Masks
-from reviews.argmax.norms import holds_at, tolerance_bound
-from reviews.argmax.packed import dot
+from reviews.argmax.reductions.masked import Masks
+from reviews.argmax.kernels.norms import holds_at, tolerance_bound
+from reviews.argmax.kernels.packed import dot
 from reviews.argmax.result import ClassResult
 from reviews.argmax.tolerance import Geometry
 from reviews.errors import InputError

@@ -44,7 +44,7 @@ _PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]{1,500}(?:\.[0-9]{0,500})?|\.[0-9]{1,5
                            r"(?:[eE][+-]?[0-9]{1,4})?")
 _NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|s?nan[0-9]*)", re.IGNORECASE)
 _MINUS_INFINITY = re.compile(r"-(?:inf|infinity)", re.IGNORECASE)
-# A bias of -inf masks its class (reviews.argmax.masked).
+# A bias of -inf masks its class (reviews.argmax.reductions.masked).
 MASKED = float("-inf")
 # A text layer's numbers (JSON, CSV, word vectors): each is a Decimal of
 # about 100 bytes, checked and made an integer once it is read, some 2 us

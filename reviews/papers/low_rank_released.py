@@ -21,7 +21,7 @@ them.
 import random
 from fractions import Fraction
 
-from reviews.argmax.braid import braid_reflect
+from reviews.argmax.strategy.braid import braid_reflect
 
 from reviews.argmax.check import check_layer
 

@@ -2,7 +2,7 @@
 Rarely in Practice (Grivas, Bogoychev & Lopez, ACL 2022; arXiv 2203.06462).
 
 Every verdict rests on certificates checked in exact arithmetic
-(reviews.argmax.check, reviews.argmax.feasibility, reviews.argmax.packed): a witness input
+(reviews.argmax.check, reviews.argmax.strategy.feasibility, reviews.argmax.kernels.packed): a witness input
 for an argmaxable class or ranking, a convex combination for an
 unargmaxable one.
 Random layers are seeded; each seed is printed with its evidence.  The
@@ -17,7 +17,7 @@ import struct
 from fractions import Fraction
 
 from reviews.argmax.certified import verify_all
-from reviews.argmax.braid import braid_reflect
+from reviews.argmax.strategy.braid import braid_reflect
 from reviews.argmax.check import check_layer
 from reviews.argmax.result import ClassResult
 from reviews.argmax.verify import verify
@@ -225,7 +225,7 @@ def _check_braid_reflect():
                         "search found %d of %d argmaxable classes; %d of its points fail"
                         " the exact check; %d unargmaxable (proved)"
                         % (found, argmaxable, wrong, classes - argmaxable)))
-    rows.append(Row("search", "this suite's own (reviews.argmax.braid.braid_reflect): x = w_i,"
+    rows.append(Row("search", "this suite's own (reviews.argmax.strategy.braid.braid_reflect): x = w_i,"
                     " reflect across the tie with the winner, patience 50, a class accepted"
                     " only where its float logit is strictly the largest; seed"
                     " random.Random(%d)" % SEED))

@@ -29,7 +29,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.exact import MAX_BITS, common_denominator
 from reviews.argmax.result import ClassResult
-from reviews.argmax.witness import Witness
+from reviews.argmax.kernels.witness import Witness
 from reviews.shown import shown_name
 
 __all__ = ["ResumeFile"]

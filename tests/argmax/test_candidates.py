@@ -1,16 +1,16 @@
-"""Tests of reviews.argmax.candidates: float proposals, checked exactly."""
+"""Tests of reviews.argmax.strategy.candidates: float proposals, checked exactly."""
 
 import collections
 import random
 import unittest
 from unittest import mock
 
-from reviews.argmax import decide
-from reviews.argmax.braid import reflected_witness, reflections
-from reviews.argmax.candidates import SharedDirection
+from reviews.argmax.strategy import decide
+from reviews.argmax.strategy.braid import reflected_witness, reflections
+from reviews.argmax.strategy.candidates import SharedDirection
 from reviews.argmax.check import check_layer
-from reviews.argmax.decide import PreparedLayer
-from reviews.argmax.packed import Packed
+from reviews.argmax.strategy.decide import PreparedLayer
+from reviews.argmax.kernels.packed import Packed
 from reviews.argmax.verify import verify
 
 
@@ -112,7 +112,7 @@ class TestSharedDirection(unittest.TestCase):
 
 def _checks_per_class(weights):
     """(check_layer's results, a Counter of the exact candidate checks per class)."""
-    with mock.patch("reviews.argmax.packed.Packed.beaten_by", autospec=True,
+    with mock.patch("reviews.argmax.kernels.packed.Packed.beaten_by", autospec=True,
                     side_effect=Packed.beaten_by) as check:
         results = check_layer(weights)
     return results, collections.Counter(call.args[1] for call in check.call_args_list)

@@ -6,10 +6,10 @@ from decimal import Decimal
 from fractions import Fraction as F
 from unittest import mock
 
-from reviews.argmax import decide as deciding, programs
-from reviews.argmax.braid import braid_reflect
+from reviews.argmax.strategy import decide as deciding, programs
+from reviews.argmax.strategy.braid import braid_reflect
 from reviews.argmax.check import check_layer
-from reviews.argmax.layer_input import check_spread, exact_layer, integer_layer
+from reviews.argmax.kernels.layer_input import check_spread, exact_layer, integer_layer
 from reviews.argmax.result import ClassResult
 from reviews.argmax.verify import verify
 from reviews.errors import InputError

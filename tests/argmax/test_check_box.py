@@ -7,10 +7,10 @@ from fractions import Fraction as F
 
 from reviews.argmax import check as argmaxable
 from reviews.argmax.check import check_layer
-from reviews.argmax.layer_input import exact_layer
+from reviews.argmax.kernels.layer_input import exact_layer
 from reviews.argmax.result import ClassResult
 from reviews.argmax.verify import verify
-from reviews.argmax.witness import Witness
+from reviews.argmax.kernels.witness import Witness
 from reviews.errors import InputError
 from tests.support.layers import FIGURE_1
 
@@ -108,7 +108,7 @@ class TestBox(unittest.TestCase):
 
     def test_a_large_enough_box_agrees_with_all_of_r_d(self):
         # Integer entries at most 12 in d <= 3: a witness, if any, has one
-        # within (|row| + 2) ** (d + 1) < 10 ** 6 (reviews.argmax.feasibility).
+        # within (|row| + 2) ** (d + 1) < 10 ** 6 (reviews.argmax.strategy.feasibility).
         for weights, bias in _small_integer_layers(24, 120):
             plain = check_layer(weights, bias)
             boxed = check_layer(weights, bias, box=10 ** 6)

@@ -6,12 +6,12 @@ import unittest
 from fractions import Fraction as F
 from unittest import mock
 
-from reviews.argmax import decide as deciding
-from reviews.argmax.arithmetic import EXACT
+from reviews.argmax.strategy import decide as deciding
+from reviews.argmax.kernels.arithmetic import EXACT
 from reviews.argmax.check import check_layer
-from reviews.argmax.feasibility import Program
-from reviews.argmax.layer_input import integer_layer
-from reviews.argmax.span import SpanCoordinates
+from reviews.argmax.strategy.feasibility import Program
+from reviews.argmax.kernels.layer_input import integer_layer
+from reviews.argmax.strategy.span import SpanCoordinates
 from reviews.argmax.verify import verify
 from tests.support.layers import decisions
 
@@ -141,7 +141,7 @@ class TestSpanCoordinates(unittest.TestCase):
             original(program, rows, offsets, *arguments, **keywords)
 
         with mock.patch.object(Program, "__init__", recording), \
-                mock.patch("reviews.argmax.programs._FLOAT_ROUNDS", 0):
+                mock.patch("reviews.argmax.strategy.programs._FLOAT_ROUNDS", 0):
             results = check_layer(weights)
         self.assertEqual([r.argmaxable for r in results], [True, True, True, False])
         self.assertTrue(entries)
@@ -161,7 +161,7 @@ class TestSpanCoordinates(unittest.TestCase):
 
         # No reflections, no centring, no shared-direction candidate: the
         # program is reached at once.
-        with mock.patch("reviews.argmax.span._PRIME", 3), \
+        with mock.patch("reviews.argmax.strategy.span._PRIME", 3), \
                 mock.patch.object(deciding, "_REFLECTIONS", 0), \
                 mock.patch.object(deciding.SharedDirection, "point", lambda shared, i: None), \
                 mock.patch.object(deciding.PreparedLayer, "centre", lambda layer: [0.0] * 6), \

@@ -1,7 +1,7 @@
 """check_layer on layers whose entries span hundreds of orders of magnitude.
 
 One scale for the whole layer leaves most rows of the float program zero.
-Scaled row by row (reviews.argmax.feasibility.scaled_floats) and held in Decimals
+Scaled row by row (reviews.argmax.strategy.feasibility.scaled_floats) and held in Decimals
 of as many digits as the layer's spread, the inexact program still finds
 the basis, which is then checked exactly, and the exact program (whose
 numbers are determinants of d + 1 rows, each thousands of bits long) is
@@ -14,7 +14,8 @@ from decimal import Decimal
 from fractions import Fraction as F
 from unittest import mock
 
-from reviews.argmax import arithmetic, feasibility
+from reviews.argmax.strategy import feasibility
+from reviews.argmax.kernels import arithmetic
 from reviews.argmax.check import check_layer
 from reviews.argmax.verify import verify
 

@@ -8,7 +8,7 @@ from unittest import mock
 from reviews.argmax import check as argmaxable
 from reviews.argmax.check import check_layer
 from reviews.argmax.verify import verify
-from reviews.argmax.layer_input import asked_classes
+from reviews.argmax.kernels.layer_input import asked_classes
 from reviews.argmax.tolerance import radii
 from reviews.errors import InputError
 

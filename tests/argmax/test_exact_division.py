@@ -1,9 +1,9 @@
-"""Tests of reviews.argmax.exact_division: n // d for exact multiples, in multiplication time."""
+"""Tests of reviews.argmax.kernels.exact_division: n // d for exact multiples, in multiplication time."""
 
 import random
 import unittest
 
-from reviews.argmax.exact_division import exact_divider
+from reviews.argmax.kernels.exact_division import exact_divider
 
 
 class TestExactDivider(unittest.TestCase):

@@ -1,4 +1,4 @@
-"""Tests of reviews.argmax.feasibility: the exact alternative and its certificates."""
+"""Tests of reviews.argmax.strategy.feasibility: the exact alternative and its certificates."""
 
 import decimal
 import math
@@ -8,10 +8,10 @@ from decimal import Decimal
 from fractions import Fraction as F
 from unittest import mock
 
-from reviews.argmax import feasibility
-from reviews.argmax.arithmetic import EXACT, Decimals
+from reviews.argmax.strategy import feasibility
+from reviews.argmax.kernels.arithmetic import EXACT, Decimals
 from reviews.errors import InputError
-from reviews.argmax.feasibility import (
+from reviews.argmax.strategy.feasibility import (
     Program, basis_combination, decide, is_combination, is_witness, solve_square,
 )
 

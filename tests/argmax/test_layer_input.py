@@ -1,4 +1,4 @@
-"""Tests of reviews.argmax.layer_input: large float layers kept as floats, read as integers."""
+"""Tests of reviews.argmax.kernels.layer_input: large float layers kept as floats, read as integers."""
 
 import random
 import unittest
@@ -6,11 +6,12 @@ from array import array
 from fractions import Fraction as F
 from unittest import mock
 
-from reviews.argmax import layer_input, twins
+from reviews.argmax.kernels import layer_input
+from reviews.argmax.reductions import twins
 from reviews.argmax.check import check_layer
 from reviews.argmax.verify import verify
-from reviews.argmax.layer_input import FloatRows, check_spread, extremes, integer_layer, validated
-from reviews.argmax.twins import Twins
+from reviews.argmax.kernels.layer_input import FloatRows, check_spread, extremes, integer_layer, validated
+from reviews.argmax.reductions.twins import Twins
 from reviews.errors import InputError
 
 

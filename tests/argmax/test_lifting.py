@@ -1,11 +1,11 @@
-"""Tests of reviews.argmax.lifting: square and tall integer systems solved exactly."""
+"""Tests of reviews.argmax.kernels.lifting: square and tall integer systems solved exactly."""
 
 import random
 import unittest
 from fractions import Fraction as F
 
-from reviews.argmax.feasibility import solve_square
-from reviews.argmax.lifting import solve_integers
+from reviews.argmax.strategy.feasibility import solve_square
+from reviews.argmax.kernels.lifting import solve_integers
 
 
 def _solution(solved):

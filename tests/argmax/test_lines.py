@@ -1,4 +1,4 @@
-"""Tests of reviews.argmax.lines and of check_layer on one-dimensional layers."""
+"""Tests of reviews.argmax.strategy.lines and of check_layer on one-dimensional layers."""
 
 import random
 import unittest
@@ -9,8 +9,8 @@ from reviews.argmax import check as argmaxable
 from reviews.argmax.check import check_layer
 from reviews.argmax.result import ClassResult
 from reviews.argmax.verify import verify
-from reviews.argmax.feasibility import decide
-from reviews.argmax.lines import upper_envelope
+from reviews.argmax.strategy.feasibility import decide
+from reviews.argmax.strategy.lines import upper_envelope
 
 
 class TestUpperEnvelope(unittest.TestCase):

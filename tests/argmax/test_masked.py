@@ -1,4 +1,4 @@
-"""Tests of reviews.argmax.masked: classes masked by a bias of -inf are
+"""Tests of reviews.argmax.reductions.masked: classes masked by a bias of -inf are
 never argmaxable and the others are decided as if they were absent."""
 
 import array

@@ -1,10 +1,10 @@
-"""Tests of reviews.argmax.nearest: Wolfe's nearest point, apart or holding the origin."""
+"""Tests of reviews.argmax.strategy.nearest: Wolfe's nearest point, apart or holding the origin."""
 
 import math
 import random
 import unittest
 
-from reviews.argmax.nearest import NearestPoint
+from reviews.argmax.strategy.nearest import NearestPoint
 
 
 class TestNearestPoint(unittest.TestCase):

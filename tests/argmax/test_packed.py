@@ -1,11 +1,11 @@
-"""Tests for reviews.argmax.packed: the packed check is exact where its rounding is not."""
+"""Tests for reviews.argmax.kernels.packed: the packed check is exact where its rounding is not."""
 
 import random
 import unittest
 from unittest import mock
 
-from reviews.argmax import packed
-from reviews.argmax.packed import Packed, dot
+from reviews.argmax.kernels import packed
+from reviews.argmax.kernels.packed import Packed, dot
 
 
 def _beaten_exactly(rows, i, candidate):

@@ -9,7 +9,7 @@ from unittest import mock
 
 from reviews.argmax import regions
 from reviews.errors import InputError
-from reviews.argmax.feasibility import is_combination, is_witness
+from reviews.argmax.strategy.feasibility import is_combination, is_witness
 from reviews.argmax.regions import realized_rankings, region_count, stirling_first
 
 

@@ -11,10 +11,10 @@ from reviews.argmax import check as argmaxable
 from reviews.argmax.check import check_layer
 from reviews.argmax.result import ClassResult
 from reviews.argmax.verify import verify
-from reviews.argmax.feasibility import Program
-from reviews.argmax.layer_input import integer_layer
-from reviews.argmax.packed import dot
-from reviews.argmax.norms import _at_least_zero, holds_at, tolerance_bound
+from reviews.argmax.strategy.feasibility import Program
+from reviews.argmax.kernels.layer_input import integer_layer
+from reviews.argmax.kernels.packed import dot
+from reviews.argmax.kernels.norms import _at_least_zero, holds_at, tolerance_bound
 from reviews.argmax.tolerance import Geometry, Radius, _integers, radii
 from reviews.errors import InputError
 
@@ -42,7 +42,7 @@ def float_chebyshev_radius(weights, bias, i, box):
 
     It is the value of the project's float program over the rows
     (w_i - w_j) / n_j with offsets (b_i - b_j) / n_j and its penalty fixed
-    at the box (reviews.argmax.feasibility): a float reference, not a proof.
+    at the box (reviews.argmax.strategy.feasibility): a float reference, not a proof.
     """
     bias = bias or [0.0] * len(weights)
     rows, offsets = [], []

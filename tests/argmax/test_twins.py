@@ -1,4 +1,4 @@
-"""Tests of reviews.argmax.twins and of check_layer on layers with repeated rows."""
+"""Tests of reviews.argmax.reductions.twins and of check_layer on layers with repeated rows."""
 
 import unittest
 from array import array
@@ -8,8 +8,8 @@ from unittest import mock
 from reviews.argmax import check as argmaxable
 from reviews.argmax.check import check_layer
 from reviews.argmax.verify import verify
-from reviews.argmax.layer_input import FloatRows
-from reviews.argmax.twins import Twins
+from reviews.argmax.kernels.layer_input import FloatRows
+from reviews.argmax.reductions.twins import Twins
 
 
 class TestTwins(unittest.TestCase):

@@ -1,14 +1,14 @@
-"""Tests of reviews.argmax.witness: a witness in integers reads as its tuple of Fractions."""
+"""Tests of reviews.argmax.kernels.witness: a witness in integers reads as its tuple of Fractions."""
 
 import pickle
 import unittest
 from fractions import Fraction as F
 from unittest import mock
 
-from reviews.argmax import witness as witness_module
+from reviews.argmax.kernels import witness as witness_module
 from reviews.argmax.check import check_layer
 from reviews.argmax.verify import verify
-from reviews.argmax.witness import Witness
+from reviews.argmax.kernels.witness import Witness
 from reviews.errors import InputError
 
 

@@ -29,7 +29,7 @@ random.Random(0).gauss(0, 1):
              decide: C = 12, d = 3 with bias, each entry +-D.DDDeK (a
              Decimal, random.Random(1)) with K uniform in [-E, E], for
              E = 1000, 2000 and 3000 (at 5000 the layer is past the limit
-             on widely spread layers, reviews.argmax.layer_input); and C = 40,
+             on widely spread layers, reviews.argmax.kernels.layer_input); and C = 40,
              d = 8 with bias for E = 300, within the float range
     grid     a small file with a large layer: the 16,384 points
              (i, i^2, j, j^2) for i, j from -64 to 63 (a 1,742-byte deflated

@@ -9,7 +9,7 @@ fresh processes:
 
     ours, 1 job   check_layer(jobs=1): CPU seconds, the classes that reached
                   a program (the search left them), and the exact all-rival
-                  checks (reviews.argmax.packed.Packed.beaten_by on the
+                  checks (reviews.argmax.kernels.packed.Packed.beaten_by on the
                   whole layer) with the seconds spent in them;
     ours, 2 jobs  check_layer(jobs=2): wall seconds, CPU of this process and
                   its workers;
@@ -53,8 +53,9 @@ def _read(path):
 
 def _ours(path, jobs):
     """One check in this process: a dict of figures."""
-    from reviews.argmax import check, decide
-    from reviews.argmax.packed import Packed
+    from reviews.argmax import check
+    from reviews.argmax.strategy import decide
+    from reviews.argmax.kernels.packed import Packed
     weights, bias = _read(path)
     checks = {"count": 0, "seconds": 0.0}
     programs = set()

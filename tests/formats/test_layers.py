@@ -11,9 +11,9 @@ from decimal import Decimal
 from unittest import mock
 
 from reviews.cli import main
-from reviews.argmax import layer_input
+from reviews.argmax.kernels import layer_input
 from reviews.formats import layers
-from reviews.argmax.layer_input import exact_layer
+from reviews.argmax.kernels.layer_input import exact_layer
 from reviews.errors import InputError
 from reviews.formats.source import MAX_TEXT_BYTES, MAX_VALUES
 from reviews.formats.layers import read_layer, read_npy
@@ -226,7 +226,7 @@ class TestTextCosts(FileTestCase):
 
     def test_rows_of_decimals_and_ints_reach_the_integers_without_a_fraction_each(self):
         weights = [[Decimal("0.5"), 3], [Decimal("-1.25"), 0]]
-        with mock.patch("reviews.argmax.layer_input.finite") as each:
+        with mock.patch("reviews.argmax.kernels.layer_input.finite") as each:
             self.assertEqual(layer_input.integer_layer(weights, None),
                              ([[2, 12], [-5, 0]], None, 4))
         each.assert_not_called()

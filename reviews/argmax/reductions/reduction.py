@@ -1,8 +1,8 @@
 """A layer's classes reduced to fewer, and results carried back: one protocol.
 
 Some classes of a layer need no deciding of their own: a class masked by a
-bias of -inf (reviews.argmax.masked), a class whose weight row another
-class repeats (reviews.argmax.twins).  A Reduction settles those at once,
+bias of -inf (reviews.argmax.reductions.masked), a class whose weight row another
+class repeats (reviews.argmax.reductions.twins).  A Reduction settles those at once,
 keeps the others as a smaller layer, and carries each result of the
 smaller layer back into the classes of the whole one:
 
@@ -19,7 +19,7 @@ smaller layer back into the classes of the whole one:
     Reduction   the protocol, with what its kinds share
 """
 
-from reviews.argmax.layer_input import FloatRows
+from reviews.argmax.kernels.layer_input import FloatRows
 
 __all__ = ["Reduction"]
 
@@ -42,7 +42,7 @@ class Reduction:
     def select(self, values):
         """The entries of ``values`` (one per class) of the kept classes;
         None stays None, and so do ``values`` where every class is kept.  A
-        FloatRows stays one (reviews.argmax.layer_input)."""
+        FloatRows stays one (reviews.argmax.kernels.layer_input)."""
         if values is None or len(self.kept) == self.classes:
             return values
         if isinstance(values, FloatRows):

@@ -1,7 +1,7 @@
 """The arithmetic a linear program computes in: floats, Decimals of n digits, or exact integers.
 
-The program (reviews.argmax.feasibility) and its driver
-(reviews.argmax.programs) run the same steps in each kind of number; what
+The program (reviews.argmax.strategy.feasibility) and its driver
+(reviews.argmax.strategy.programs) run the same steps in each kind of number; what
 differs is asked of one object, the program's ``arithmetic``:
 
     FLOATS      floats: fast, but rows whose entries span thousands of bits

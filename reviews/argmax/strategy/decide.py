@@ -2,11 +2,11 @@
 
 ``PreparedLayer`` holds a layer in integers (every entry times one common
 denominator), packed for exact checks of all C logits at a candidate at
-once (reviews.argmax.packed), with the float copies that the searches and
+once (reviews.argmax.kernels.packed), with the float copies that the searches and
 the inexact programs read.  ``decide`` tries ``STRATEGIES`` in turn on one
 class; each returns its ClassResult, certified, or None to pass it on.
 The cheap float searches come first, each candidate checked exactly; the
-programs (reviews.argmax.programs) decide what they leave, the exact one
+programs (reviews.argmax.strategy.programs) decide what they leave, the exact one
 always:
 
     one class           the only class wins everywhere
@@ -28,16 +28,16 @@ import math
 import operator
 from fractions import Fraction
 
-from reviews.argmax.arithmetic import EXACT, FLOATS, Decimals
-from reviews.argmax.braid import reflected, reflected_witness, reflections
-from reviews.argmax.candidates import SharedDirection
-from reviews.argmax.feasibility import is_combination
-from reviews.argmax.layer_input import FloatRows, extremes
-from reviews.argmax.packed import Packed
-from reviews.argmax.programs import ADDED_PER_ROUND, FIRST_PENALTY, clarkson, nearest
+from reviews.argmax.kernels.arithmetic import EXACT, FLOATS, Decimals
+from reviews.argmax.strategy.braid import reflected, reflected_witness, reflections
+from reviews.argmax.strategy.candidates import SharedDirection
+from reviews.argmax.strategy.feasibility import is_combination
+from reviews.argmax.kernels.layer_input import FloatRows, extremes
+from reviews.argmax.kernels.packed import Packed
+from reviews.argmax.strategy.programs import ADDED_PER_ROUND, FIRST_PENALTY, clarkson, nearest
 from reviews.argmax.result import ClassResult
-from reviews.argmax.span import SpanCoordinates
-from reviews.argmax.witness import Witness
+from reviews.argmax.strategy.span import SpanCoordinates
+from reviews.argmax.kernels.witness import Witness
 from reviews.exact import common_denominator, to_float
 
 __all__ = ["PreparedLayer", "decide", "STRATEGIES"]
@@ -136,7 +136,7 @@ class PreparedLayer:
         return self._centre
 
     def shared(self):
-        """The layer's SharedDirection (reviews.argmax.candidates); made when first asked for."""
+        """The layer's SharedDirection (reviews.argmax.strategy.candidates); made when first asked for."""
         if self._shared is None:
             self._shared = SharedDirection(self)
         return self._shared
@@ -218,7 +218,7 @@ class PreparedLayer:
 
         The differences w_j - w_0 span r <= C - 1 dimensions, so only
         C - 1 < d can gain; r coordinates carry the whole question
-        (reviews.argmax.span), on the layer's own integers.  Finding them costs
+        (reviews.argmax.strategy.span), on the layer's own integers.  Finding them costs
         about C * r * min(d, C) operations modulo a prime, and a float
         program in d dimensions about d**3 float operations: so the floats
         get the coordinates only for few classes (C**3 <= d**2), the exact
@@ -368,7 +368,7 @@ def _on_span(layer, i, search, needed):
             # Exact coordinates keep the rank, so this never happens; were
             # it to, no unchecked answer is reported: all d coordinates.
             return _exact_program(layer, i, search)
-        # The prime missed part of the span (reviews.argmax.span): exact coordinates.
+        # The prime missed part of the span (reviews.argmax.strategy.span): exact coordinates.
         reduction = layer.reduced(needed=True, exact=True)
     return None
 
@@ -391,4 +391,4 @@ def decide(layer, i):
         result = strategy(layer, i, search)
         if result is not None:
             return result
-    raise AssertionError("the exact program always decides")   # reviews.argmax.feasibility
+    raise AssertionError("the exact program always decides")   # reviews.argmax.strategy.feasibility

@@ -3,7 +3,7 @@
 With d = 1 the logits w_j * x + b_j are lines, and class i is argmaxable
 iff its line is on the upper envelope over an interval, that is iff the
 point (w_i, b_i) is a vertex of the upper convex hull of the points
-(w_j, b_j).  With the slopes distinct (reviews.argmax.twins groups equal ones),
+(w_j, b_j).  With the slopes distinct (reviews.argmax.reductions.twins groups equal ones),
 the hull comes from one monotone-chain pass over the points sorted by
 slope, and each class gets its certificate directly:
 

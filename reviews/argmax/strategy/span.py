@@ -41,9 +41,9 @@ classes, read rankings off these.
 
 from fractions import Fraction
 
-from reviews.argmax.exact_division import exact_divider
-from reviews.argmax.feasibility import solve_square
-from reviews.argmax.lifting import independent_modulo
+from reviews.argmax.kernels.exact_division import exact_divider
+from reviews.argmax.strategy.feasibility import solve_square
+from reviews.argmax.kernels.lifting import independent_modulo
 
 __all__ = ["SpanCoordinates", "AffineSpan"]
 

@@ -2,17 +2,17 @@
 
 Clarkson's idea: a class is decided against a small working set of the
 rivals that beat its last candidate; the candidate of each round is
-checked against all C classes at once (reviews.argmax.packed), and the
+checked against all C classes at once (reviews.argmax.kernels.packed), and the
 rivals that beat it join.  Two programs run so, on a PreparedLayer
-(reviews.argmax.decide):
+(reviews.argmax.strategy.decide):
 
 * from 12 dimensions, the point nearest the origin of the hull of the
-  rivals' constraints (Wolfe's algorithm in floats: reviews.argmax.nearest),
+  rivals' constraints (Wolfe's algorithm in floats: reviews.argmax.strategy.nearest),
   whose combination, where the hull holds the origin, is solved exactly
-  by p-adic lifting (reviews.argmax.lifting);
-* the penalized linear program (reviews.argmax.feasibility), in FLOATS,
+  by p-adic lifting (reviews.argmax.kernels.lifting);
+* the penalized linear program (reviews.argmax.strategy.feasibility), in FLOATS,
   then in Decimals(n), then in EXACT integers, which always decides
-  (reviews.argmax.arithmetic).
+  (reviews.argmax.kernels.arithmetic).
 
     clarkson        the linear program over a growing working set, in one arithmetic
     nearest         the nearest point over a growing working set (floats)
@@ -24,10 +24,10 @@ import decimal
 import math
 from fractions import Fraction
 
-from reviews.argmax.arithmetic import FLOATS
-from reviews.argmax.feasibility import Program, basis_combination, scaled_floats
-from reviews.argmax.lifting import solve_integers
-from reviews.argmax.nearest import NearestPoint
+from reviews.argmax.kernels.arithmetic import FLOATS
+from reviews.argmax.strategy.feasibility import Program, basis_combination, scaled_floats
+from reviews.argmax.kernels.lifting import solve_integers
+from reviews.argmax.strategy.nearest import NearestPoint
 from reviews.argmax.result import ClassResult
 from reviews.exact import to_float
 
@@ -47,7 +47,7 @@ _NEAREST_FROM = 12
 
 def clarkson(layer, i, working, arithmetic):
     """Decide class i of the PreparedLayer ``layer`` from a growing working
-    set of rivals, in ``arithmetic`` (reviews.argmax.arithmetic); None if
+    set of rivals, in ``arithmetic`` (reviews.argmax.kernels.arithmetic); None if
     rounding fails.
 
     In FLOATS or Decimals(n), the program proposes certificates that are
@@ -55,7 +55,7 @@ def clarkson(layer, i, working, arithmetic):
     it always decides, and ends: the exact point of each round
     beats every working rival, so each round adds a new one (at most C - 1
     times) or raises the penalty, which the exact program needs only a
-    bounded number of times (reviews.argmax.feasibility), and in a box never.
+    bounded number of times (reviews.argmax.strategy.feasibility), and in a box never.
     """
     try:
         return _rounds(layer, i, working, arithmetic)
@@ -97,7 +97,7 @@ def _rounds(layer, i, working, arithmetic):
 
 
 def nearest(layer, i, working):
-    """Decide class i by the point nearest the origin (reviews.argmax.nearest); None if floats fail.
+    """Decide class i by the point nearest the origin (reviews.argmax.strategy.nearest); None if floats fail.
 
     The points are the program's rows of the working rivals with their
     offsets, and with a bias (0, ..., 0, 1) first.  Where they are apart

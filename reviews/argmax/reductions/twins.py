@@ -16,12 +16,12 @@ hashes the exact rows, so it costs O(C * d) (expected), where a check
 class by class would compare every duplicate with every other.
 
     Twins   the representatives, and the twin that defeats each other class,
-            as a Reduction (reviews.argmax.reduction)
+            as a Reduction (reviews.argmax.reductions.reduction)
 """
 
 from fractions import Fraction
 
-from reviews.argmax.reduction import Reduction
+from reviews.argmax.reductions.reduction import Reduction
 from reviews.argmax.result import ClassResult
 
 __all__ = ["Twins"]

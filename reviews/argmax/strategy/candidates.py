@@ -2,18 +2,18 @@
 
 A witness is any input where class i has strictly the largest logit; how
 it was found does not matter, as every candidate is checked exactly
-against all C classes (reviews.argmax.packed).  This one is cheaper than
+against all C classes (reviews.argmax.kernels.packed).  This one is cheaper than
 the linear program where it works, and proves nothing where it does not:
-the caller then goes on to the next strategy (reviews.argmax.decide).
+the caller then goes on to the next strategy (reviews.argmax.strategy.decide).
 
     SharedDirection     x = w_i - mean with the rows' shared direction shrunk
 
-The paper's own search, reflections across ties, is reviews.argmax.braid.
+The paper's own search, reflections across ties, is reviews.argmax.strategy.braid.
 """
 
 import math
 
-from reviews.argmax.packed import dot
+from reviews.argmax.kernels.packed import dot
 
 __all__ = ["SharedDirection"]
 
@@ -42,7 +42,7 @@ class SharedDirection:
     ``point(i)`` is None where the rows do not share a direction (g < 1/2:
     there it is x = w_i - mean again) or floats fail.
 
-    >>> from reviews.argmax.decide import PreparedLayer
+    >>> from reviews.argmax.strategy.decide import PreparedLayer
     >>> rows = [[10, 1], [10, -1], [20, 3], [20, -3], [5, 0]]
     >>> shared = SharedDirection(PreparedLayer(rows, None, 1))
     >>> [round(v, 3) for v in shared.point(4)]

@@ -5,7 +5,7 @@ A class whose bias is -inf has the logit -inf at every input: it is never
 argmaxable, and it never stands in another class's way.  So the other
 classes are decided, and their certificates checked, on the layer without
 the masked ones, and their class numbers mapped back: a Reduction
-(reviews.argmax.reduction).  A masked class's certificate is its bias.
+(reviews.argmax.reductions.reduction).  A masked class's certificate is its bias.
 
     Masks            the masked classes of a layer, as a Reduction
     masked_classes   the classes whose bias is -inf
@@ -13,8 +13,8 @@ the masked ones, and their class numbers mapped back: a Reduction
 
 from decimal import Decimal
 
-from reviews.argmax.layer_input import sequence, validated
-from reviews.argmax.reduction import Reduction
+from reviews.argmax.kernels.layer_input import sequence, validated
+from reviews.argmax.reductions.reduction import Reduction
 from reviews.argmax.result import ClassResult
 from reviews.errors import InputError
 from reviews.exact import real_number

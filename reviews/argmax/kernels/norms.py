@@ -18,8 +18,8 @@ import math
 import numbers
 from fractions import Fraction
 
-from reviews.argmax.layer_input import finite
-from reviews.argmax.packed import dot
+from reviews.argmax.kernels.layer_input import finite
+from reviews.argmax.kernels.packed import dot
 from reviews.errors import InputError
 
 __all__ = ["tolerance_bound", "clears", "holds_at", "root_bounds", "FIRST_BITS"]

@@ -18,8 +18,8 @@ import itertools
 import math
 import operator
 
-from reviews.argmax.layer_input import class_index, validated
-from reviews.argmax.packed import dot
+from reviews.argmax.kernels.layer_input import class_index, validated
+from reviews.argmax.kernels.packed import dot
 from reviews.exact import to_float
 
 __all__ = ["braid_reflect", "reflected_witness", "reflected", "reflections", "PATIENCE"]
@@ -51,11 +51,11 @@ def reflected_witness(layer, i, point, rival, patience=PATIENCE):
     the class that beats it, ``rival`` first; None after ``patience``
     reflections, or where floats fail.
 
-    ``layer`` is the checker's PreparedLayer (reviews.argmax.decide): its
+    ``layer`` is the checker's PreparedLayer (reviews.argmax.strategy.decide): its
     floats, ``candidate`` (a float point made exact) and
     ``packed.beaten_by`` (the exact check).
 
-    >>> from reviews.argmax.decide import PreparedLayer
+    >>> from reviews.argmax.strategy.decide import PreparedLayer
     >>> layer = PreparedLayer([[4, 0], [0, 4], [1, 1]], None, 1)
     >>> layer.packed.beaten_by(2, [1, 1], 2)
     [0, 1]

@@ -65,8 +65,8 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator, to_float
-from reviews.argmax.exact_division import exact_divider
-from reviews.argmax.arithmetic import EXACT, FLOATS, WIDE_EXPONENT
+from reviews.argmax.kernels.exact_division import exact_divider
+from reviews.argmax.kernels.arithmetic import EXACT, FLOATS, WIDE_EXPONENT
 
 __all__ = ["Decision", "Relaxed", "Program", "decide", "basis_combination",
            "is_combination", "is_witness", "scaled_floats", "solve_square"]
@@ -110,7 +110,7 @@ class Program:
     raising the penalty keep the basis feasible, so each solve starts from
     the last optimum.
 
-    ``arithmetic`` is the kind of number it computes in (reviews.argmax.arithmetic).
+    ``arithmetic`` is the kind of number it computes in (reviews.argmax.kernels.arithmetic).
     In FLOATS the tableau is the usual one.  In Decimals(n), it is the
     usual one in Decimals of n digits and an exponent range past
     any layer's: rows whose entries span thousands of bits stay whole
@@ -121,7 +121,7 @@ class Program:
     offsets and penalty must be integers, and the tableau stays integer:
     it holds the true tableau times ``scale``, the basis determinant, and a
     pivot is Bareiss's fraction-free step (every division exact, and done
-    as one: ``reviews.argmax.exact_division``), which avoids the gcd of a
+    as one: ``reviews.argmax.kernels.exact_division``), which avoids the gcd of a
     Fraction at every operation.  Each row and its
     offset are divided by their gcd first (a layer's common denominator
     can make them thousands of bits longer than they need be); that
@@ -470,7 +470,7 @@ def scaled_floats(rows, offsets, arithmetic=FLOATS):
 
     >>> scaled_floats([[3, 0], [10 ** 400, 1]], [-6, 0])
     ([[0.5, 0.0], [1.0, 0.0]], [-1.0, 0.0])
-    >>> from reviews.argmax.arithmetic import Decimals
+    >>> from reviews.argmax.kernels.arithmetic import Decimals
     >>> scaled_floats([[3 * 10 ** 400, 1]], [-6], Decimals(5))
     ([[Decimal('1'), Decimal('3.3333E-401')]], [Decimal('-2E-400')])
     """
