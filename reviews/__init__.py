@@ -10,7 +10,7 @@ one folder per layer, imports only going down:
     claims            claims as data, and the runner
     run               a check of a layer as one run: workers, checkpoint, merge
     report            renderers: text, markdown, JSON, HTML, SVG, progress
-    softmax           correctly rounded softmax and its exact reference
+    rounded           correctly rounded softmax and its exact reference
     argmax            exact argmaxability of a layer's classes, certified
     formats           reading a user's layer from its files
     exact, errors     exact conversions, the one error type, names shown
@@ -34,8 +34,6 @@ more than this module, and a worker process loads only what it runs.
 """
 
 import importlib
-import sys
-import types
 
 __version__ = "0.5.0"
 # The name every report and checkpoint gives the suite, with its version.
@@ -43,13 +41,13 @@ SUITE_NAME = "review-counterexamples"
 
 # Each public name and the module that defines it.
 _HOMES = {
-    "softmax": "reviews.softmax.functions",
-    "log_softmax": "reviews.softmax.functions",
-    "logsumexp": "reviews.softmax.functions",
-    "softmax_exact": "reviews.softmax.functions",
-    "log_softmax_exact": "reviews.softmax.functions",
-    "logsumexp_exact": "reviews.softmax.functions",
-    "ulp_distance": "reviews.softmax.functions",
+    "softmax": "reviews.rounded.functions",
+    "log_softmax": "reviews.rounded.functions",
+    "logsumexp": "reviews.rounded.functions",
+    "softmax_exact": "reviews.rounded.functions",
+    "log_softmax_exact": "reviews.rounded.functions",
+    "logsumexp_exact": "reviews.rounded.functions",
+    "ulp_distance": "reviews.rounded.functions",
     "check_layer": "reviews.argmax.check",
     "iter_check_layer": "reviews.argmax.check",
     "verify": "reviews.argmax.verify",
@@ -75,19 +73,3 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | set(_HOMES))
-
-
-class _Package(types.ModuleType):
-    """This package, whose public names the import system leaves alone.
-
-    Importing a subpackage binds it on its parent by its name: the
-    subpackage reviews.softmax would hide the function ``softmax``.
-    """
-
-    def __setattr__(self, name, value):
-        if name in _HOMES and isinstance(value, types.ModuleType):
-            return   # sys.modules still holds the subpackage for its importers
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -29,7 +29,7 @@ from collections import namedtuple
 
 from reviews.errors import InputError
 from reviews.shown import shown_name
-from reviews.softmax import ulp_distance
+from reviews.rounded import ulp_distance
 
 __all__ = [
     "Paper", "Claim", "Outcome", "Row", "Result", "Figure",

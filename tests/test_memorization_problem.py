@@ -3,7 +3,7 @@
 import unittest
 
 from reviews.claims import BY_PAPER, BY_SUITE, FAIL, NOT_CHECKED, PASS
-from reviews.softmax import REFERENCE_DIGITS
+from reviews.rounded import REFERENCE_DIGITS
 import decimal
 from fractions import Fraction
 
@@ -269,7 +269,7 @@ class TestPositivityFigure(unittest.TestCase):
         # formula's never below 0.6, so the two steps never touch.
         from reviews.papers.memorization_problem import (
             _FIGURE_GAPS, EXP_OVERFLOW_EXACT, P2_UNDERFLOW_EXACT, _below, _worst_errors)
-        from reviews.softmax import softmax, softmax_exact, softmax_naive
+        from reviews.rounded import softmax, softmax_exact, softmax_naive
         exact = {g: softmax_exact([g, 0])[1] for g in _FIGURE_GAPS}
         suite = _worst_errors(_FIGURE_GAPS, {g: softmax([g, 0]) for g in _FIGURE_GAPS}, exact)
         naive = _worst_errors(_FIGURE_GAPS, {g: softmax_naive([g, 0]) for g in _FIGURE_GAPS},

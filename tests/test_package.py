@@ -1,6 +1,10 @@
 """Tests of the package's face: the public API, loaded only when used."""
 
+import importlib
 import json
+import os
+import pkgutil
+import re
 import unittest
 
 import reviews
@@ -10,7 +14,6 @@ from tests.support import fresh_python
 class TestPublicNames(unittest.TestCase):
 
     def test_every_public_name_is_its_home_modules_own(self):
-        import importlib
         for name in reviews.__all__:
             if name == "__version__":
                 continue
@@ -18,10 +21,24 @@ class TestPublicNames(unittest.TestCase):
                 home = importlib.import_module(reviews._HOMES[name])
                 self.assertIs(getattr(reviews, name), getattr(home, name))
 
-    def test_softmax_is_the_function_even_after_its_subpackage_is_imported(self):
-        import reviews.softmax.kernels   # noqa: F401  (binds subpackages on their parent)
+    def test_no_subpackage_shares_a_public_name(self):
+        # Importing a subpackage binds it on its parent by its name: one
+        # named like a public function would hide it.
+        folder = os.path.dirname(reviews.__file__)
+        subpackages = {name for name in os.listdir(folder)
+                       if os.path.isfile(os.path.join(folder, name, "__init__.py"))}
+        self.assertEqual(subpackages & set(reviews.__all__), set())
+        importlib.import_module("reviews.rounded.kernels")
         from reviews import softmax
         self.assertEqual(softmax([0, 0]), [0.5, 0.5])
+
+    def test_pyproject_lists_every_package_an_install_needs(self):
+        root = os.path.dirname(os.path.dirname(reviews.__file__))
+        with open(os.path.join(root, "pyproject.toml"), encoding="utf-8") as handle:
+            listed = re.search(r"^packages = \[([^]]*)\]", handle.read(), re.M).group(1)
+        found = {"reviews"} | {info.name for info in pkgutil.walk_packages(
+            reviews.__path__, "reviews.") if info.ispkg}
+        self.assertEqual(set(re.findall(r'"([^"]+)"', listed)), found)
 
     def test_dir_lists_the_public_names(self):
         self.assertLessEqual(set(reviews.__all__), set(dir(reviews)))
@@ -44,7 +61,7 @@ class TestLazyImport(unittest.TestCase):
                             "print(json.dumps(sorted(m for m in sys.modules"
                             " if m.startswith('reviews'))))")
         loaded = json.loads(done.stdout)
-        self.assertIn("reviews.softmax.functions", loaded)
+        self.assertIn("reviews.rounded.functions", loaded)
         for far in ("reviews.argmax", "reviews.formats", "reviews.cli", "reviews.report"):
             self.assertNotIn(far, loaded)
 

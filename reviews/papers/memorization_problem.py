@@ -23,7 +23,7 @@ from fractions import Fraction
 from reviews.claims import (BY_REVIEW, BY_SUITE, FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper,
                             Row, float_row, written)
 from reviews.exact import to_decimal
-from reviews.softmax import (
+from reviews.rounded import (
     REFERENCE_DIGITS,
     log_softmax,
     log_softmax_exact,

@@ -2,7 +2,7 @@
 
     python tests/benchmarks/softmax_accuracy.py [VECTORS_PER_SEED] [SEEDS...]
 
-Uses the test suite's grid (tests/softmax/test_functions.py) with more seeds.  Every
+Uses the test suite's grid (tests/rounded/test_functions.py) with more seeds.  Every
 result is compared with the correctly rounded exact value (decimal at
 rising precision, as the tests do): it prints how many differ (0 is the
 guarantee), the worst distance in ulp from the 40-digit reference (at most
@@ -16,8 +16,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from reviews.softmax.fallback import slow_path_runs  # noqa: E402
-from reviews.softmax import (  # noqa: E402
+from reviews.rounded.fallback import slow_path_runs  # noqa: E402
+from reviews.rounded import (  # noqa: E402
     log_softmax, logsumexp, logsumexp_exact, softmax, softmax_exact)
 from tests.support.softmax import (  # noqa: E402
     correctly_rounded, grid_vectors, rounded_log_softmax, worst_distances)

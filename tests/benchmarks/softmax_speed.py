@@ -71,7 +71,7 @@ def main(argv):
     quick = "--quick" in argv
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     from reviews import softmax as module
-    from reviews.softmax.fallback import slow_path_runs
+    from reviews.rounded.fallback import slow_path_runs
     other = None
     if "--against" in argv:
         spec = importlib.util.spec_from_file_location(

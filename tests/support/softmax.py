@@ -6,7 +6,7 @@ import random
 from fractions import Fraction
 
 from reviews.exact import to_float
-from reviews.softmax import (log_softmax, log_softmax_exact, logsumexp, logsumexp_exact, softmax,
+from reviews.rounded import (log_softmax, log_softmax_exact, logsumexp, logsumexp_exact, softmax,
                              softmax_exact, ulp_distance)
 
 INF = math.inf

@@ -1,6 +1,6 @@
 """Correctly rounded softmax, log_softmax and logsumexp, without libm.
 
-The public functions are re-exported here, so ``from reviews.softmax import
+The public functions are re-exported here, so ``from reviews.rounded import
 softmax`` is all a caller needs.  The package's modules, each importing only
 the ones below it:
 
@@ -18,7 +18,7 @@ the ones below it:
 [0.5, 0.5]
 """
 
-from reviews.softmax.functions import (
+from reviews.rounded.functions import (
     MAX_DIGITS,
     REFERENCE_DIGITS,
     log_softmax,

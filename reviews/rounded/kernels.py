@@ -14,7 +14,7 @@ the same bits.
     rounded_logsumexp    logsumexp of checked logits
     rounded_exp          exp of a float (for the textbook formula)
 
-"Checked logits" are what ``reviews.softmax`` passes: a non-empty list of
+"Checked logits" are what ``reviews.rounded`` passes: a non-empty list of
 floats and Fractions, with no NaN, no +inf and at least one finite entry;
 ``floats=True`` says that they are all floats.
 
@@ -23,10 +23,10 @@ an approximation y = H + L of each result v with a proven bound |y - v| <= B.
 If every number within 2B of y rounds to the same float, that float is
 the correctly rounded v.  Otherwise (about once in 2**23 results) the
 result is recomputed in ``decimal`` at rising precision by
-reviews.softmax.fallback, which says why that always ends.
+reviews.rounded.fallback, which says why that always ends.
 
 The double-double arithmetic (the exp and log kernels, with the proofs of
-their error bounds beta and alpha) is reviews.softmax.double_double.
+their error bounds beta and alpha) is reviews.rounded.double_double.
 
 Sums: S = 1 + sum of the other exp terms, added by ``math.fsum``
 (exactly rounded, then its remainder: 2**-105).  n < 2**39 (any n that
@@ -85,9 +85,9 @@ and ``_beside_tiny`` proves it from the position of the offset's low part.
 import math
 
 from reviews.exact import to_float
-from reviews.softmax.double_double import (C1, C2, C3, DOWN, INV_STEP, MAGIC, SCALE, SPLITTER, T4,
+from reviews.rounded.double_double import (C1, C2, C3, DOWN, INV_STEP, MAGIC, SCALE, SPLITTER, T4,
                                            exp_parts, fsum2, ln, near, near_scaled, two_product)
-from reviews.softmax.fallback import slow_exp, slow_results
+from reviews.rounded.fallback import slow_exp, slow_results
 
 __all__ = ["rounded_softmax", "rounded_log_softmax", "rounded_logsumexp", "rounded_exp"]
 

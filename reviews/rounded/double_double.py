@@ -2,7 +2,7 @@
 
 A double-double is an unevaluated sum h + l of two floats; these kernels
 compute exp and ln in that arithmetic from tables built once from
-``decimal``, with bounds that reviews.softmax.kernels turns into Ziv's
+``decimal``, with bounds that reviews.rounded.kernels turns into Ziv's
 rounding test.  Only ``+ - * /``, ``math.fsum``, ``frexp`` and ``ldexp``
 are used, which IEEE 754 and CPython define exactly.
 

@@ -1,4 +1,4 @@
-"""Tests of reviews.softmax: exact values, semantics, errors, accuracy grid."""
+"""Tests of reviews.rounded: exact values, semantics, errors, accuracy grid."""
 
 import decimal
 import math
@@ -6,7 +6,7 @@ import unittest
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.softmax import (
+from reviews.rounded import (
     log_softmax,
     log_softmax_exact,
     logsumexp,
@@ -312,7 +312,7 @@ class TestFallbackLimit(unittest.TestCase):
 
     def test_past_the_limit_of_digits_an_input_error_not_minutes(self):
         from unittest import mock
-        from reviews.softmax import fallback
+        from reviews.rounded import fallback
         x = _near_midpoint_logit(200)
         with mock.patch.object(fallback, "MAX_DIGITS", 80):
             with self.assertRaisesRegex(InputError, "^logsumexp: the exact result lies within a"

@@ -4,8 +4,8 @@
 exact value rounded to the nearest float, ties to even: the unique best
 float, so every platform gives the same bits.  They do not call the
 platform's ``math.exp`` or ``math.log`` (whose last bit differs between C
-libraries); ``reviews.softmax.kernels`` holds the kernels and their proven
-error bounds, ``reviews.softmax.fallback`` the decimal fallback.  The shift ``z_i - a`` by the maximum is
+libraries); ``reviews.rounded.kernels`` holds the kernels and their proven
+error bounds, ``reviews.rounded.fallback`` the decimal fallback.  The shift ``z_i - a`` by the maximum is
 carried exactly (TwoSum), as Blanchard, Higham & Higham recommend
 ("Accurately computing the log-sum-exp and softmax functions", IMA J.
 Numer. Anal. 41(4), 2021), so ``1e15 + 0.3`` minus ``1e15`` loses nothing.
@@ -41,8 +41,8 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import real_number, shown, to_decimal, to_float
-from reviews.softmax.fallback import decimal_context as _context, decimal_ln1p as _ln1p
-from reviews.softmax.kernels import (
+from reviews.rounded.fallback import decimal_context as _context, decimal_ln1p as _ln1p
+from reviews.rounded.kernels import (
     rounded_exp,
     rounded_log_softmax,
     rounded_logsumexp,

@@ -1,4 +1,4 @@
-"""Tests of reviews.softmax.kernels: kernel bounds, the rounding test, no libm."""
+"""Tests of reviews.rounded.kernels: kernel bounds, the rounding test, no libm."""
 
 import decimal
 import json
@@ -10,17 +10,17 @@ import sys
 import unittest
 from fractions import Fraction
 
-from reviews.softmax import double_double, kernels as rounding
+from reviews.rounded import double_double, kernels as rounding
 from reviews.exact import to_decimal, to_float
-from reviews.softmax.kernels import (
+from reviews.rounded.kernels import (
     rounded_exp,
     rounded_log_softmax,
     rounded_logsumexp,
     rounded_softmax,
 )
-from reviews.softmax.fallback import slow_path_runs
-from reviews.softmax import log_softmax, logsumexp, softmax, softmax_naive
-from reviews.softmax import log_softmax_exact, logsumexp_exact, softmax_exact
+from reviews.rounded.fallback import slow_path_runs
+from reviews.rounded import log_softmax, logsumexp, softmax, softmax_naive
+from reviews.rounded import log_softmax_exact, logsumexp_exact, softmax_exact
 from tests.support import ROOT, fresh_python
 from tests.support.softmax import correctly_rounded, grid_vectors
 from tests.support.softmax import rounded_log_softmax as reference_log_softmax
@@ -102,7 +102,7 @@ class TestKernels(unittest.TestCase):
             power = context.multiply(power, step)
 
     def test_log_table_is_built_at_the_first_logarithm_not_at_import(self):
-        done = fresh_python("from reviews.softmax import double_double, kernels as rounding;"
+        done = fresh_python("from reviews.rounded import double_double, kernels as rounding;"
                             " before = double_double._LOG_TABLE is None;"
                             " rounding.rounded_logsumexp([0.0, 1.0]);"
                             " print(before, len(double_double._LOG_TABLE[0]))")
@@ -202,7 +202,7 @@ def off(function):
     return wrong
 for name in ("exp", "log", "log1p", "expm1", "log2", "log10", "pow"):
     setattr(math, name, off(getattr(math, name)))
-from reviews.softmax import softmax, log_softmax, logsumexp, softmax_naive
+from reviews.rounded import softmax, log_softmax, logsumexp, softmax_naive
 grid = [[float.fromhex(x) for x in z] for z in json.load(sys.stdin)]
 print(json.dumps(run(grid)))
 """

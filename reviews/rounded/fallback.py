@@ -1,6 +1,6 @@
 """The decimal fallback of the correctly rounded softmax functions.
 
-reviews.softmax.kernels decides almost every result in double-double
+reviews.rounded.kernels decides almost every result in double-double
 arithmetic; the few it cannot decide (about once in 2**23, or inputs built
 to lie next to a rounding midpoint) come here.  Each is recomputed in
 ``decimal`` at rising precision, where an enclosure [lo, hi] of the value
