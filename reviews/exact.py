@@ -13,7 +13,6 @@ number text such as 0.9) is the decimal fraction it spells.
     rational_text       "p" or "p/q" for any rational, however many digits
     rational_from_text  the rational that rational_text wrote, or InputError
     exact_text          a rational as its finite decimal digits, else "p/q"
-    shown               a value as a message may echo it (at most 60 characters)
 
 The size limit: an exact value's numerator and denominator (in lowest
 terms) may have at most ``MAX_BITS`` = 65,536 bits each, about 19,700
@@ -31,11 +30,11 @@ import re
 from fractions import Fraction
 
 from reviews.errors import InputError
+from reviews.shown import shown_value
 
 __all__ = ["MAX_BITS", "real_number", "check_size", "decimal_size_error",
            "common_denominator", "to_float", "to_decimal", "rational_text", "rational_from_text",
-           "exact_text",
-           "shown"]
+           "exact_text"]
 
 MAX_BITS = 65536
 # A decimal coefficient of this many digits may still be below 2**MAX_BITS.
@@ -62,7 +61,7 @@ def real_number(x, where):
     reviews.errors.InputError: bias[0] is Decimal('1E+999999999'), past the size limit: ...
     """
     if isinstance(x, bool) or not isinstance(x, (numbers.Real, decimal.Decimal)):
-        raise InputError("%s is %s, not a real number" % (where, shown(x)))
+        raise InputError("%s is %s, not a real number" % (where, shown_value(x)))
     if isinstance(x, decimal.Decimal):
         if x.is_nan():
             raise InputError("%s is NaN" % where)
@@ -70,20 +69,20 @@ def real_number(x, where):
             return math.inf if x > 0 else -math.inf
         problem = decimal_size_error(x)
         if problem:
-            raise InputError("%s is %s, %s" % (where, shown(x), problem))
+            raise InputError("%s is %s, %s" % (where, shown_value(x), problem))
         return check_size(Fraction(x), where)
     if isinstance(x, numbers.Rational):
         try:
             numerator, denominator = int(x.numerator), int(x.denominator)
         except (TypeError, ValueError, OverflowError):
-            raise InputError("%s is %s, not a usable rational" % (where, shown(x))) from None
+            raise InputError("%s is %s, not a usable rational" % (where, shown_value(x))) from None
         return check_size(Fraction(numerator, denominator), where)
     if not isinstance(x, float) and hasattr(x, "as_integer_ratio"):
         return _exact_ratio(x, where)
     try:
         value = float(x)
     except (TypeError, ValueError, OverflowError):
-        raise InputError("%s is %s, not convertible to a float" % (where, shown(x))) from None
+        raise InputError("%s is %s, not convertible to a float" % (where, shown_value(x))) from None
     if math.isnan(value):
         raise InputError("%s is NaN" % where)
     return value
@@ -100,31 +99,16 @@ def _exact_ratio(x, where):
     except ValueError:
         raise InputError("%s is NaN" % where) from None
     except (TypeError, ArithmeticError):
-        raise InputError("%s is %s, not a usable real number" % (where, shown(x))) from None
+        raise InputError("%s is %s, not a usable real number" % (where, shown_value(x))) from None
     if not (isinstance(numerator, int) and isinstance(denominator, int) and denominator > 0):
         raise InputError("%s is %s, whose as_integer_ratio() is not two integers"
-                         % (where, shown(x)))
+                         % (where, shown_value(x)))
     exact = check_size(Fraction(numerator, denominator), where)
     try:
         nearest = float(exact)
     except OverflowError:
         return exact
     return nearest if Fraction(nearest) == exact else exact
-
-
-def shown(x):
-    """At most 60 characters of repr(x), for a message; a huge int by its size.
-
-    >>> shown(10 ** 5000), shown(12)
-    ('an int of 16610 bits', '12')
-    """
-    if isinstance(x, int) and not isinstance(x, bool) and not -10 ** 12 < x < 10 ** 12:
-        return "an int of %d bits" % x.bit_length()
-    try:
-        text = repr(x)
-    except Exception:
-        text = "<%s>" % type(x).__name__
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _limit_text():
@@ -236,7 +220,7 @@ def rational_from_text(text, where):
     # Written short, or in full as versions up to 0.5.0 wrote it: in lowest terms.
     if value is None or text not in (rational_text(value), _rational_text(value, _integer_text)):
         raise InputError('%s is %s, not an exact number in lowest terms ("p" or "p/q")'
-                         % (where, shown(text)))
+                         % (where, shown_value(text)))
     return check_size(value, where)
 
 

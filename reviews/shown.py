@@ -10,9 +10,10 @@ costs no time to show.
     excerpt         repr of at most 60 characters of text, for a message
     shown_number    an int or Decimal in at most about 60 characters
     shown_shape     an array's shape in at most about 60 characters
+    shown_value     any value's repr in at most 60 characters; a huge int by its size
 """
 
-__all__ = ["shown_name", "excerpt", "shown_number", "shown_shape"]
+__all__ = ["shown_name", "excerpt", "shown_number", "shown_shape", "shown_value"]
 
 _EXCERPT = 60
 # 2**190 has 58 digits: an int of at most this many bits is shown whole.
@@ -94,3 +95,18 @@ def shown_shape(shape):
             return "(%s... %d dimensions)" % ("".join(p + ", " for p in parts), len(shape))
         parts.append(part)
     return "(%s)" % (parts[0] + "," if len(parts) == 1 else ", ".join(parts))
+
+
+def shown_value(x):
+    """At most 60 characters of repr(x), for a message; a huge int by its size.
+
+    >>> shown_value(10 ** 5000), shown_value(12)
+    ('an int of 16610 bits', '12')
+    """
+    if isinstance(x, int) and not isinstance(x, bool) and not -10 ** 12 < x < 10 ** 12:
+        return "an int of %d bits" % x.bit_length()
+    try:
+        text = repr(x)
+    except Exception:
+        text = "<%s>" % type(x).__name__
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -10,7 +10,7 @@ from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import shown
+from reviews.shown import shown_value
 from reviews.argmax.kernels.witness import Witness
 
 __all__ = ["ClassResult", "encoded", "decoded", "Checked"]
@@ -56,7 +56,7 @@ class ClassResult(namedtuple("ClassResult",
                              % self.index)
         if self.classes > _DENSE_LIMIT:
             raise InputError("class %d: a dense combination has at most 2**26 classes, not %s;"
-                             " use its terms" % (self.index, shown(self.classes)))
+                             " use its terms" % (self.index, shown_value(self.classes)))
         dense = [0] * self.classes
         for j, value in self.terms:
             if not 0 <= j < self.classes:

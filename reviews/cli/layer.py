@@ -184,11 +184,11 @@ def _report(arguments, layer, asked, files, results, found, out):
     provenance = Provenance(
         version_line(Suite(SUITE_NAME, __version__, platform.python_version())), files,
         layer.weights_tensor, layer.bias_tensor, arguments.transpose)
-    shown = {"certificates": arguments.certificates} if arguments.format == "json" else {}
+    extra = {"certificates": arguments.certificates} if arguments.format == "json" else {}
     if asked is not None:
-        shown["classes"] = len(layer.weights)
+        extra["classes"] = len(layer.weights)
     deliver(render(arguments.name, results, len(layer.weights[0]), layer.bias is not None, found,
-                   tokens=layer.tokens, provenance=provenance, **shown), arguments.output, out)
+                   tokens=layer.tokens, provenance=provenance, **extra), arguments.output, out)
     if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in results):
         return 1
     return 0

@@ -40,7 +40,7 @@ import numbers
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import real_number, shown, to_decimal, to_float
+from reviews.exact import real_number, to_decimal, to_float
 from reviews.rounded.fallback import decimal_context as _context, decimal_ln1p as _ln1p
 from reviews.rounded.kernels import (
     rounded_exp,
@@ -48,6 +48,7 @@ from reviews.rounded.kernels import (
     rounded_logsumexp,
     rounded_softmax,
 )
+from reviews.shown import shown_value
 
 __all__ = [
     "softmax",
@@ -218,7 +219,7 @@ def _checked_digits(digits):
         raise TypeError("digits must be an int, not %s" % type(digits).__name__)
     if not 1 <= digits <= MAX_DIGITS:
         raise InputError("digits must be from 1 to %d, not %s"
-                         % (MAX_DIGITS, shown(digits)))
+                         % (MAX_DIGITS, shown_value(digits)))
     return digits
 
 

@@ -28,7 +28,8 @@ import operator
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.exact import MAX_BITS, common_denominator, real_number, shown
+from reviews.exact import MAX_BITS, common_denominator, real_number
+from reviews.shown import shown_value
 
 __all__ = ["FLOAT_SPREAD_BITS", "MAX_SPREAD_LAYER_BITS", "FLOAT_ROWS_ENTRIES", "exact_layer",
            "integer_layer", "FloatRows",
@@ -500,7 +501,7 @@ def class_index(value, classes, where):
         raise TypeError("%s must be an int, not %s" % (where, type(value).__name__))
     if not 0 <= value < classes:
         raise InputError("%s is %s, not a class of this layer (0 to %d)"
-                         % (where, shown(value), classes - 1))
+                         % (where, shown_value(value), classes - 1))
     return int(value)
 
 
