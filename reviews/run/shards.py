@@ -88,7 +88,7 @@ def read_shard(path, text):
     (4, [(2, True), (3, False)])
     """
     document = _document(path, text)
-    fields = _Fields(path, document)
+    fields = _ShardKeys(path, document)
     provenance = Provenance(fields.text("version"), fields.files(), fields.tensor("weights_tensor"),
                             fields.tensor("bias_tensor"), fields.flag("transpose"))
     classes, dim = fields.count("classes"), fields.count("dim")
@@ -279,7 +279,7 @@ def _shown(value):
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-class _Fields:
+class _ShardKeys:
     """A shard's keys, each read as the type it must be, or InputError."""
 
     def __init__(self, path, document):

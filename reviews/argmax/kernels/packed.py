@@ -147,16 +147,16 @@ class Packed:
                     max(sizes[j] for j in self.order[start:start + _BLOCK])) for start in starts]
         # The coarse fields serve every candidate: packed now; finer ones when needed.
         if width < _FEW_DIMENSIONS:
-            self.levels = [_Fields(rows, self.centre, self.order, _FEW_DIMENSION_FIELD_BYTES,
+            self.levels = [_PackedLevel(rows, self.centre, self.order, _FEW_DIMENSION_FIELD_BYTES,
                                    extents, eager=True)]
         else:
-            coarse = _Fields(rows, self.centre, self.order, _FIELD_BYTES, extents, eager=True)
-            self.levels = [coarse, _Fields(rows, self.centre, self.order, 2 * coarse.size,
+            coarse = _PackedLevel(rows, self.centre, self.order, _FIELD_BYTES, extents, eager=True)
+            self.levels = [coarse, _PackedLevel(rows, self.centre, self.order, 2 * coarse.size,
                                            extents, eager=False)]
         if self.head is not None:
             # Made a row at a time: as lists, GPT-2's head's took about 300 MB at once.
             screen_rows = _ScreenRows(rows, self.mean, self.head, roots)
-            self.screen = _Fields(screen_rows, [0] * (len(self.head) + 1), self.order,
+            self.screen = _PackedLevel(screen_rows, [0] * (len(self.head) + 1), self.order,
                                   _FIELD_BYTES, _extents(screen_rows, self.order), eager=True)
         # Blocks the screen cleared, was tried on, and was not tried on since.
         self.tally = [0, 0, 0]
@@ -279,7 +279,7 @@ class Packed:
         return all(dot(self.rows[self.order[start + n]], candidate) < logit for n in numbers)
 
 
-class _Fields:
+class _PackedLevel:
     """The rows less c, rounded and packed in fields of ``size`` bytes or more, a block at a time.
 
     Each block's rows are rounded, by their own power of 2, to squared
