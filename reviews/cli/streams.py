@@ -174,10 +174,12 @@ def exact_number(what, allowed):
     """An argparse type: a Decimal read as strictly as a number in a layer
     file (reviews.formats.number_text), for which ``allowed`` holds."""
     def read(text):
-        value = decimal_from_text(text)
-        if isinstance(value, str):
+        try:
+            value = decimal_from_text(text)
+        except ValueError as why:
             # Why it is no number: the size limit's reason says what would be.
-            raise argparse.ArgumentTypeError("expected %s, got %r: %s" % (what, text[:60], value))
+            raise argparse.ArgumentTypeError("expected %s, got %r: %s"
+                                             % (what, text[:60], why)) from None
         if not allowed(value):
             raise argparse.ArgumentTypeError("expected %s, got %r" % (what, text[:60]))
         return value

@@ -17,13 +17,9 @@ import decimal
 
 from reviews.errors import InputError
 from reviews.shown import excerpt
-from reviews.formats.number_text import Numbers, decimal_from_text
+from reviews.formats.number_text import Numbers, is_number
 
 __all__ = ["embedding_rows"]
-
-
-def _is_number(field):
-    return isinstance(decimal_from_text(field), decimal.Decimal)
 
 
 # A count's digits: int() of thousands of digits raises (Python >= 3.11)
@@ -57,8 +53,8 @@ def embedding_rows(text, path):
     header = _header(lines, path)
     body = lines[1:] if header else lines
     first = body[0].split() if body else []
-    if (len(first) < 2 or _is_number(first[0]) or not all(map(_is_number, first[1:]))
-            or all(map(_is_number, body[0].replace(" ", "").split(";")))):
+    if (len(first) < 2 or is_number(first[0]) or not all(map(is_number, first[1:]))
+            or all(map(is_number, body[0].replace(" ", "").split(";")))):
         # Numbers first, or numbers separated by semicolons ("1; 2").
         return None
     dim = header[1] if header else len(first) - 1
@@ -71,11 +67,11 @@ def embedding_rows(text, path):
         if not token or len(values) != dim:
             raise InputError("%s: line %d has %d fields; a line is a token and %d numbers"
                              % (path, number, len(fields), dim))
-        if len(fields) > dim + 1 and _is_number(fields[-dim - 1]):
+        if len(fields) > dim + 1 and is_number(fields[-dim - 1]):
             # A token may hold spaces, but one ending in a number is a row
             # with a number too many, not the token 'and 0.3'.
             start = next((k for k in range(len(fields) - dim - 1, 0, -1)
-                          if not _is_number(fields[k - 1])), 0)
+                          if not is_number(fields[k - 1])), 0)
             after = ("after its token %s" % excerpt(" ".join(fields[:start])) if start
                      else "and no token")
             raise InputError("%s: line %d has %d numbers %s; a line is a token and %d numbers"

@@ -10,7 +10,8 @@ the float -inf, it masks its class.  A row ends only at
 ``\\n``, ``\\r\\n`` or ``\\r``.  A number past reviews.exact's size limit is
 refused as it is read, JSON nesting past 32 levels before it is parsed.
 
-    decimal_from_text   the Decimal a text spells, or why it is not one
+    decimal_from_text   the Decimal a text spells (ValueError: why it is not one)
+    is_number           whether a text spells a number
     delimited_rows      the rows of numbers of a CSV or other separated file
     parse_json          a JSON document with Decimal numbers, checked
     describe_json       a JSON value in a few words, for a message
@@ -31,8 +32,8 @@ from reviews.errors import InputError
 from reviews.exact import decimal_size_error
 from reviews.shown import excerpt, shown_number
 
-__all__ = ["MASKED", "MAX_TEXT_VALUES", "Numbers", "decimal_from_text", "delimited_rows",
-           "parse_json", "describe_json", "json_layer", "json_bias", "json_numbers"]
+__all__ = ["MASKED", "MAX_TEXT_VALUES", "Numbers", "decimal_from_text", "is_number",
+           "delimited_rows", "parse_json", "describe_json", "json_layer", "json_bias", "json_numbers"]
 
 _MAX_JSON_DEPTH = 32
 # Each digit belongs to one place of the pattern, so that a failed match
@@ -67,13 +68,33 @@ _JSON_NESTING = re.compile(r'"[^"\\]*(?:\\.?[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
 
 
 def decimal_from_text(text):
-    """The Decimal that ``text`` spells, or (a str) why it is not accepted.
+    """The Decimal that ``text`` spells; ValueError saying why it is not accepted.
 
-    >>> decimal_from_text("-1.5e-3"), decimal_from_text("1_000")
-    (Decimal('-0.0015'), 'not a number')
-    >>> decimal_from_text("\\uff11"), decimal_from_text("-inf")
-    ('not a number', 'not a finite number')
+    >>> decimal_from_text("-1.5e-3")
+    Decimal('-0.0015')
+    >>> decimal_from_text("-inf")
+    Traceback (most recent call last):
+      ...
+    ValueError: not a finite number
     """
+    value = _decimal_or_reason(text)
+    if isinstance(value, str):
+        raise ValueError(value)
+    return value
+
+
+def is_number(text):
+    """Whether ``text`` spells a number decimal_from_text accepts.
+
+    >>> is_number("2.5e3"), is_number("1_000"), is_number("\\uff11")
+    (True, False, False)
+    """
+    return not isinstance(_decimal_or_reason(text), str)
+
+
+def _decimal_or_reason(text):
+    """The Decimal that ``text`` spells, or why not (a str): a file's
+    reader keeps the reason until it can say where the field is."""
     if _PLAIN_NUMBER.fullmatch(text):
         return decimal.Decimal(text)
     match = _NUMBER.fullmatch(text)
@@ -91,8 +112,8 @@ def decimal_from_text(text):
 
 
 class Numbers:
-    """The number fields of one layer file, each read by decimal_from_text
-    as it comes: at most MAX_TEXT_VALUES of them (InputError past that,
+    """The number fields of one layer file, each read as it comes (a
+    Decimal, or a str saying why the field is not one): at most MAX_TEXT_VALUES of them (InputError past that,
     naming ``path``), and a field of at most a few characters read once,
     its Decimal shared by every field that spells it (a file of 0s is one
     Decimal, not millions)."""
@@ -108,7 +129,7 @@ class Numbers:
                              % (self.path, format(MAX_TEXT_VALUES, ",")))
         value = self._known.get(field)
         if value is None:
-            value = decimal_from_text(field)
+            value = _decimal_or_reason(field)
             if len(field) <= _SHARED_CHARACTERS:
                 self._known[field] = value
         return value
@@ -172,7 +193,7 @@ def delimited_rows(text, path, separator, note=None, masked=False):
 def _numbers_otherwise_separated(field):
     """Whether ``field`` is numbers joined by another separator: a row, not a header."""
     parts = _OTHER_SEPARATORS.split(field.strip(" \t"))
-    return len(parts) > 1 and all(isinstance(decimal_from_text(p), decimal.Decimal) for p in parts)
+    return len(parts) > 1 and all(map(is_number, parts))
 
 
 def _separator_hint(field, separator):
@@ -195,7 +216,7 @@ class _Refused:
         self.shown, self.problem = shown, problem
 
 
-def _json_number(text, read=decimal_from_text):
+def _json_number(text, read=_decimal_or_reason):
     value = read(text)
     return value if isinstance(value, decimal.Decimal) else _Refused(excerpt(text), value)
 
