@@ -33,7 +33,8 @@ from reviews.exact import decimal_size_error
 from reviews.shown import excerpt, shown_number
 
 __all__ = ["MASKED", "MAX_TEXT_VALUES", "Numbers", "decimal_from_text", "is_number",
-           "delimited_rows", "parse_json", "describe_json", "json_layer", "json_bias", "json_numbers"]
+           "delimited_rows", "parse_json", "describe_json", "json_layer", "json_bias",
+           "json_numbers"]
 
 _MAX_JSON_DEPTH = 32
 # Each digit belongs to one place of the pattern, so that a failed match
@@ -113,10 +114,11 @@ def _decimal_or_reason(text):
 
 class Numbers:
     """The number fields of one layer file, each read as it comes (a
-    Decimal, or a str saying why the field is not one): at most MAX_TEXT_VALUES of them (InputError past that,
-    naming ``path``), and a field of at most a few characters read once,
-    its Decimal shared by every field that spells it (a file of 0s is one
-    Decimal, not millions)."""
+    Decimal, or a str saying why the field is not one): at most
+    MAX_TEXT_VALUES of them (InputError past that, naming ``path``), and a
+    field of at most a few characters read once, its Decimal shared by
+    every field that spells it (a file of 0s is one Decimal, not
+    millions)."""
 
     def __init__(self, path):
         self.path, self.count, self._known = path, 0, {}
