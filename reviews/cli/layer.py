@@ -186,7 +186,7 @@ def _report(arguments, layer, asked, files, results, found, out):
         layer.weights_tensor, layer.bias_tensor, arguments.transpose)
     extra = {"certificates": arguments.certificates} if arguments.format == "json" else {}
     if asked is not None:
-        extra["classes"] = len(layer.weights)
+        extra["class_count"] = len(layer.weights)
     deliver(render(arguments.name, results, len(layer.weights[0]), layer.bias is not None, found,
                    tokens=layer.tokens, provenance=provenance, **extra), arguments.output, out)
     if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in results):

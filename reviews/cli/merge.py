@@ -145,17 +145,17 @@ def merge_command(argv, out, err):
         err.write("%s: note: %s\n" % (PROGRAM, note))
     else:
         _check_against(joined, layer, shards)
-    shown = {}
+    extra = {}
     if arguments.format == "json":
         if arguments.certificates == "all" and joined.certificates != "all":
             raise InputError("--certificates all needs every shard's certificates: %s lists"
                              " the unargmaxable classes' only"
                              % shown_name(next(s.path for s in shards
                                                if s.certificates != "all")))
-        shown["certificates"] = arguments.certificates
+        extra["certificates"] = arguments.certificates
     render = LAYER_FORMATS[arguments.format]
     deliver(render(joined.name, joined.results, joined.dim, joined.bias, joined.radii,
-                   tokens=joined.tokens, provenance=joined.provenance, **shown),
+                   tokens=joined.tokens, provenance=joined.provenance, **extra),
             arguments.output, out)
     if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in joined.results):
         return 1

@@ -77,14 +77,14 @@ def _tolerance(results):
     return results[0].tolerance if results else 0
 
 
-def _header(results, dim, has_bias, classes=None):
+def _header(results, dim, has_bias, class_count=None):
     box = _box(results)
     inputs = "" if box is None else "; inputs boxed to |x_k| <= %s" % exact_text(box)
     tolerance = _tolerance(results)
     if tolerance:
         inputs += "; tolerance %s (a ball of radius above it)" % exact_text(tolerance)
     return "%s, d = %d, %s%s; %s" % (
-        _classes(len(results) if classes is None else classes), dim,
+        _classes(len(results) if class_count is None else class_count), dim,
         "with bias" if has_bias else "no bias", inputs, _NUMBERING)
 
 
@@ -93,12 +93,12 @@ def _asked(results):
     return ranges_text([r.index for r in results])
 
 
-def _asked_lines(results, classes, code=str):
-    """The sentence naming the classes asked, when only some were (``classes`` = C)."""
-    if classes is None:
+def _asked_lines(results, class_count, code=str):
+    """The sentence naming the classes asked, when only some were (``class_count`` = C)."""
+    if class_count is None:
         return []
     return ["Asked: classes %s (%s), each decided against all %d."
-            % (code(_asked(results)), _classes(len(results)), classes)]
+            % (code(_asked(results)), _classes(len(results)), class_count)]
 
 
 # Classes whose largest radius is at most 1e-8 (reviews.argmax.tolerance):
@@ -197,7 +197,7 @@ def _combination(result):
     return "%s[%d] %s %s" % (symbol, result.index, relation, " + ".join(terms))
 
 
-def _count(results, unargmaxable, classes=None):
+def _count(results, unargmaxable, class_count=None):
     masked = sum(r.masked for r in unargmaxable)
     if masked and masked == len(results):
         why = " (every one masked by a bias of -inf)"
@@ -207,7 +207,7 @@ def _count(results, unargmaxable, classes=None):
     else:
         why = ""
     return "%d of %s%s unargmaxable%s, %d argmaxable." % (
-        len(unargmaxable), _classes(len(results)), "" if classes is None else " asked", why,
+        len(unargmaxable), _classes(len(results)), "" if class_count is None else " asked", why,
         len(results) - len(unargmaxable))
 
 
@@ -227,14 +227,14 @@ def _token(tokens, index):
 
 
 def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provenance=None,
-               classes=None):
+               class_count=None):
     """A header line, each unargmaxable class (and its token, if
     ``tokens`` = {id: token}) with the nonzero terms of its combination
     (coefficients to 6 significant digits), then a count; with ``radii``
     (reviews.argmax.tolerance.radii), the argmaxable classes whose largest
     radius is at most 1e-8 before the count.  With ``provenance`` (a
     Provenance), the version line, each file read, the tensors and the
-    options come first, one line each.  ``classes`` = C, the layer's
+    options come first, one line each.  ``class_count`` = C, the layer's
     number of classes, says that the results are of the classes asked
     only (check_layer's classes=): the header names them.
 
@@ -254,21 +254,21 @@ def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provena
     """
     unargmaxable = [r for r in results if not r.argmaxable]
     lines = _provenance_lines(provenance, results)
-    lines.append("%s: %s" % (shown_name(name), _header(results, dim, has_bias, classes)))
-    lines += _asked_lines(results, classes)
+    lines.append("%s: %s" % (shown_name(name), _header(results, dim, has_bias, class_count)))
+    lines += _asked_lines(results, class_count)
     if unargmaxable:
         lines += textwrap.wrap(_meaning(has_bias, _box(results), _tolerance(results),
                                         unargmaxable), 78)
         lines += ["  class %d%s: %s" % (r.index, _token(tokens, r.index), _combination(r))
                   for r in unargmaxable]
         lines += _thin_lines(results, radii)
-        lines.append(_count(results, unargmaxable, classes))
+        lines.append(_count(results, unargmaxable, class_count))
         coefficients = ("Coefficients to %d significant digits. " % _DIGITS
                         if not all(r.masked for r in unargmaxable) else "")
         lines.append(coefficients + _where_exact(unargmaxable, _WHERE_EXACT))
     else:
         lines += _thin_lines(results, radii)
-        lines += [_count(results, unargmaxable, classes),
+        lines += [_count(results, unargmaxable, class_count),
                   _where_exact(unargmaxable, _WHERE_EXACT)]
     return "\n".join(lines) + "\n"
 
@@ -313,7 +313,7 @@ def _provenance_json(provenance):
 
 
 def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, provenance=None,
-                   classes=None):
+                   class_count=None):
     """A section to paste into a review: the layer, a table of the
     unargmaxable classes and their combinations, the thin classes (as in
     layer_text), the count.
@@ -343,8 +343,8 @@ def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, pro
     if provenance is not None:
         lines += ["- %s: %s" % (label.capitalize(), markdown_name(value))
                   for label, value in _provenance_items(provenance, results)] + [""]
-    lines += ["%s." % _header(results, dim, has_bias, classes), ""]
-    lines += _asked_lines(results, classes, code_span) + [""] * (classes is not None)
+    lines += ["%s." % _header(results, dim, has_bias, class_count), ""]
+    lines += _asked_lines(results, class_count, code_span) + [""] * (class_count is not None)
     if unargmaxable:
         token = "" if tokens is None else " Token |"
         certificate = ("Certificate" if all(r.masked for r in unargmaxable)
@@ -361,7 +361,7 @@ def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, pro
                   "| Class | Largest radius |", "| ---: | --- |"]
         lines += ["| %d | %s |" % (i, _largest_text(radius)) for i, radius in thin]
         lines.append("")
-    lines.append("%s %s." % (_count(results, unargmaxable, classes),
+    lines.append("%s %s." % (_count(results, unargmaxable, class_count),
                              _where_exact(unargmaxable, "`%s`" % _WHERE_EXACT)))
     return "\n".join(lines) + "\n"
 
@@ -375,7 +375,7 @@ def _markdown_token(tokens, index):
 
 
 def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, tokens=None,
-               provenance=None, classes=None):
+               provenance=None, class_count=None):
     """One JSON object; rationals exact as "p/q" or "p", each beside its
     approximation to 6 significant digits.
 
@@ -445,7 +445,7 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, 
     box = _box(results)
     unargmaxable = [r for r in results if not r.argmaxable]
     header = [] if provenance is None else _provenance_json(provenance)
-    header += [("file", name), ("classes", len(results) if classes is None else classes),
+    header += [("file", name), ("classes", len(results) if class_count is None else class_count),
                ("asked", _asked(results)), ("dim", dim), ("bias", has_bias),
               ("box", None if box is None else rational_text(box)), ("numbered_from", 0),
               ("unargmaxable", [r.index for r in unargmaxable]),

@@ -82,7 +82,7 @@ def read_shard(path, text):
     ...            ClassResult(3, False, None, ((1, Fraction(1, 2)), (2, Fraction(1, 2))))]
     >>> provenance = Provenance("review-counterexamples 0.4.0 (Python 3.11.7)",
     ...                         [("w.csv", 40, "9d32")], None, None, False)
-    >>> report = layer_json("w.csv", results, 2, False, provenance=provenance, classes=4)
+    >>> report = layer_json("w.csv", results, 2, False, provenance=provenance, class_count=4)
     >>> shard = read_shard("part.json", report)
     >>> shard.classes, [(r.index, r.argmaxable) for r in shard.results]
     (4, [(2, True), (3, False)])

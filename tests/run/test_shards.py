@@ -23,7 +23,7 @@ def report(classes, radii=True, provenance=PROVENANCE, certificates="all", token
     checked = list(iter_check_layer(WEIGHTS, classes=classes, radii=radii, **options))
     return layer_json("w.csv", [c.result for c in checked], 2, False,
                       [c.radius for c in checked] if radii else None, certificates,
-                      provenance=provenance, classes=len(WEIGHTS), tokens=tokens)
+                      provenance=provenance, class_count=len(WEIGHTS), tokens=tokens)
 
 
 def shard(classes, **options):
