@@ -19,10 +19,10 @@ _PARALLEL_WORK = 1 << 21
 _PARALLEL_WORK_IMPORTING = 1 << 24   # under spawn or forkserver
 
 
-def jobs_for(jobs, classes, dim, method="fork", decided=None):
+def jobs_for(jobs, class_count, dim, method="fork", decided=None):
     """The processes for ``--jobs``: N as asked, at most one per usable
     CPU; for one per CPU (None), one process for a check too small to gain
-    from more (``decided`` of the layer's ``classes``, all if None), and a
+    from more (``decided`` of the layer's ``class_count``, all if None), and a
     larger one when processes start by ``method`` "spawn" or "forkserver"
     than "fork".
 
@@ -34,8 +34,8 @@ def jobs_for(jobs, classes, dim, method="fork", decided=None):
     1
     """
     least = _PARALLEL_WORK if method == "fork" else _PARALLEL_WORK_IMPORTING
-    decided = classes if decided is None else decided
-    if jobs is None and decided * (classes * dim + _CLASS_WORK) < least:
+    decided = class_count if decided is None else decided
+    if jobs is None and decided * (class_count * dim + _CLASS_WORK) < least:
         return 1
     return min(job_count(jobs), job_count(None))
 
@@ -46,11 +46,12 @@ def jobs_for(jobs, classes, dim, method="fork", decided=None):
 _RADIUS_WORK = 1 << 26
 
 
-def reports_radii(decided, classes, dim):
-    """Whether a report of ``decided`` of a layer's ``classes`` of dimension
-    ``dim`` gives radii: only where they cost at most minutes more.
+def reports_radii(decided, class_count, dim):
+    """Whether a report of ``decided`` of a layer's ``class_count`` classes
+    of dimension ``dim`` gives radii: only where they cost at most minutes
+    more.
 
     >>> reports_radii(753, 753, 64), reports_radii(128256, 128256, 4096)
     (True, False)
     """
-    return decided * classes * dim <= _RADIUS_WORK
+    return decided * class_count * dim <= _RADIUS_WORK
