@@ -239,8 +239,8 @@ class _Decider:
 
     def __init__(self, plan):
         self.layer = PreparedLayer(*plan.reduced, box=plan.question.box)
-        (self.box, self.tolerance), self.twins = plan.question, plan.twins
-        self.integer, self.radii = plan.integer, plan.radii
+        self.box, self.tolerance = plan.question
+        self.twins, self.integer, self.radii = plan.twins, plan.integer, plan.radii
         self._geometry = None
 
     def geometry(self):

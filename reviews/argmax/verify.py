@@ -9,13 +9,14 @@ either at a tolerance by its exact norms (reviews.argmax.tolerance).
     Verifier    verify's layer made exact once, for many results of it
 """
 
-from reviews.argmax.strategy.feasibility import is_combination
-from reviews.argmax.kernels.layer_input import (box_bound, certificate_number, class_index,
-                                        integer_layer, sequence)
-from reviews.argmax.reductions.masked import Masks
-from reviews.argmax.kernels.norms import holds_at, tolerance_bound
+from reviews.argmax.kernels.layer_input import (certificate_number, class_index, integer_layer,
+                                                sequence)
+from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.packed import dot
+from reviews.argmax.question import Question
+from reviews.argmax.reductions.masked import Masks
 from reviews.argmax.result import ClassResult
+from reviews.argmax.strategy.feasibility import is_combination
 from reviews.argmax.tolerance import Geometry
 from reviews.errors import InputError
 from reviews.exact import common_denominator
@@ -82,9 +83,9 @@ class Verifier:
                 weights, bias = self.masks.select(weights), self.masks.select(bias)
         rows, biases, _ = integer_layer(weights, bias) if weights else ([], None, 1)
         self.rows, self.biases = rows, biases or [0] * len(rows)
-        self._geometry = None if not rows else Geometry(rows, biases, None)
-        self.bound = None if box is None else box_bound(box)
-        self.tolerance = tolerance_bound(tolerance)
+        self.bound, self.tolerance = Question(box, tolerance)
+        # A witness at a tolerance is checked with the layer's geometry.
+        self._geometry = Geometry(rows, biases, None) if rows and self.tolerance else None
 
     def holds(self, result):
         """Whether ``result``'s certificate proves it (verify)."""

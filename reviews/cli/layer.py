@@ -14,8 +14,7 @@ from reviews.argmax.question import Question
 from reviews.argmax.workers import job_count
 from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
                                  add_output, certificates_asked, columns, deliver, exact_number,
-                                 not_empty,
-                                 write_notes)
+                                 not_empty, write_notes)
 from reviews.formats.checkpoint import model_files
 from reviews.formats.classes import parse_classes
 from reviews.formats.source import STDIN

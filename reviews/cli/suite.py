@@ -11,7 +11,7 @@ import platform
 from reviews import __version__
 from reviews.claims import SCOPE, default_claims, run, select
 from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, add_output,
-                                     deliver, not_empty)
+                                 deliver, not_empty)
 from reviews.errors import InputError
 from reviews.shown import shown_name
 from reviews.papers import all_claims

@@ -111,7 +111,7 @@ def run_layer(layer, asked, files, options, notes, progress=None):
 
 
 def _named(options, check, *layer, **keywords):
-    """What ``check(*layer, **options)`` yields, its errors naming the file
+    """What ``check(*layer, **keywords)`` yields, its errors naming the file
     they are about: the check says which input a message is about (the
     bias, or the whole layer: its spread), each read from its own file."""
     try:
@@ -150,7 +150,7 @@ def _resumed(options, header, check, layer, asked, with_radii, notes):
     weights, bias = layer.weights, layer.bias
     box, tolerance = options.question
     wanted = range(len(weights)) if asked is None else asked
-    with ResumeFile(options.checkpoint, header, (box, tolerance)) as checkpoint:
+    with ResumeFile(options.checkpoint, header, options.question) as checkpoint:
         kept = sorted(checkpoint.kept, key=lambda result: result.index)
         where = shown_name(options.checkpoint)
         if kept:
