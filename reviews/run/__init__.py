@@ -5,7 +5,8 @@ nothing of how it is parsed or rendered.
               processes, kept in a checkpoint and resumed from it
     plan      the worker processes a run gets, and whether it gives radii
     resume    a checkpoint file: the classes decided so far, on disk
-    shards    check-layer's JSON reports read back and joined (merge)
+    shards    check-layer's JSON reports read back and joined
+    merge     shards merged and checked against their layer where it is at hand
 
 Import from the modules (``from reviews.run.layer import run_layer``);
 this package imports nothing itself.
