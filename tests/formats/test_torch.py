@@ -13,6 +13,7 @@ from unittest import mock
 from reviews.argmax.check import check_layer
 from reviews.cli import main
 from reviews.errors import InputError
+from reviews.formats import pickle_screen
 from reviews.formats import torch as torch_format
 from reviews.formats.layers import Tensor, read_model
 from tests.support import FileTestCase, fresh_python, listed
@@ -269,13 +270,16 @@ class TestHostile(FileTestCase):
 
     def test_a_pickle_of_millions_of_objects_is_refused_before_it_runs(self):
         # 2**21 empty lists deflate to a few KB; unpickled they would take
-        # some 120 MB, more with each doubling.
+        # some 120 MB, more with each doubling.  The screen counts them at
+        # a limit lowered here (reading 2**20 opcodes costs seconds).
+        self.assertEqual(pickle_screen._MAX_OPCODES, 2 ** 20)
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as handle:
             handle.writestr("archive/data.pkl", PROTO + EMPTY_LIST * 2 ** 21 + STOP)
         path = self.write("m.bin", buffer.getvalue())
         self.assertLess(os.path.getsize(path), 2 ** 14)
-        with self.assertRaisesRegex(InputError, "more than 1048576 opcodes"):
+        with mock.patch.object(pickle_screen, "_MAX_OPCODES", 2 ** 12), \
+                self.assertRaisesRegex(InputError, "more than 4096 opcodes"):
             read_model(path)
 
     def test_setting_state_on_a_stand_in_is_refused(self):

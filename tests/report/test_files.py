@@ -1,5 +1,6 @@
 """Tests of reviews.report.files: reports written whole or not at all, never over an input."""
 
+import itertools
 import os
 import stat
 import subprocess
@@ -116,10 +117,11 @@ class TestStandardInputIsAnInputToo(FileTestCase):
         # redirected from: writing there would replace the layer or bias.
         layer = self.write("layer.csv", "1,2\n3,4\n")
         bias = self.write("bias.csv", "0,1\n")
-        for name in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
-            if not os.path.exists(name):
-                continue
-            for arguments, redirected in ((("-",), layer), ((layer, "--bias", "-"), bias)):
+        # Each name once, the layer and the bias taken in turn as stdin.
+        inputs = itertools.cycle(((("-",), layer), ((layer, "--bias", "-"), bias)))
+        for name, (arguments, redirected) in zip(("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"),
+                                                 inputs):
+            if os.path.exists(name):
                 with self.subTest(output=name, arguments=arguments), \
                         open(redirected) as stdin:
                     done = subprocess.run([sys.executable, SCRIPT, "check-layer", *arguments,

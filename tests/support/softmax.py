@@ -11,7 +11,7 @@ from reviews.rounded import (log_softmax, log_softmax_exact, logsumexp, logsumex
 
 INF = math.inf
 GRID_SEED = 20260
-GRID_SIZE = 2000
+GRID_SIZE = 600
 
 
 def grid_vectors(seed=GRID_SEED, size=GRID_SIZE):
