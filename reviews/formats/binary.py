@@ -6,6 +6,8 @@ exact value: floats as the floats they store (float16 and bfloat16 widen to
 float32 exactly), integers as ints.
 
     Array         a named array in a file: name, shape, dtype, load()
+    Arrays        the Arrays of a file that names its own output layer
+    Head          the output layer a file names: weights, bias, why
     KINDS         the kinds read, with their sizes in bytes
     MAX_DIMENSIONS  32: the most axes an array may have
     value_count   how many values an array of a shape has, within the limit
@@ -22,12 +24,36 @@ from reviews.errors import InputError
 from reviews.formats.source import MAX_VALUES
 from reviews.shown import shown_shape
 
-__all__ = ["Array", "KINDS", "MAX_DIMENSIONS", "value_count", "read_values", "Widened"]
+__all__ = ["Array", "Arrays", "Head", "KINDS", "MAX_DIMENSIONS", "value_count", "read_values", "Widened"]
 
 Array = namedtuple("Array", "name shape dtype load")
 Array.__doc__ = """An array of a file: ``load()`` reads its values only when called and
 returns (flat memoryview, fortran), fortran True when the values are in
 column-major order."""
+
+Head = namedtuple("Head", "weights bias why")
+Head.__doc__ = """The output layer a model file names: the names of its weights and its
+bias (None: the layer adds none), and why they are the output layer (a
+sentence for a note)."""
+
+
+class Arrays(list):
+    """The Arrays of a file that says which of them is its output layer, as
+    a model graph or a GGUF file does.
+
+    ``head`` is a Head or None; ``tokens`` the classes' {id: token}, or
+    None; ``files`` the other files read to know them (a spaCy component's
+    ``moves``).
+
+    >>> shipped = Arrays([], Head("output.weight", None, "GGUF's output layer"))
+    >>> shipped, shipped.head.weights, shipped.tokens
+    ([], 'output.weight', None)
+    """
+
+    def __init__(self, arrays, head=None, tokens=None, files=()):
+        super().__init__(arrays)
+        self.head, self.tokens, self.files = head, tokens, list(files)
+
 
 # The array module's codes: C's char, short, int and long long are 1, 2, 4
 # and 8 bytes on every platform CPython runs on.

@@ -16,7 +16,8 @@ them (a tied T5 head) gets a note: both are increasing functions of the
 logits, so the verdicts hold for the model's own logits too.  Shards are
 opened only for the tensors used.
 
-    ARRAY_READERS   the readers of array files, by extension
+    ARRAY_READERS   the readers of array files, by kind (reader_kind)
+    reader_kind     the key of a file's reader: its extension, or "model" for a spaCy model
     Checkpoint      a model's named tensors across its files
     choose_layer    (weights Array, bias Array or None) of a Checkpoint
     choose_array    one Array by name, or the only one of some dimensions
@@ -30,22 +31,31 @@ import math
 import os
 
 from reviews.errors import InputError
+from reviews.formats.binary import Arrays
 from reviews.formats.heads import classifier_head, classifier_labels, head_by_rows
 from reviews.formats.npy import npy_arrays, npz_arrays
 from reviews.formats.safetensors import safetensors_arrays
 from reviews.formats.source import open_regular, read_text
 from reviews.shown import excerpt, shown_number, shown_shape
 from reviews.formats.number_text import describe_json, parse_json
+from reviews.formats.gguf import gguf_arrays
+from reviews.formats.numpy_pickle import numpy_pickle_arrays
+from reviews.formats.onnx import onnx_arrays
+from reviews.formats.thinc import thinc_arrays
 from reviews.formats.torch import torch_arrays
 
-__all__ = ["ARRAY_READERS", "Checkpoint", "choose_layer", "choose_array", "bias_like",
+__all__ = ["ARRAY_READERS", "reader_kind", "Checkpoint", "choose_layer", "choose_array", "bias_like",
            "model_files", "folder_config"]
 
+# A spaCy pipeline component's folder keeps its weights in this file.
+_COMPONENT_MODEL = "model"
 # A .npy file's one array has no name: messages call it this.
 UNNAMED = "the array"
 ARRAY_READERS = {".npy": lambda handle, size, path: npy_arrays(handle, size, path, UNNAMED),
                  ".npz": npz_arrays, ".safetensors": safetensors_arrays,
-                 ".bin": torch_arrays, ".pt": torch_arrays, ".pth": torch_arrays}
+                 ".bin": torch_arrays, ".pt": torch_arrays, ".pth": torch_arrays,
+                 ".pkl": numpy_pickle_arrays, ".pickle": numpy_pickle_arrays,
+                 ".onnx": onnx_arrays, ".gguf": gguf_arrays, _COMPONENT_MODEL: thinc_arrays}
 WEIGHTS_OPTION = "tensor=... or --tensor"
 BIAS_OPTION = "bias_tensor=... or --bias-tensor"
 _LISTED = 12
@@ -73,6 +83,19 @@ _HEAD_WORDS = ("predictions", "decoder", "lm_head", "cls", "output", "logits", "
                "classifier", "score", "generator_lm_head", "vocab_projector")
 # Models whose tied head scales the decoder's output by d_model ** -0.5.
 _SCALED_WHEN_TIED = ("t5", "mt5", "umt5")
+
+
+def reader_kind(path):
+    """The key of ``path``'s reader in ARRAY_READERS (or of its text
+    format): its extension in lower case; a spaCy component's file named
+    ``model``, which has none, is "model".
+
+    >>> reader_kind("W.NPY"), reader_kind("ner/model"), reader_kind("README")
+    ('.npy', 'model', '')
+    """
+    if os.path.basename(path) == _COMPONENT_MODEL:
+        return _COMPONENT_MODEL
+    return os.path.splitext(path)[1].lower()
 
 
 def listing(arrays):
@@ -252,7 +275,7 @@ class Checkpoint:
             self._open(path)
 
     def _weights_file(self, folder):
-        for name in _WEIGHTS_FILES:
+        for name in _WEIGHTS_FILES + (_COMPONENT_MODEL,):
             if os.path.isfile(os.path.join(folder, name)):
                 return os.path.join(folder, name)
         found = sorted(name for name in os.listdir(folder)
@@ -276,14 +299,24 @@ class Checkpoint:
 
     def _open(self, path):
         if path not in self._arrays:
-            extension = os.path.splitext(path)[1].lower()
-            if extension not in ARRAY_READERS:
-                raise InputError("%s: unknown weights file type %r" % (path, extension))
+            kind = reader_kind(path)
+            if kind not in ARRAY_READERS:
+                raise InputError("%s: unknown weights file type %r" % (path, kind))
             handle, size = open_regular(path)
             self._stack.enter_context(handle)
             self.files.append(path)
-            self._arrays[path] = ARRAY_READERS[extension](handle, size, path)
+            arrays = ARRAY_READERS[kind](handle, size, path)
+            self.files.extend(getattr(arrays, "files", ()))
+            self._arrays[path] = arrays
         return self._arrays[path]
+
+    @property
+    def shipped(self):
+        """The Arrays of a file that names its own output layer (an ONNX
+        graph, a GGUF file, a spaCy model), or None."""
+        if self._where is None and isinstance(self._arrays[self.weights_path], Arrays):
+            return self._arrays[self.weights_path]
+        return None
 
     @property
     def sharded(self):
@@ -415,6 +448,10 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
     number of classes of a weights array; ``note`` is called with a line for
     each choice the user did not make.
     """
+    shipped = checkpoint.shipped
+    if shipped is not None:
+        return _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note,
+                              find_bias)
     weights = None
     labels = classifier_labels(checkpoint.config) if tensor is None else None
     if labels is not None:
@@ -467,6 +504,33 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
             note("%s: array %s %s (one value per class) is not read: the bias is %s"
                  % (checkpoint.file_of(weights.name), excerpt(other.name),
                     shown_shape(other.shape), excerpt(bias.name)))
+    return weights, bias
+
+
+def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, find_bias):
+    """choose_layer's answer for a file that names its output layer: that
+    layer and its own bias (none if the file's graph adds none), unless
+    the user names others; its tokens name the classes of a layer of as
+    many classes."""
+    head = shipped.head
+    if tensor is None:
+        if head is None:
+            raise InputError("%s: its graph names no output layer; name one with %s%s"
+                             % (checkpoint.path, WEIGHTS_OPTION, _matrices(checkpoint)))
+        note("%s: %s" % (checkpoint.path, head.why))
+        tensor = head.weights
+        if bias_tensor is None and find_bias:
+            bias_tensor = head.bias
+    weights = checkpoint.array(tensor, "weights", WEIGHTS_OPTION)
+    bias = None if bias_tensor is None else checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
+    classes = classes_of(weights)
+    if bias is not None and tuple(bias.shape) not in _per_class(classes):
+        raise InputError("%s: array %s %s, the bias, does not have one value for each of the"
+                         " %d classes of %s" % (checkpoint.path, excerpt(bias.name),
+                                                shown_shape(bias.shape), classes,
+                                                excerpt(weights.name)))
+    if shipped.tokens is not None and len(shipped.tokens) == classes:
+        checkpoint.labels = shipped.tokens
     return weights, bias
 
 

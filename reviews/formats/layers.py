@@ -57,7 +57,8 @@ from collections import namedtuple
 
 from reviews.errors import InputError
 from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Checkpoint,
-                                        bias_like, choose_array, choose_layer, folder_config)
+                                        bias_like, choose_array, choose_layer, folder_config,
+                                        reader_kind)
 from reviews.formats.embeddings import embedding_rows
 from reviews.formats.heads import added_tokens
 from reviews.formats.source import STDIN, open_regular, read_text
@@ -85,12 +86,13 @@ Tensor.__doc__ = "An array read: its name, its dtype as the file names it, its s
 def _extension(path):
     if path == STDIN:
         return STDIN
-    extension = os.path.splitext(path)[1].lower()
+    extension = reader_kind(path)
     if extension != ".json" and extension not in _SEPARATORS and extension not in ARRAY_READERS:
         # A missing file, a directory or a device is named as such first.
         open_regular(path)[0].close()
         raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .vec, .npy,"
-                         " .npz, .safetensors, .bin, .pt or .pth, or a model folder)"
+                         " .npz, .safetensors, .bin, .pt, .pth, .pkl, .pickle, .onnx, .gguf or"
+                         " a spaCy component's model, or a model folder)"
                          % (path, extension or "no extension"))
     return extension
 

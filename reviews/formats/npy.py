@@ -6,8 +6,9 @@ read by a grammar of exactly that dict, not by ast.literal_eval, which
 would take any literal, however deep or long, before its values could be
 checked; its shape and the data's length are checked before any value is
 read.  The dtypes read are float16/32/64 and signed and unsigned integers,
-in either byte order; bool, complex and object arrays are errors (an object
-array would need unpickling, which is never done).  A .npz file is a zip
+in either byte order; bool and complex arrays are errors.  An object
+array (``np.save`` of a dict of arrays) is a pickle after the header, read
+without running it by reviews.formats.numpy_pickle: its arrays are the file's.  A .npz file is a zip
 archive of .npy members, stored or deflated (np.savez and
 np.savez_compressed); a member is read by reviews.formats.archive from the
 zip directory's offsets and sizes, in chunks, never past its declared size.
@@ -27,6 +28,7 @@ import zipfile
 from reviews.errors import InputError
 from reviews.formats.archive import ZipMember, zip_errors, zip_members
 from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
+from reviews.formats.numpy_pickle import numpy_pickle_arrays
 from reviews.shown import excerpt, shown_shape
 
 __all__ = ["npy_arrays", "npz_arrays"]
@@ -43,8 +45,10 @@ _HEADER_TOKEN = re.compile(r"""(?P<quote>['"])(?P<string>[^'"\\\n]*)(?P=quote)""
                            r"""|(?P<bool>True|False)\b|(?P<int>0|[1-9][0-9]*)L?\b"""
                            r"""|(?P<mark>[{}():,])""")
 _HEADER_SPACE = re.compile(r"[ \t\r\n]*")
+# The kind of an array of objects: np.save(path, {name: array}) writes one.
+_OBJECTS = "O"
 _NOT_REAL = {"b1": "bool", "c8": "complex", "c16": "complex", "c32": "complex",
-             "O": "object (it would need unpickling)",
+             "O": "object (read from a .npy file, not from an .npz member)",
              # numpy writes '<f16' for the platform's long double: x87 80-bit
              # extended on x86, IEEE quadruple on 64-bit ARM; the file does not
              # say which, so no exact value can be taken from it.
@@ -133,8 +137,9 @@ class _Header:
         return tuple(shape)
 
 
-def _read_header(handle, where):
-    """(header, kind, big_endian, data offset) of the .npy data in ``handle``."""
+def _read_header(handle, where, objects=False):
+    """(header, kind, big_endian, data offset) of the .npy data in ``handle``;
+    with ``objects``, the kind of an object array is _OBJECTS."""
     prefix = handle.read(8)
     if len(prefix) < 8 or not prefix.startswith(_MAGIC):
         raise InputError("%s is not a .npy file (no NUMPY magic)" % where)
@@ -154,6 +159,8 @@ def _read_header(handle, where):
                          % (where, length))
     header = _Header(text.decode("latin-1"), 8 + width, where)
     order, kind = header.descr[:1], header.descr[1:]
+    if objects and header.descr == "|O":
+        return header, _OBJECTS, False, 8 + width + length
     one_byte = kind in KINDS and KINDS[kind] == 1
     if kind not in KINDS or kind == "bf16" or not (order in "<>=" or order == "|" and one_byte):
         raise InputError("%s: dtype %s is %s; float16/32/64 and integer arrays are read"
@@ -173,8 +180,12 @@ def _check_length(header, kind, data_bytes, where):
 
 
 def npy_arrays(handle, size, path, name):
-    """[Array] of the open .npy file ``handle`` of ``size`` bytes."""
-    header, kind, big_endian, start = _read_header(handle, path)
+    """[Array] of the open .npy file ``handle`` of ``size`` bytes: its one
+    array, or the arrays its array of objects holds (a pickle after the
+    header, read as reviews.formats.numpy_pickle reads one)."""
+    header, kind, big_endian, start = _read_header(handle, path, objects=True)
+    if kind == _OBJECTS:
+        return numpy_pickle_arrays(handle, size - start, path)
     count = _check_length(header, kind, size - start, path)
 
     def load():

@@ -1,4 +1,4 @@
-"""What a pickle would do, read before anything of it runs.
+"""Pickles read without running anything they name.
 
 pickletools.genops reads a pickle's opcodes without running any; the
 screen here follows them and refuses, by name where it can, what a state
@@ -12,15 +12,26 @@ NaNs or multiples of 2**61 - 1, take time quadratic in their number), containers
 nested past _MAX_DEPTH (hashing a tuple nested 200,000 deep overflows the
 C stack), and more than _MAX_OPCODES opcodes.
 
-    screen      InputError for the first thing a state dict would not do
+Then a StandInUnpickler builds what the screen let through, its
+find_class mapping each allowed global to a reader's own stand-in (Call,
+or a StandIn whose __setstate__ checks what BUILD sets) and refusing any
+other.
+
+    screen            InputError for the first thing a state dict would not do
+    StandInUnpickler  an unpickler of stand-ins only; load_screened maps its errors
+    StandIn, Call     what the unpickler builds: stand-ins and allowed calls
+    Refused           a stand-in's objection (the message says what)
 """
 
 import io
+import pickle
 import pickletools
+
+from reviews.shown import excerpt
 
 from reviews.errors import InputError
 
-__all__ = ["screen"]
+__all__ = ["screen", "StandInUnpickler", "StandIn", "Call", "Refused"]
 
 # What a state dict's pickle does: build tuples, lists, dicts, strings and
 # numbers, remember and recall them, call the allowed globals (REDUCE) and
@@ -30,7 +41,9 @@ _OPCODES = frozenset([
     "BINPUT", "LONG_BINPUT", "MEMOIZE", "BINGET", "LONG_BINGET",
     "EMPTY_TUPLE", "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3", "EMPTY_LIST", "APPEND", "APPENDS",
     "EMPTY_DICT", "SETITEM", "SETITEMS", "BINUNICODE", "SHORT_BINUNICODE",
-    "BININT", "BININT1", "BININT2", "LONG1", "NEWTRUE", "NEWFALSE", "NONE", "BINFLOAT"])
+    "BININT", "BININT1", "BININT2", "LONG1", "NEWTRUE", "NEWFALSE", "NONE", "BINFLOAT",
+    # the raw values of a pickled numpy array (BYTEARRAY8 at protocol 5)
+    "SHORT_BINBYTES", "BINBYTES", "BINBYTES8", "BYTEARRAY8"])
 _PUTS = frozenset(["BINPUT", "LONG_BINPUT"])
 _GETS = frozenset(["BINGET", "LONG_BINGET"])
 # STACK_GLOBAL's module and name are the two strings before it: written by
@@ -175,3 +188,57 @@ def screen(data, where, allowed, refusal):
         if isinstance(error, InputError):
             raise
         raise InputError("%s: not a readable pickle: %s" % (where, error)) from None
+
+
+class Refused(Exception):
+    """The pickle does something its reader does not accept: the message says what."""
+
+
+class StandIn:
+    """What the pickle builds: BUILD (which may set attributes) is refused."""
+
+    __slots__ = ()
+
+    def __setstate__(self, state):
+        raise Refused("the pickle sets the state of a %s" % type(self).__name__.strip("_"))
+
+
+class Call(StandIn):
+    """An allowed global: calls the stand-in function, and nothing can be
+    set on it (BUILD on a function would set its attributes)."""
+
+    __slots__ = ("function",)
+
+    def __init__(self, function):
+        self.function = function
+
+    def __call__(self, *arguments):
+        return self.function(*arguments)
+
+
+class StandInUnpickler(pickle.Unpickler):
+    """An unpickler of ``data`` whose globals are ``allowed``'s stand-ins
+    ({(module, name): stand-in}); any other is ``refusal(where, module,
+    name)``, raised."""
+
+    def __init__(self, data, where, allowed, refusal):
+        super().__init__(io.BytesIO(data))
+        self.where, self._allowed, self._refusal = where, allowed, refusal
+
+    def find_class(self, module, name):
+        if (module, name) not in self._allowed:
+            raise self._refusal(self.where, module, name)
+        return self._allowed[module, name]
+
+    def load_screened(self, what):
+        """What the pickle builds; InputError if it fails, as ``what`` (a
+        state dict, ...) would not."""
+        try:
+            return self.load()
+        except InputError:
+            raise
+        except Refused as refused:
+            raise InputError("%s: %s" % (self.where, refused)) from None
+        except Exception as error:   # only the stand-ins ran: any failure is the file's
+            raise InputError("%s: not %s: %s: %s" % (self.where, what, type(error).__name__,
+                                                      excerpt(str(error)))) from None

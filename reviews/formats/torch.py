@@ -35,14 +35,13 @@ weights is read once.  Each pickle is at most 16 MiB and
 
 import array
 import io
-import pickle
 import pickletools
 import posixpath
 
 from reviews.errors import InputError
 from reviews.formats.archive import ZipMember, zip_errors, zip_members
 from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
-from reviews.formats.pickle_screen import screen
+from reviews.formats.pickle_screen import Call, Refused, StandIn, StandInUnpickler, screen
 from reviews.shown import excerpt, shown_shape
 
 __all__ = ["torch_arrays"]
@@ -63,29 +62,16 @@ _DTYPES = {"f8": "float64", "f4": "float32", "f2": "float16", "bf16": "bfloat16"
            "i8": "int64", "i4": "int32", "i2": "int16", "i1": "int8", "u1": "uint8"}
 
 
-class _Refused(Exception):
-    """The pickle does something a state dict does not: the message says what."""
-
-
-class _StandIn:
-    """What the pickle builds: BUILD (which may set attributes) is refused."""
-
-    __slots__ = ()
-
-    def __setstate__(self, state):
-        raise _Refused("the pickle sets the state of a %s" % type(self).__name__.strip("_"))
-
-
 class _StateDict(dict):
     """collections.OrderedDict as a state dict's pickle builds it: its
     ``_metadata`` (set by BUILD) is not needed."""
 
     def __setstate__(self, state):
         if not isinstance(state, dict):
-            raise _Refused("an ordered dict's state is not a dict")
+            raise Refused("an ordered dict's state is not a dict")
 
 
-class _Storage(_StandIn):
+class _Storage(StandIn):
     """A storage named by a persistent id: its member key, kind and length."""
 
     __slots__ = ("key", "kind", "numel")
@@ -94,7 +80,7 @@ class _Storage(_StandIn):
         self.key, self.kind, self.numel = key, kind, numel
 
 
-class _Tensor(_StandIn):
+class _Tensor(StandIn):
     """A tensor's view of a storage: offset, shape and strides in elements."""
 
     __slots__ = ("storage", "offset", "shape", "stride")
@@ -103,7 +89,7 @@ class _Tensor(_StandIn):
         self.storage, self.offset, self.shape, self.stride = storage, offset, shape, stride
 
 
-class _Kind(_StandIn):
+class _Kind(StandIn):
     """A typed storage's class, as a persistent id names it."""
 
     __slots__ = ("kind",)
@@ -112,46 +98,33 @@ class _Kind(_StandIn):
         self.kind = kind
 
 
-class _Call(_StandIn):
-    """An allowed global: calls the stand-in function, and nothing can be
-    set on it (BUILD on a function would set its attributes)."""
-
-    __slots__ = ("function",)
-
-    def __init__(self, function):
-        self.function = function
-
-    def __call__(self, *arguments):
-        return self.function(*arguments)
-
-
 def _ints(value, what):
     if not isinstance(value, tuple) or len(value) > MAX_DIMENSIONS or not all(
             type(n) is int and n >= 0 for n in value):
-        raise _Refused("a tensor's %s is not a tuple of at most %d non-negative ints"
+        raise Refused("a tensor's %s is not a tuple of at most %d non-negative ints"
                        % (what, MAX_DIMENSIONS))
     return value
 
 
 def _rebuild_tensor(storage, offset, shape, stride, *rest):
     if not isinstance(storage, _Storage) or type(offset) is not int or offset < 0:
-        raise _Refused("_rebuild_tensor_v2 is called with other than a storage and an offset")
+        raise Refused("_rebuild_tensor_v2 is called with other than a storage and an offset")
     shape, stride = _ints(shape, "size"), _ints(stride, "stride")
     if len(shape) != len(stride) or len(rest) > 3:
-        raise _Refused("_rebuild_tensor_v2 is called with %d sizes and %d strides"
+        raise Refused("_rebuild_tensor_v2 is called with %d sizes and %d strides"
                        % (len(shape), len(stride)))
     return _Tensor(storage, offset, shape, stride)
 
 
 def _rebuild_parameter(data, *rest):
     if not isinstance(data, _Tensor) or len(rest) > 2:
-        raise _Refused("_rebuild_parameter is called with other than a tensor")
+        raise Refused("_rebuild_parameter is called with other than a tensor")
     return data
 
 
-_GLOBALS = {("collections", "OrderedDict"): _Call(_StateDict),
-            ("torch._utils", "_rebuild_tensor_v2"): _Call(_rebuild_tensor),
-            ("torch._utils", "_rebuild_parameter"): _Call(_rebuild_parameter)}
+_GLOBALS = {("collections", "OrderedDict"): Call(_StateDict),
+            ("torch._utils", "_rebuild_tensor_v2"): Call(_rebuild_tensor),
+            ("torch._utils", "_rebuild_parameter"): Call(_rebuild_parameter)}
 _GLOBALS.update((("torch", name), _Kind(kind)) for name, kind in _STORAGES.items())
 
 
@@ -163,28 +136,24 @@ def _refusal(where, module, name):
     return InputError("%s: refusing to run code named by the file: %s" % (where, shown))
 
 
-class _Unpickler(pickle.Unpickler):
-    """An unpickler that builds only stand-ins: any other global is refused."""
+class _Unpickler(StandInUnpickler):
+    """An unpickler that builds only the stand-ins, storages by their
+    persistent ids: any other global is refused."""
 
     def __init__(self, data, where):
-        super().__init__(io.BytesIO(data))
-        self.where, self.storages = where, {}
-
-    def find_class(self, module, name):
-        if (module, name) not in _GLOBALS:
-            raise _refusal(self.where, module, name)
-        return _GLOBALS[module, name]
+        super().__init__(data, where, _GLOBALS, _refusal)
+        self.storages = {}
 
     def persistent_load(self, pid):
         if (not isinstance(pid, tuple) or len(pid) not in (5, 6) or pid[0] != "storage"
                 or not isinstance(pid[1], _Kind) or not isinstance(pid[2], str)
                 or type(pid[4]) is not int or pid[4] < 0):
-            raise _Refused("a persistent id is not a storage")
+            raise Refused("a persistent id is not a storage")
         if len(pid) == 6 and pid[5] is not None:
-            raise _Refused("storage %s is a view of another: not read" % excerpt(pid[2]))
+            raise Refused("storage %s is a view of another: not read" % excerpt(pid[2]))
         storage = self.storages.setdefault(pid[2], _Storage(pid[2], pid[1].kind, pid[4]))
         if (storage.kind, storage.numel) != (pid[1].kind, pid[4]):
-            raise _Refused("storage %s is named with two types or sizes" % excerpt(pid[2]))
+            raise Refused("storage %s is named with two types or sizes" % excerpt(pid[2]))
         return storage
 
 
@@ -196,15 +165,7 @@ def _state_dict(data, where):
     else:
         screen(data, where, _GLOBALS, _refusal)
     unpickler = _Unpickler(data, where)
-    try:
-        loaded = unpickler.load()
-    except InputError:
-        raise
-    except _Refused as refused:
-        raise InputError("%s: %s" % (where, refused)) from None
-    except Exception as error:   # only the stand-ins ran: any failure is the file's
-        raise InputError("%s: not a state dict: %s: %s"
-                         % (where, type(error).__name__, excerpt(str(error)))) from None
+    loaded = unpickler.load_screened("a state dict")
     if isinstance(loaded, dict) and not any(isinstance(v, _Tensor) for v in loaded.values()):
         # A training checkpoint keeps the weights under one key.
         for key in ("state_dict", "model"):
