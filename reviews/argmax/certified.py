@@ -11,7 +11,7 @@ terms in exact integers.  The question is verify's for R^d or for a box;
 with a tolerance, or classes masked by a bias of -inf, each result is
 checked as verify does, the layer made exact once.
 
-    verify_all    verify(weights, bias, r, box, tolerance) for every result r
+    verify_all    verify(weights, bias, r, box, tolerance, inputs) for every result r
 """
 
 from fractions import Fraction
@@ -27,8 +27,8 @@ from reviews.argmax.verify import Verifier
 __all__ = ["verify_all"]
 
 
-def verify_all(weights, bias, results, box=None, tolerance=0):
-    """[verify(weights, bias, r, box, tolerance) for r in results].
+def verify_all(weights, bias, results, box=None, tolerance=0, inputs=None):
+    """[verify(weights, bias, r, box, tolerance, inputs) for r in results].
 
     A witness x is taken exactly, as the integer candidate x q (q its least
     common denominator, then q itself for the bias): its logits are the
@@ -36,7 +36,7 @@ def verify_all(weights, bias, results, box=None, tolerance=0):
     the box it must lie in it too.  A combination holds when its weights
     are positive, sum to 1, leave out its class and give w_i and a bias of
     at least b_i (in the box: reviews.argmax.strategy.feasibility.is_combination).
-    With a tolerance or a masked class, each result is verify's.
+    With a tolerance, inputs or a masked class, each result is verify's.
 
     >>> from reviews.argmax.result import ClassResult
     >>> W = [[0, 0], [1, 0], [2, 0]]
@@ -44,8 +44,8 @@ def verify_all(weights, bias, results, box=None, tolerance=0):
     ...                      ClassResult(1, False, None, ((0, Fraction(1, 2)), (2, Fraction(1, 2))))])
     [True, False, True]
     """
-    if tolerance or masked_classes(bias):
-        checker = Verifier(weights, bias, box, tolerance)
+    if tolerance or inputs is not None or masked_classes(bias):
+        checker = Verifier(weights, bias, box, tolerance, inputs)
         return [checker.holds(result) for result in results]
     bound = None if box is None else box_bound(box)
     rows, biases, _ = integer_layer(weights, bias)

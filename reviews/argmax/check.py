@@ -78,14 +78,16 @@ from reviews.argmax.question import Question
 from reviews.argmax.result import Checked, ClassResult, decoded, encoded
 from reviews.argmax.tolerance import Geometry, Radius
 from reviews.argmax.reductions.twins import Twins
+from reviews.argmax.domain import Orthant, moved_back, moved_layer
 from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.workers import iter_items, job_count, start_method
+from reviews.errors import InputError
 
 __all__ = ["check_layer", "iter_check_layer"]
 
 
 def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tolerance=0,
-                classes=None):
+                classes=None, inputs=None):
     """Decide every class of the layer exactly; one ClassResult per class.
 
     ``progress``, if given, is called as progress(done, total) while the
@@ -104,6 +106,9 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     (reviews.argmax.reductions.masked).  ``classes`` (an iterable of class ids)
     decides only those, each against every row of the layer, and returns
     their results in increasing class order; None decides every class.
+    ``inputs`` = (low, high) asks about inputs with low <= x_k <= high only
+    (either end None or infinite for no end; reviews.argmax.domain): (0,
+    inf) for the image of a ReLU; (-R, R) is the box R.
 
     >>> from fractions import Fraction
     >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
@@ -120,13 +125,21 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     ((0, Fraction(1, 1)),)
     >>> [(r.index, r.argmaxable) for r in check_layer(W, classes=[3, 1])]
     [(1, True), (3, False)]
+
+    Over x >= 0, class 1 never beats class 0 by enough:
+
+    >>> [r.argmaxable for r in check_layer([[0], [-1]], [0, 1], inputs=(0, None))]
+    [True, True]
+    >>> [r.argmaxable for r in check_layer([[0], [-1]], [0, -1], inputs=(0, None))]
+    [True, False]
     """
     return [checked.result for checked in iter_check_layer(
-        weights, bias, progress, box=box, jobs=jobs, tolerance=tolerance, classes=classes)]
+        weights, bias, progress, box=box, jobs=jobs, tolerance=tolerance, classes=classes,
+        inputs=inputs)]
 
 
 def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tolerance=0,
-                     classes=None, radii=False):
+                     classes=None, radii=False, inputs=None):
     """check_layer's results as they come: an iterator of a Checked per class
     asked, in increasing class order, each as soon as it and every class
     before it are decided.
@@ -154,7 +167,11 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     # (reviews.argmax.reductions.reduction); the rest is decided on the smaller layer.
     masks = Masks(weights, bias, validate=True)
     jobs = job_count(jobs)
-    question = Question(box, tolerance)
+    question = Question(box, tolerance, inputs)
+    if question.inputs is not None:
+        if radii:
+            raise InputError("radii are found in R^d or in a box -R to R, not for other inputs")
+        return _on_inputs(weights, bias, progress, jobs, classes, question.inputs)
     if masks.masked:
         asked = asked_classes(classes, masks.classes)
         if not any(i in masks.position for i in asked):
@@ -166,7 +183,7 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     # Repeated rows are settled by a twin; the rest on one representative per row.
     twins = Twins(rows, biases)
     reduced = (twins.select(rows), twins.select(biases), denominator)
-    check_spread(*reduced, *question)
+    check_spread(*reduced, question.box, question.tolerance)
     # Only representatives that stand for a class without a twin need deciding.
     unmasked = asked if not masks.masked else [masks.position[i] for i in asked
                                                if i in masks.position]
@@ -176,18 +193,35 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     return _in_order(asked, masks, twins, question, _decided(plan, needed, jobs, progress))
 
 
+def _on_inputs(weights, bias, progress, jobs, classes, inputs):
+    """iter_check_layer's Checked per class for ``inputs``: the moved
+    layer's question asked, its results moved back (reviews.argmax.domain)."""
+    weights, bias, box, orthant = moved_layer(weights, bias, inputs)
+    decided = iter_check_layer(weights, bias, progress, box=box, jobs=jobs, classes=classes)
+    return _moved_back(decided, Orthant(weights, bias) if orthant else None, inputs)
+
+
+def _moved_back(decided, orthant, inputs):
+    try:
+        for checked in decided:
+            result = checked.result if orthant is None else orthant.decided(checked.result)
+            yield checked._replace(result=moved_back(result, inputs))
+    finally:
+        decided.close()
+
+
 def _in_order(asked, masks, twins, question, decided):
     """A Checked per class asked: a masked class's or a twin's at once, the
     others' from ``decided`` in turn (None where every class asked is masked)."""
     try:
         for i in asked:
             if masks.masked:
-                settled = masks.settled(i, *question)
+                settled = masks.settled(i, question.box, question.tolerance)
                 if settled is not None:
                     yield Checked(settled, None)
                     continue
                 i = masks.position[i]
-            settled = twins.settled(i, *question)
+            settled = twins.settled(i, question.box, question.tolerance)
             checked = Checked(settled, None) if settled is not None else next(decided)
             if masks.masked:
                 checked = checked._replace(result=masks.expanded(checked.result))
@@ -239,7 +273,7 @@ class _Decider:
 
     def __init__(self, plan):
         self.layer = PreparedLayer(*plan.reduced, box=plan.question.box)
-        self.box, self.tolerance = plan.question
+        self.box, self.tolerance = plan.question.box, plan.question.tolerance
         self.twins, self.integer, self.radii = plan.twins, plan.integer, plan.radii
         self._geometry = None
 

@@ -9,6 +9,7 @@ either at a tolerance by its exact norms (reviews.argmax.tolerance).
     Verifier    verify's layer made exact once, for many results of it
 """
 
+from reviews.argmax.domain import holds_on
 from reviews.argmax.kernels.layer_input import (certificate_number, class_index, integer_layer,
                                                 sequence)
 from reviews.argmax.kernels.norms import holds_at
@@ -24,7 +25,7 @@ from reviews.exact import common_denominator
 __all__ = ["verify", "Verifier"]
 
 
-def verify(weights, bias, result, box=None, tolerance=0):
+def verify(weights, bias, result, box=None, tolerance=0, inputs=None):
     """Check a ClassResult's certificate in exact arithmetic, from scratch.
 
     True if the certificate proves the result for inputs in R^d, or with
@@ -38,7 +39,9 @@ def verify(weights, bias, result, box=None, tolerance=0):
     nothing about R^d, so check a boxed result with its box.  With
     ``tolerance`` = T > 0, a witness's margins must exceed T |w_i - w_j|_2
     and terms must prove that none does (reviews.argmax.tolerance); a
-    result for T proves nothing about a smaller T.  A malformed
+    result for T proves nothing about a smaller T.  With ``inputs`` =
+    (low, high), a witness must lie in [low, high]^d and terms must prove
+    that no point of it wins (reviews.argmax.domain.holds_on).  A malformed
     argument raises: TypeError if ``result`` is not a ClassResult or
     ``box`` not a number, InputError (a ValueError) for an index that is
     not a class, a witness that is not d finite numbers, terms that are
@@ -54,8 +57,11 @@ def verify(weights, bias, result, box=None, tolerance=0):
     >>> boxed = check_layer([[0], [1]], [0, -2], box=1)[1]
     >>> verify([[0], [1]], [0, -2], boxed, box=1), verify([[0], [1]], [0, -2], boxed)
     (True, False)
+    >>> relu = check_layer([[0], [-1]], [0, -1], inputs=(0, None))[1]
+    >>> verify([[0], [-1]], [0, -1], relu, inputs=(0, None)), verify([[0], [-1]], [0, -1], relu)
+    (True, False)
     """
-    return Verifier(weights, bias, box, tolerance).holds(result)
+    return Verifier(weights, bias, box, tolerance, inputs).holds(result)
 
 
 class Verifier:
@@ -71,7 +77,7 @@ class Verifier:
     (True, False)
     """
 
-    def __init__(self, weights, bias, box=None, tolerance=0):
+    def __init__(self, weights, bias, box=None, tolerance=0, inputs=None):
         self.masks = Masks(weights, bias)
         if self.masks.masked:
             if len(self.masks.masked) == len(bias):
@@ -83,7 +89,8 @@ class Verifier:
                 weights, bias = self.masks.select(weights), self.masks.select(bias)
         rows, biases, _ = integer_layer(weights, bias) if weights else ([], None, 1)
         self.rows, self.biases = rows, biases or [0] * len(rows)
-        self.bound, self.tolerance = Question(box, tolerance)
+        question = Question(box, tolerance, inputs)
+        self.bound, self.tolerance, self.inputs = question
         # A witness at a tolerance is checked with the layer's geometry.
         self._geometry = Geometry(rows, biases, None) if rows and self.tolerance else None
 
@@ -126,8 +133,15 @@ class Verifier:
                                               [biases[j] - biases[i] for j in support], lam,
                                               tolerance, bound)
         differences = [[a - b for a, b in zip(rows[i], rows[j])] for j in support]
+        if self.inputs is not None:
+            return bool(support) and holds_on(
+                differences, [biases[i] - biases[j] for j in support], lam, self.inputs)
         return bool(support) and is_combination(
             differences, [biases[i] - biases[j] for j in support], lam, bound)
+
+    def _inside(self, value):
+        low, high = self.inputs
+        return (low is None or low <= value) and (high is None or value <= high)
 
     def _witness_holds(self, i, witness):
         rows, biases, bound, tolerance = self.rows, self.biases, self.bound, self.tolerance
@@ -139,6 +153,8 @@ class Verifier:
         x = [certificate_number(v, "result.witness[%d]" % k, "a witness")
              for k, v in enumerate(x)]
         if bound is not None and max(map(abs, x)) > bound:
+            return False
+        if self.inputs is not None and not all(map(self._inside, x)):
             return False
         # x = p / q: the logits times q, in integers.
         q = common_denominator(x)

@@ -94,16 +94,20 @@ def run_layer(layer, asked, files, options, notes, progress=None):
                                                   "" if jobs == 1 else "es"))
     if progress is not None:
         progress.status("preparing %d classes of dimension %d" % (len(weights), len(weights[0])))
-    with_radii = reports_radii(decided, len(weights), len(weights[0]))
+    with_radii = (options.question.inputs is None
+                  and reports_radii(decided, len(weights), len(weights[0])))
     check = functools.partial(_named, options, iter_check_layer, weights, layer.bias,
                               progress=progress, box=options.question.box, jobs=jobs,
-                              tolerance=options.question.tolerance, radii=with_radii)
+                              tolerance=options.question.tolerance, radii=with_radii,
+                              inputs=options.question.inputs)
     if options.checkpoint is None:
         checked = list(check(classes=asked))
     else:
         header = _checkpoint_header(files, layer, options, asked)
         checked = _resumed(options, header, check, layer, asked, with_radii, notes)
-    if not with_radii:
+    if options.question.inputs is not None:
+        notes.append("no radius reported: radii are found in R^d or in a box -R to R")
+    elif not with_radii:
         notes.append("no radius reported: past N * C * d = 2**26, N the classes"
                      " decided, the radii would take minutes more (pass --tolerance T"
                      " to ask about a ball of radius above T)")
@@ -131,8 +135,8 @@ def _checkpoint_header(files, layer, options, asked):
     that change a result, the classes asked and the version."""
     def tensor(t):
         return None if t is None else [t.name, t.dtype, list(t.shape)]
-    box, tolerance = options.question
-    return {"version": "%s %s" % (SUITE_NAME, __version__),
+    box, tolerance, inputs = options.question
+    header = {"version": "%s %s" % (SUITE_NAME, __version__),
             "files": [[size, digest] for _, size, digest in files],
             "weights_tensor": tensor(layer.weights_tensor),
             "bias_tensor": tensor(layer.bias_tensor), "transpose": options.transpose,
@@ -141,6 +145,9 @@ def _checkpoint_header(files, layer, options, asked):
             # Every class listed is no list: the same classes as none.
             "asked": None if asked is None or len(asked) == len(layer.weights)
             else ranges_text(asked)}
+    if inputs is not None:
+        header["inputs"] = [None if end is None else rational_text(end) for end in inputs]
+    return header
 
 
 def _resumed(options, header, check, layer, asked, with_radii, notes):
@@ -148,7 +155,6 @@ def _resumed(options, header, check, layer, asked, with_radii, notes):
     certificate checked again, each radius found again), then the rest,
     decided and kept there one by one."""
     weights, bias = layer.weights, layer.bias
-    box, tolerance = options.question
     wanted = range(len(weights)) if asked is None else asked
     with ResumeFile(options.checkpoint, header, options.question) as checkpoint:
         kept = sorted(checkpoint.kept, key=lambda result: result.index)
@@ -160,7 +166,7 @@ def _resumed(options, header, check, layer, asked, with_radii, notes):
                 raise InputError("%s: class %d is not one of the classes asked"
                                  % (where, stranger))
             try:
-                holds = verify_all(weights, bias, kept, box, tolerance)
+                holds = verify_all(weights, bias, kept, *options.question)
             except InputError as error:
                 raise InputError("%s: %s" % (where, error)) from None
             if not all(holds):

@@ -28,6 +28,7 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import MAX_BITS, common_denominator
+from reviews.argmax.question import Question
 from reviews.argmax.result import ClassResult
 from reviews.argmax.kernels.witness import Witness
 from reviews.shown import shown_name
@@ -60,9 +61,9 @@ class ResumeFile:
     reviews.errors.InputError: ... is a checkpoint of another layer or options (its "layer" differs): remove it to start again, or name another file
     """
 
-    def __init__(self, path, header, question=(None, 0)):
+    def __init__(self, path, header, question=Question()):
         self.path, self.kept = path, []
-        self._box, self._tolerance = question
+        self._box, self._tolerance = question.box, question.tolerance
         first = json.dumps({"checkpoint": _FORMAT, **header}, sort_keys=True)
         self._handle = _open(path)
         try:

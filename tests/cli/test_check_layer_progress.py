@@ -225,7 +225,7 @@ class TestProgressOfTheCommand(FileTestCase):
         self.assertNotIn("\n", err.getvalue())
 
     def test_an_interrupt_wipes_the_progress_line_first(self):
-        def interrupted(weights, bias, progress, box, jobs, tolerance, classes, radii):
+        def interrupted(weights, bias, progress, box, jobs, tolerance, classes, radii, inputs):
             progress(1, 4)
             raise KeyboardInterrupt
         with mock.patch.object(layer_run, "iter_check_layer", interrupted):

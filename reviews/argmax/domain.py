@@ -1,0 +1,257 @@
+"""Input domains: every coordinate of x in [low, high], decided by moving x.
+
+A head's input is rarely all of R^d: after a ReLU it is x >= 0, after tanh
+in (-1, 1)^d, after a sigmoid in (0, 1)^d.  For the product [l, h]^d the
+question of class i (is there an x in it where i's logit is strictly the
+largest?) is moved, exactly, to one the checker already answers:
+
+* l and h finite: x = m + y with m = (l + h) / 2 and y in the box
+  [-r, r]^d, r = (h - l) / 2: the layer W, b + m W 1 in that box;
+* l finite, h = inf: x = l + y, y >= 0: the layer W, b + l W 1 on the
+  orthant y >= 0;
+* l = -inf, h finite: x = h - y, y >= 0: the layer -W, b + h W 1 on the
+  orthant.
+
+The logits' differences are the same functions of x before and after, so
+a witness y gives the witness x, and a combination of rivals is one of the
+original layer's too.  On the orthant, a class that the moved layer's
+check over R^d finds unargmaxable is so on the orthant, with the same
+combination; one it finds argmaxable at a witness y >= 0 is argmaxable
+there; the rest are decided by Clarkson's rounds of the exact program
+(reviews.argmax.strategy.feasibility) with the rows y_k > 0 added, against
+a working set of rivals that beat the last point.  Open and closed
+intervals give the same verdicts: the points where i wins strictly form an
+open set, so one on the boundary has others just inside.
+
+A certificate is checked against the domain itself (``holds_on``): a
+witness inside it, or weights lam >= 0 on rivals j, summing to 1, with
+
+    sum_j lam_j (b_i - b_j) + max over the domain of sum_j lam_j (w_i - w_j) . x <= 0
+
+(then some rival's logit is at least i's everywhere in the domain); the
+maximum is infinite where a coordinate of the combination has the sign of
+an infinite end (Farkas: the domain's multipliers are that coordinate).
+
+    Inputs        the interval [low, high] of every coordinate (None: no end)
+    inputs_value  Inputs from two numbers (None or an infinity: no end), taken exactly
+    moved_layer   the layer, box and orthant of the moved question
+    Orthant       the classes of a moved layer decided on y >= 0
+    moved_back    a result of the moved layer as one of the layer
+    holds_on      exact check of a combination for the domain
+    shown_inputs  the domain as a report says it: "x >= 0", "-1 <= x <= 1"
+"""
+
+import decimal
+import math
+import numbers
+from collections import namedtuple
+from fractions import Fraction
+
+from reviews.argmax.kernels.witness import Witness
+from reviews.argmax.result import ClassResult
+from reviews.argmax.strategy.feasibility import decide
+from reviews.errors import InputError
+from reviews.exact import common_denominator, exact_text, real_number
+
+__all__ = ["Inputs", "inputs_value", "moved_layer", "Orthant", "moved_back", "holds_on",
+           "shown_inputs"]
+
+Inputs = namedtuple("Inputs", "low high")
+Inputs.__doc__ = """Every coordinate of x in [low, high]: each end a Fraction, or None
+where the interval has no end on that side."""
+
+# Rivals a round of the orthant's program adds at most, the most violated first.
+_ADDED_PER_ROUND = 8
+
+
+def _end(value, what, infinity):
+    """An end of the interval: a Fraction, or None for ``infinity`` (-1 or 1)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, decimal.Decimal)):
+        raise TypeError("inputs' %s end must be a number, or None for no end, not %s"
+                        % (what, type(value).__name__))
+    exact = real_number(value, "inputs' %s end" % what)
+    if isinstance(exact, float) and math.isinf(exact):
+        if (exact > 0) != (infinity > 0):
+            raise InputError("inputs' %s end is %s: no x is there" % (what, exact))
+        return None
+    return Fraction(exact)
+
+
+def inputs_value(inputs):
+    """Inputs(low, high) of a pair of numbers, taken exactly; None, -inf
+    (low) and inf (high) leave that side open.
+
+    >>> inputs_value((0, float("inf")))
+    Inputs(low=Fraction(0, 1), high=None)
+    >>> inputs_value((1, -1))
+    Traceback (most recent call last):
+      ...
+    reviews.errors.InputError: inputs: the low end 1 is not below the high end -1
+    """
+    if isinstance(inputs, (str, bytes)) or not hasattr(inputs, "__len__") or len(inputs) != 2:
+        raise TypeError("inputs must be a pair (low, high), not %s" % type(inputs).__name__)
+    low, high = _end(inputs[0], "low", -1), _end(inputs[1], "high", 1)
+    if low is not None and high is not None and low >= high:
+        raise InputError("inputs: the low end %s is not below the high end %s"
+                         % (exact_text(low), exact_text(high)))
+    return Inputs(low, high)
+
+
+def _moved_bias(weights, bias, shift):
+    """b + shift W 1, exactly; a bias of -inf (a masked class) stays -inf."""
+    moved = []
+    for j, row in enumerate(weights):
+        b = 0 if bias is None else bias[j]
+        if isinstance(b, float) and b == -math.inf:
+            moved.append(b)
+        else:
+            moved.append(Fraction(b) + shift * sum(map(Fraction, row)))
+    return moved
+
+
+def moved_layer(weights, bias, inputs):
+    """(weights, bias, box, orthant) of the question moved from ``inputs``
+    (module docstring): a box r (or None), and whether y >= 0 is asked.
+
+    >>> moved_layer([[1, 2]], [3], Inputs(Fraction(0), Fraction(2)))
+    ([[1, 2]], [Fraction(6, 1)], Fraction(1, 1), False)
+    >>> moved_layer([[1, 2]], None, Inputs(None, Fraction(1)))
+    ([[-1, -2]], [Fraction(3, 1)], None, True)
+    """
+    low, high = inputs
+    if low is not None and high is not None:
+        middle = (low + high) / 2
+        return weights, _moved_bias(weights, bias, middle), (high - low) / 2, False
+    if low is not None:
+        return weights, _moved_bias(weights, bias, low), None, True
+    return ([[-v for v in row] for row in weights], _moved_bias(weights, bias, high), None,
+            True)
+
+
+def _point(witness):
+    """A witness (tuple or Witness) as a list of Fractions."""
+    if isinstance(witness, Witness):
+        return [Fraction(n, witness.denominator) for n in witness.numerators]
+    return [Fraction(v) for v in witness]
+
+
+def moved_back(result, inputs):
+    """The ClassResult of the layer for a result of the moved layer: its
+    witness y moved to x, its box (the moved question's) left out."""
+    result = result._replace(box=None)
+    if not result.argmaxable or result.masked:
+        return result
+    y = _point(result.witness)
+    low, high = inputs
+    if low is not None and high is not None:
+        x = [(low + high) / 2 + v for v in y]
+    elif low is not None:
+        x = [low + v for v in y]
+    else:
+        x = [high - v for v in y]
+    return result._replace(witness=tuple(x))
+
+
+class Orthant:
+    """The classes of a moved layer decided on y >= 0, the layer made exact
+    once as integers over one denominator.
+
+    >>> orthant = Orthant([[0, 0], [1, 0], [0, 1]], [1, 0, 0])
+    >>> orthant.decided(ClassResult(1, True, (1, -5), None, 3)).witness
+    (Fraction(4, 1), Fraction(3, 1))
+    >>> orthant.decided(ClassResult(0, True, (-1, -1), None, 3)).argmaxable
+    True
+    """
+
+    def __init__(self, weights, bias):
+        finite = [j for j in range(len(weights))
+                  if not (isinstance(bias[j], float) and bias[j] == -math.inf)]
+        values = [Fraction(v) for j in finite for v in list(weights[j]) + [bias[j]]]
+        scale = common_denominator(values)
+        width = len(weights[0]) + 1
+        self.classes, self.dim = len(weights), width - 1
+        self.rows = {j: [int(v * scale) for v in values[n * width:(n + 1) * width]]
+                     for n, j in enumerate(finite)}
+
+    def _margins(self, i, y):
+        """{rival: its logit minus i's at y} (times a positive number), exactly."""
+        q = common_denominator(y)
+        p = [int(v * q) for v in y] + [q]
+        scores = {j: sum(a * b for a, b in zip(row, p)) for j, row in self.rows.items()}
+        return {j: s - scores[i] for j, s in scores.items() if j != i}
+
+    def _beating(self, i, y, working):
+        margins = self._margins(i, y)
+        beating = sorted((j for j, m in margins.items() if m >= 0 and j not in working),
+                         key=lambda j: (-margins[j], j))
+        return beating[:_ADDED_PER_ROUND]
+
+    def decided(self, result):
+        """``result`` on y >= 0: as it is where it already holds there,
+        else decided by the exact program's rounds (module docstring)."""
+        if not result.argmaxable or result.masked:
+            return result
+        i = result.index
+        y = [max(v, 0) for v in _point(result.witness)]
+        working = self._beating(i, y, ())
+        if not working:
+            return result._replace(witness=tuple(y))
+        units = [[int(k == q) for k in range(self.dim)] for q in range(self.dim)]
+        while True:
+            own = self.rows[i]
+            rows = [[a - b for a, b in zip(own[:-1], self.rows[j][:-1])] for j in working]
+            offsets = [own[-1] - self.rows[j][-1] for j in working]
+            decision = decide(rows + units, offsets + [0] * self.dim)
+            if decision.combination is not None:
+                lam = decision.combination[:len(working)]
+                total = sum(lam)
+                terms = tuple(sorted((j, v / total) for j, v in zip(working, lam) if v))
+                return ClassResult(i, False, None, terms, self.classes)
+            fresh = self._beating(i, list(decision.witness), working)
+            if not fresh:
+                return result._replace(witness=tuple(decision.witness))
+            working = working + fresh
+
+
+def holds_on(differences, offsets, lam, inputs):
+    """Exact check of a combination for the domain: lam >= 0, sum 1, and
+    sum_k lam_k c_k + max over [low, high]^d of (sum_k lam_k a_k) . x <= 0,
+    for rows a_k = w_i - w_j and offsets c_k = b_i - b_j.
+
+    >>> holds_on([[1]], [-1], [1], Inputs(None, Fraction(1)))
+    True
+    >>> holds_on([[1]], [-1], [1], Inputs(None, Fraction(2)))
+    False
+    """
+    if not lam or any(v < 0 for v in lam) or sum(lam) != 1:
+        return False
+    combined = [sum(v * Fraction(a[q]) for v, a in zip(lam, differences))
+                for q in range(len(differences[0]))]
+    offset = sum(v * Fraction(c) for v, c in zip(lam, offsets))
+    low, high = inputs
+    largest = 0
+    for v in combined:
+        end = high if v > 0 else low
+        if v:
+            if end is None:
+                return False
+            largest += v * end
+    return offset + largest <= 0
+
+
+def shown_inputs(inputs):
+    """The domain as a report says it.
+
+    >>> shown_inputs(Inputs(Fraction(0), None)), shown_inputs(Inputs(Fraction(-1), Fraction(1)))
+    ('x >= 0', '-1 <= x <= 1')
+    >>> shown_inputs(Inputs(None, Fraction(1, 2)))
+    'x <= 0.5'
+    """
+    low, high = inputs
+    if high is None:
+        return "x >= %s" % exact_text(low)
+    if low is None:
+        return "x <= %s" % exact_text(high)
+    return "%s <= x <= %s" % (exact_text(low), exact_text(high))

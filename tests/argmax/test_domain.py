@@ -1,0 +1,190 @@
+"""Tests of check_layer's inputs: exact answers for x in [low, high]^d, and their certificates."""
+
+import math
+import random
+import unittest
+from fractions import Fraction as F
+
+from reviews.argmax.check import check_layer, iter_check_layer
+from reviews.argmax.domain import Inputs, holds_on, inputs_value, moved_layer, shown_inputs
+from reviews.argmax.kernels.layer_input import exact_layer
+from reviews.argmax.result import ClassResult
+from reviews.argmax.strategy.feasibility import decide
+from reviews.argmax.verify import verify
+from reviews.errors import InputError
+
+INF = math.inf
+# A ReLU's image, its mirror, a sigmoid's, a shifted interval, half-lines off 0.
+DOMAINS = [(0, INF), (-INF, 0), (0, 1), (-1, 3), (F(1, 2), INF), (-INF, -2)]
+
+
+def _layer(seed, classes, dim, bias=True):
+    rng = random.Random(seed)
+    weights = [[rng.randint(-6, 6) for _ in range(dim)] for _ in range(classes)]
+    return weights, ([rng.randint(-4, 4) for _ in range(classes)] if bias else None)
+
+
+def _decided_alone(weights, bias, i, domain):
+    """Whether class i wins somewhere in the domain, by one exact program
+    over every rival with the domain's rows added (no search, no moving)."""
+    rows, biases = exact_layer(weights, bias)
+    biases = biases or [0] * len(rows)
+    d = len(rows[0])
+    low, high = (None if math.isinf(end) else F(end) for end in domain)
+    system = [[a - b for a, b in zip(rows[i], rows[j])] for j in range(len(rows)) if j != i]
+    offsets = [biases[i] - biases[j] for j in range(len(rows)) if j != i]
+    for k in range(d):
+        unit = [F(int(q == k)) for q in range(d)]
+        if low is not None:
+            system.append(unit)
+            offsets.append(-low)
+        if high is not None:
+            system.append([-v for v in unit])
+            offsets.append(high)
+    return decide(system, offsets).witness is not None
+
+
+def _holds_by_definition(weights, bias, result, domain):
+    """The certificate checked from its definition, in Fractions."""
+    rows, biases = exact_layer(weights, bias)
+    biases = biases or [F(0)] * len(rows)
+    low, high = domain
+    i = result.index
+    if result.argmaxable:
+        x = result.witness
+        logits = [sum(w * v for w, v in zip(row, x)) + b for row, b in zip(rows, biases)]
+        return (all(low <= v <= high for v in x)
+                and all(logits[j] < logits[i] for j in range(len(rows)) if j != i))
+    lam = dict(result.terms)
+    # Where the combination of rivals minus i is least over the domain.
+    combined = [sum(lam[j] * (rows[j][q] - rows[i][q]) for j in lam) for q in range(len(rows[0]))]
+    least = 0
+    for v in combined:
+        end = low if v > 0 else high
+        if v and math.isinf(end):
+            return False
+        least += v * end if v else 0
+    return (i not in lam and all(v >= 0 for v in lam.values()) and sum(lam.values()) == 1
+            and sum(lam[j] * (biases[j] - biases[i]) for j in lam) + least >= 0)
+
+
+class TestVerdicts(unittest.TestCase):
+
+    def test_every_verdict_is_that_of_one_program_per_class(self):
+        for seed, (classes, dim) in enumerate([(7, 2), (9, 3), (12, 4), (6, 5)]):
+            weights, bias = _layer(seed, classes, dim, bias=seed % 2 == 0)
+            for domain in DOMAINS:
+                with self.subTest(seed=seed, inputs=domain):
+                    results = check_layer(weights, bias, inputs=domain)
+                    self.assertEqual([r.argmaxable for r in results],
+                                     [_decided_alone(weights, bias, i, domain)
+                                      for i in range(classes)])
+
+    def test_every_certificate_holds_by_its_definition_and_by_verify(self):
+        for seed in range(4):
+            weights, bias = _layer(10 + seed, 10, 3)
+            for domain in DOMAINS:
+                with self.subTest(seed=seed, inputs=domain):
+                    results = check_layer(weights, bias, inputs=domain)
+                    self.assertTrue(all(_holds_by_definition(weights, bias, r, domain)
+                                        for r in results))
+                    self.assertTrue(all(verify(weights, bias, r, inputs=domain)
+                                        for r in results))
+
+    def test_a_narrower_domain_never_makes_a_class_argmaxable(self):
+        weights, bias = _layer(20, 14, 3)
+        everywhere = [r.argmaxable for r in check_layer(weights, bias)]
+        for domain in DOMAINS:
+            with self.subTest(inputs=domain):
+                inside = [r.argmaxable for r in check_layer(weights, bias, inputs=domain)]
+                self.assertFalse(any(a and not b for a, b in zip(inside, everywhere)))
+
+    def test_the_relu_image_changes_a_verdict(self):
+        # Class 1 wins only where x < -1/2.
+        weights, bias = [[0], [-2]], [0, -1]
+        self.assertEqual([r.argmaxable for r in check_layer(weights, bias)], [True, True])
+        relu = check_layer(weights, bias, inputs=(0, INF))
+        self.assertEqual((relu[1].argmaxable, relu[1].terms), (False, ((0, F(1)),)))
+        self.assertFalse(verify(weights, bias, relu[1]))
+
+    def test_minus_r_to_r_is_the_box_and_the_whole_line_is_r_d(self):
+        weights, bias = _layer(30, 9, 3)
+        self.assertEqual(repr(check_layer(weights, bias, inputs=(-2, 2))),
+                         repr(check_layer(weights, bias, box=2)))
+        self.assertEqual(repr(check_layer(weights, bias, inputs=(-INF, None))),
+                         repr(check_layer(weights, bias)))
+
+    def test_workers_and_classes_give_the_same_results(self):
+        weights, bias = _layer(40, 16, 3)
+        one = check_layer(weights, bias, inputs=(0, INF))
+        self.assertEqual(repr(check_layer(weights, bias, inputs=(0, INF), jobs=2)), repr(one))
+        self.assertEqual(repr(check_layer(weights, bias, inputs=(0, INF), classes=[9, 2])),
+                         repr([one[2], one[9]]))
+
+    def test_masked_classes_and_twins_keep_their_certificates(self):
+        weights = [[1, 0], [1, 0], [0, 1], [-1, -1]]
+        bias = [0, 0, -INF, 1]
+        results = check_layer(weights, bias, inputs=(0, INF))
+        self.assertEqual([(r.argmaxable, r.masked) for r in results],
+                         [(False, False), (False, False), (False, True), (True, False)])
+        self.assertTrue(all(verify(weights, bias, r, inputs=(0, INF)) for r in results))
+
+
+class TestVerify(unittest.TestCase):
+
+    def test_a_witness_outside_the_domain_is_refused(self):
+        weights, bias = [[0], [1]], [0, 0]
+        self.assertTrue(verify(weights, bias, ClassResult(1, True, (1,)), inputs=(0, 2)))
+        self.assertFalse(verify(weights, bias, ClassResult(1, True, (3,)), inputs=(0, 2)))
+
+    def test_a_combination_must_bound_the_domain_s_largest_value(self):
+        # l[0] - l[1] = x - 1/2 <= 0 on x <= 1/2 only.
+        weights, bias = [[1], [0]], [F(-1, 2), 0]
+        result = ClassResult(0, False, None, ((1, F(1)),), 2)
+        self.assertTrue(verify(weights, bias, result, inputs=(-INF, F(1, 2))))
+        self.assertFalse(verify(weights, bias, result, inputs=(-INF, 1)))
+        self.assertFalse(verify(weights, bias, result, inputs=(0, INF)))
+
+    def test_holds_on_refuses_weights_that_are_not_a_distribution(self):
+        for lam in ([F(1, 2)], [F(-1), F(2)], []):
+            with self.subTest(lam=lam):
+                self.assertFalse(holds_on([[0]] * len(lam), [-1] * len(lam), lam,
+                                          Inputs(None, None)))
+
+
+class TestQuestions(unittest.TestCase):
+
+    def test_ends_are_exact_and_infinities_are_no_end(self):
+        self.assertEqual(inputs_value((0.1, INF)), Inputs(F(0.1), None))
+        self.assertEqual(inputs_value((None, 2)), Inputs(None, F(2)))
+
+    def test_bad_inputs_are_one_clear_error(self):
+        for inputs, error, message in [
+                ((1, 1), InputError, "the low end 1 is not below the high end 1"),
+                ((INF, 2), InputError, "low end is inf: no x is there"),
+                ((0, -INF), InputError, "high end is -inf"),
+                ((0, math.nan), InputError, "high end is NaN"),
+                ((0, "1"), TypeError, "inputs' high end must be a number"),
+                ((0,), TypeError, "inputs must be a pair"),
+                ("01", TypeError, "inputs must be a pair")]:
+            with self.subTest(inputs=inputs):
+                with self.assertRaisesRegex(error, message):
+                    check_layer([[0], [1]], inputs=inputs)
+
+    def test_what_is_not_asked_with_inputs_yet_is_refused(self):
+        with self.assertRaisesRegex(InputError, "the box or for the inputs, not both"):
+            check_layer([[0], [1]], box=1, inputs=(0, 1))
+        with self.assertRaisesRegex(InputError, "a tolerance is asked in R.d or in a box"):
+            check_layer([[0], [1]], tolerance=1e-8, inputs=(0, 1))
+        with self.assertRaisesRegex(InputError, "radii are found in R.d or in a box"):
+            iter_check_layer([[0], [1]], radii=True, inputs=(0, 1))
+
+    def test_the_moved_layer_and_the_shown_domain(self):
+        self.assertEqual(moved_layer([[1, 1]], [0], Inputs(F(-1), F(3))),
+                         ([[1, 1]], [F(2)], F(2), False))
+        self.assertEqual([shown_inputs(inputs_value(d)) for d in DOMAINS[:4]],
+                         ["x >= 0", "x <= 0", "0 <= x <= 1", "-1 <= x <= 3"])
+
+
+if __name__ == "__main__":
+    unittest.main()
