@@ -197,8 +197,11 @@ def _on_inputs(weights, bias, progress, jobs, classes, inputs):
     """iter_check_layer's Checked per class for ``inputs``: the moved
     layer's question asked, its results moved back (reviews.argmax.domain)."""
     weights, bias, box, orthant = moved_layer(weights, bias, inputs)
+    if orthant:
+        orthant = Orthant(weights, bias)
+        weights, bias, box = orthant.boxed()
     decided = iter_check_layer(weights, bias, progress, box=box, jobs=jobs, classes=classes)
-    return _moved_back(decided, Orthant(weights, bias) if orthant else None, inputs)
+    return _moved_back(decided, orthant or None, inputs)
 
 
 def _moved_back(decided, orthant, inputs):
