@@ -186,7 +186,8 @@ def _classes(array, transpose):
 
 
 def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
-    """Layer(weights, bias, weights_tensor, bias_tensor, files) of ``path``."""
+    """(Layer(weights, bias, weights_tensor, bias_tensor, files), oriented)
+    of ``path``: oriented if the file says which axis holds the classes."""
     if _is_model(path):
         with contextlib.ExitStack() as stack:
             checkpoint = Checkpoint(path, stack)
@@ -200,7 +201,7 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
                              where, bias_path, note)
             bias = None if found is None else _vector(found, checkpoint.file_of(found.name))
             return Layer(weights, bias, _tensor(chosen), _tensor(found), checkpoint.files,
-                         checkpoint.labels)
+                         checkpoint.labels), checkpoint.shipped is not None
     if tensor is not None or bias_tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
                          " files)" % path)
@@ -211,13 +212,13 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
             raise InputError("%s: word vectors (a token, then its numbers, per line) are one"
                              " class per line; they cannot be read transposed" % path)
         note("%s: read as word vectors: each line's first field is its class's token" % path)
-        return Layer(vectors[0], None, None, None, [path], vectors[1])
+        return Layer(vectors[0], None, None, None, [path], vectors[1]), True
     if extension == ".json":
         weights, bias = json_layer(text, path)
     else:
         weights, bias = delimited_rows(text, path, _SEPARATORS[extension], note), None
     return Layer(_transposed(weights, path) if transpose else weights, bias, None, None, [path],
-                 None)
+                 None), False
 
 
 def _tokens(tokens, classes, path, note):
@@ -309,8 +310,8 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
     note = note or (lambda line: None)
     path = STDIN if path == "-" else path
     bias_path = STDIN if bias_path == "-" else bias_path
-    layer = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
-                          transpose, note, bias_path)
+    layer, oriented = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
+                                    transpose, note, bias_path)
     weights = layer.weights
     if bias_path is not None:
         if layer.bias is not None:
@@ -340,7 +341,7 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
                 tokens = {**added, **tokens}
         layer = layer._replace(tokens=_tokens(tokens, len(weights), vocab, note),
                                files=layer.files + [vocab])
-    if len(weights[0]) > len(weights):
+    if len(weights[0]) > len(weights) and not oriented:
         note("%s: %d class%s of dimension d = %d > C: if the layer is stored as (d, C),"
              " read it transposed" % (path, len(weights), "" if len(weights) == 1 else "es",
                                       len(weights[0])))
