@@ -13,8 +13,8 @@ from reviews import __version__
 from reviews.argmax.question import Question
 from reviews.argmax.workers import job_count
 from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
-                                 add_output, certificates_asked, columns, deliver, exact_number,
-                                 not_empty, write_notes)
+                                 add_output, attached, certificates_asked, columns, deliver,
+                                 exact_number, interval, not_empty, write_notes)
 from reviews.formats.checkpoint import model_files
 from reviews.formats.classes import parse_classes
 from reviews.formats.source import STDIN
@@ -67,6 +67,9 @@ def _layer_parser(out):
                         type=exact_number("a positive number", lambda value: value > 0),
                         help="only inputs with |x_k| <= R for every k (the released"
                              " detector looks in R = 100)")
+    parser.add_argument("--inputs", metavar="LO:HI", type=interval,
+                        help="only inputs with LO <= x_k <= HI for every k: 0:inf after a"
+                             " ReLU, -1:1 after tanh, 0:1 after a sigmoid; -R:R is --box R")
     parser.add_argument("--tolerance", metavar="T", default=0,
                         type=exact_number("a number of 0 or more", lambda value: value >= 0),
                         help="a class passes only where a ball of radius above T wins; with"
@@ -129,9 +132,8 @@ def check_layer_command(argv, out, err):
         if arguments.output is not None:
             # A model folder names its files only as it is read; the report is not written yet.
             refuse_inputs(arguments.output, layer.files)
-        options = RunOptions(arguments.shown, Question(arguments.box, arguments.tolerance),
-                             arguments.jobs, arguments.checkpoint, arguments.transpose,
-                             arguments.bias_shown)
+        options = RunOptions(arguments.shown, arguments.question, arguments.jobs,
+                             arguments.checkpoint, arguments.transpose, arguments.bias_shown)
         results, found = run_layer(layer, asked, files, options, notes, progress)
     finally:
         if progress is not None:
@@ -144,8 +146,9 @@ def _parse(argv, out):
     """The options, checked before any file is read; ``asked`` the classes
     listed (unresolved), ``name`` the layer's name in the report, ``shown``
     and ``bias_shown`` the names its messages give the files."""
-    arguments = _layer_parser(out).parse_args(argv)
+    arguments = _layer_parser(out).parse_args(attached(argv, "--inputs"))
     arguments.certificates = certificates_asked(arguments)
+    arguments.question = Question(arguments.box, arguments.tolerance, arguments.inputs)
     if (arguments.file is None) == (arguments.example is None):
         raise UsageError("check-layer needs FILE or --example NAME (one of them)")
     if arguments.example is not None:
@@ -186,6 +189,8 @@ def _report(arguments, layer, asked, files, results, found, out):
     extra = {"certificates": arguments.certificates} if arguments.format == "json" else {}
     if asked is not None:
         extra["class_count"] = len(layer.weights)
+    if arguments.question.inputs is not None:
+        extra["inputs"] = arguments.question.inputs
     deliver(render(arguments.name, results, len(layer.weights[0]), layer.bias is not None, found,
                    tokens=layer.tokens, provenance=provenance, **extra), arguments.output, out)
     if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in results):

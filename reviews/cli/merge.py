@@ -64,6 +64,8 @@ def merge_command(argv, out, err):
                              % shown_name(next(s.path for s in shards
                                                if s.certificates != "all")))
         extra["certificates"] = arguments.certificates
+    if joined.inputs is not None:
+        extra["inputs"] = joined.inputs
     render = LAYER_FORMATS[arguments.format]
     deliver(render(joined.name, joined.results, joined.dim, joined.bias, joined.radii,
                    tokens=joined.tokens, provenance=joined.provenance, **extra),

@@ -12,8 +12,9 @@ exit status; the pieces here make that so for both subcommands.
     WriteFailed             a report that could not be written
     Output                  a stream as the command writes to it
     Parser                  argparse, raising instead of printing and exiting
-    not_empty, exact_number, add_output
+    not_empty, exact_number, interval, add_output
                             argument types and the shared --output option
+    attached                an option's value joined to it, however it starts
     certificates_asked      --certificates as asked: only with --format json
     deliver                 a report to its file (written whole) or stream
     columns, write_notes    the terminal's width; notes, one line each
@@ -31,7 +32,7 @@ from reviews.report.files import write_file
 
 __all__ = ["PROGRAM", "SUITE_NAME", "INTERRUPTED", "BROKEN_PIPE", "Stopped", "stop_on",
            "UsageError", "Finished", "WriteFailed", "Output", "Parser", "not_empty",
-           "exact_number",
+           "exact_number", "interval", "attached",
            "add_output", "certificates_asked", "deliver", "columns", "write_notes"]
 
 PROGRAM = "counterexamples"
@@ -184,6 +185,38 @@ def exact_number(what, allowed):
             raise argparse.ArgumentTypeError("expected %s, got %r" % (what, text[:60]))
         return value
     return read
+
+
+def interval(text):
+    """--inputs LO:HI: (low, high), each a Decimal read as exact_number
+    reads one, or None for no end (-inf, inf, or nothing).
+
+    >>> interval("-1:1"), interval("0:inf"), interval(":0.5")
+    ((Decimal('-1'), Decimal('1')), (Decimal('0'), None), (None, Decimal('0.5')))
+    """
+    low, colon, high = text.partition(":")
+    if not colon:
+        raise argparse.ArgumentTypeError("expected LO:HI (0:inf, -1:1), got %r" % text[:60])
+    ends = []
+    for end, infinity in ((low, "-inf"), (high, "inf")):
+        if end.strip() in ("", infinity, "+inf" if infinity == "inf" else infinity):
+            ends.append(None)
+        else:
+            ends.append(exact_number("a number, or %s" % infinity, lambda value: True)(end))
+    return tuple(ends)
+
+
+def attached(argv, option):
+    """``argv`` with ``option``'s value joined to it (--inputs=-1:1): a
+    value that starts with "-" is no option's name, as typed."""
+    argv = list(argv)
+    for n, word in enumerate(argv[:-1]):
+        if word == "--":
+            break
+        if word == option:
+            argv[n:n + 2] = ["%s=%s" % (option, argv[n + 1])]
+            return attached(argv, option)
+    return argv
 
 
 def add_output(parser):

@@ -26,6 +26,7 @@ import json
 import textwrap
 from collections import namedtuple
 
+from reviews.argmax.domain import shown_inputs
 from reviews.exact import exact_text, rational_text, to_decimal
 from reviews.formats.classes import ranges_text
 from reviews.shown import shown_name
@@ -77,9 +78,11 @@ def _tolerance(results):
     return results[0].tolerance if results else 0
 
 
-def _header(results, dim, has_bias, class_count=None):
+def _header(results, dim, has_bias, class_count=None, domain=None):
     box = _box(results)
     inputs = "" if box is None else "; inputs boxed to |x_k| <= %s" % exact_text(box)
+    if domain is not None:
+        inputs = "; inputs %s" % shown_inputs(domain)
     tolerance = _tolerance(results)
     if tolerance:
         inputs += "; tolerance %s (a ball of radius above it)" % exact_text(tolerance)
@@ -147,14 +150,22 @@ def _largest_text(radius):
 _MASKED = "A masked class (b[i] = -inf) has the logit -inf at every input."
 
 
-def _meaning(has_bias, box=None, tolerance=0, unargmaxable=()):
+def _meaning(has_bias, box=None, tolerance=0, unargmaxable=(), domain=None):
     """What the listed certificates prove: a sentence for the combinations,
     one for the masked classes, each where some are listed."""
     if all(r.masked for r in unargmaxable):
         return ("Unargmaxable classes, each masked by a bias of -inf: its logit is -inf at"
                 " every input, never the largest.")
-    combined = _combined_meaning(has_bias, box, tolerance)
+    combined = (_domain_meaning(domain) if domain is not None
+                else _combined_meaning(has_bias, box, tolerance))
     return combined + " " + _MASKED if any(r.masked for r in unargmaxable) else combined
+
+
+def _domain_meaning(domain):
+    return ("Unargmaxable for the inputs %s: for each, a weighted mean of other classes'"
+            " logits l[j] (weights lam_j >= 0, summing to 1) is at least its logit l[i] at"
+            " every such input, because sum_j lam_j (b[j] - b[i]) is at least the largest"
+            " value of sum_j lam_j (w[i] - w[j]) . x over them." % shown_inputs(domain))
 
 
 def _combined_meaning(has_bias, box, tolerance):
@@ -181,19 +192,20 @@ def _combined_meaning(has_bias, box, tolerance):
             " every input, never strictly the largest.")
 
 
-def _combination(result):
+def _combination(result, domain=None):
     """ "w[i] = a*w[j] + ...": the nonzero terms, a weight of exactly 1 as w[j].
 
-    In a box the certificate is an inequality of logits, "l[i] <= a*l[j] + ...";
-    a masked class's is its bias, "masked: b[i] = -inf".
+    In a box or for other inputs than R^d (``domain``) the certificate is
+    an inequality of logits, "l[i] <= a*l[j] + ..."; a masked class's is its
+    bias, "masked: b[i] = -inf".
     """
     if result.masked:
         return "masked: b[%d] = -inf" % result.index
-    symbol = "w" if result.box is None else "l"
+    symbol = "w" if result.box is None and domain is None else "l"
     terms = ["%s[%d]" % (symbol, j) if weight == 1
              else "%s*%s[%d]" % (approximation(weight), symbol, j)
              for j, weight in result.terms]
-    relation = "=" if result.box is None else "<="
+    relation = "=" if symbol == "w" else "<="
     return "%s[%d] %s %s" % (symbol, result.index, relation, " + ".join(terms))
 
 
@@ -227,7 +239,7 @@ def _token(tokens, index):
 
 
 def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provenance=None,
-               class_count=None):
+               class_count=None, inputs=None):
     """A header line, each unargmaxable class (and its token, if
     ``tokens`` = {id: token}) with the nonzero terms of its combination
     (coefficients to 6 significant digits), then a count; with ``radii``
@@ -236,7 +248,8 @@ def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provena
     Provenance), the version line, each file read, the tensors and the
     options come first, one line each.  ``class_count`` = C, the layer's
     number of classes, says that the results are of the classes asked
-    only (check_layer's classes=): the header names them.
+    only (check_layer's classes=): the header names them.  ``inputs`` (an
+    Inputs of reviews.argmax.domain) says the results are for those inputs.
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.check import ClassResult
@@ -253,14 +266,15 @@ def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provena
     Coefficients to 6 significant digits. Exact values and witnesses: --format json
     """
     unargmaxable = [r for r in results if not r.argmaxable]
-    lines = _provenance_lines(provenance, results)
-    lines.append("%s: %s" % (shown_name(name), _header(results, dim, has_bias, class_count)))
+    lines = _provenance_lines(provenance, results, inputs)
+    lines.append("%s: %s" % (shown_name(name),
+                             _header(results, dim, has_bias, class_count, inputs)))
     lines += _asked_lines(results, class_count)
     if unargmaxable:
         lines += textwrap.wrap(_meaning(has_bias, _box(results), _tolerance(results),
-                                        unargmaxable), 78)
-        lines += ["  class %d%s: %s" % (r.index, _token(tokens, r.index), _combination(r))
-                  for r in unargmaxable]
+                                        unargmaxable, inputs), 78)
+        lines += ["  class %d%s: %s" % (r.index, _token(tokens, r.index),
+                                        _combination(r, inputs)) for r in unargmaxable]
         lines += _thin_lines(results, radii)
         lines.append(_count(results, unargmaxable, class_count))
         coefficients = ("Coefficients to %d significant digits. " % _DIGITS
@@ -273,7 +287,7 @@ def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provena
     return "\n".join(lines) + "\n"
 
 
-def _provenance_items(provenance, results):
+def _provenance_items(provenance, results, domain=None):
     """(label, text) of each line of the provenance: version, files,
     tensors, options."""
     items = [("version", provenance.version)]
@@ -288,17 +302,18 @@ def _provenance_items(provenance, results):
     box = _box(results)
     tolerance = _tolerance(results)
     options = (["box R = %s" % exact_text(box)] if box is not None else []) + (
+        ["inputs %s" % shown_inputs(domain)] if domain is not None else []) + (
         ["tolerance T = %s" % exact_text(tolerance)] if tolerance else []) + (
         ["transpose"] if provenance.transpose else [])
     items.append(("options", ", ".join(options) or "none"))
     return items
 
 
-def _provenance_lines(provenance, results):
+def _provenance_lines(provenance, results, domain=None):
     """The version line as the claims report starts, then the rest, labelled."""
     if provenance is None:
         return []
-    version, *rest = _provenance_items(provenance, results)
+    version, *rest = _provenance_items(provenance, results, domain)
     return [version[1]] + ["%s: %s" % item for item in rest]
 
 
@@ -313,7 +328,7 @@ def _provenance_json(provenance):
 
 
 def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, provenance=None,
-                   class_count=None):
+                   class_count=None, inputs=None):
     """A section to paste into a review: the layer, a table of the
     unargmaxable classes and their combinations, the thin classes (as in
     layer_text), the count.
@@ -342,18 +357,19 @@ def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, pro
     lines = ["### check-layer %s" % markdown_name(name), ""]
     if provenance is not None:
         lines += ["- %s: %s" % (label.capitalize(), markdown_name(value))
-                  for label, value in _provenance_items(provenance, results)] + [""]
-    lines += ["%s." % _header(results, dim, has_bias, class_count), ""]
+                  for label, value in _provenance_items(provenance, results, inputs)] + [""]
+    lines += ["%s." % _header(results, dim, has_bias, class_count, inputs), ""]
     lines += _asked_lines(results, class_count, code_span) + [""] * (class_count is not None)
     if unargmaxable:
         token = "" if tokens is None else " Token |"
         certificate = ("Certificate" if all(r.masked for r in unargmaxable)
                        else "Combination (coefficients to %d significant digits)" % _DIGITS)
-        lines += [_meaning(has_bias, _box(results), _tolerance(results), unargmaxable), "",
+        lines += [_meaning(has_bias, _box(results), _tolerance(results), unargmaxable, inputs),
+                  "",
                   "| Class |%s %s |" % (token, certificate),
                   "| ---: |%s --- |" % (token and " --- |")]
         lines += ["| %d |%s `%s` |" % (r.index, _markdown_token(tokens, r.index),
-                                       _combination(r)) for r in unargmaxable]
+                                       _combination(r, inputs)) for r in unargmaxable]
         lines.append("")
     thin = _thin(results, radii)
     if thin:
@@ -375,7 +391,7 @@ def _markdown_token(tokens, index):
 
 
 def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, tokens=None,
-               provenance=None, class_count=None):
+               provenance=None, class_count=None, inputs=None):
     """One JSON object; rationals exact as "p/q" or "p", each beside its
     approximation to 6 significant digits.
 
@@ -394,7 +410,9 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, 
     unargmaxable classes: a 10000 x 128 layer's witnesses alone take tens
     of megabytes.  The key "certificates" says which were kept.
     "tolerance" (exact text, "0" for check_layer's own question) follows
-    "unargmaxable".  With ``radii``: "thinner_than_1e-8" (the argmaxable
+    "unargmaxable".  With ``inputs`` (reviews.argmax.domain.Inputs),
+    "inputs": [low, high] follows "box", each end exact text or null for
+    no end; terms then prove sum_j lam_j l[j] >= l[i] at those inputs.  With ``radii``: "thinner_than_1e-8" (the argmaxable
     classes whose largest radius is at most 1e-8) after it, and each argmaxable
     class's "radius": a lower bound on the radius of a ball where it wins
     (its centre in the box), rounded down to 3 significant digits, as exact
@@ -447,7 +465,11 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, 
     header = [] if provenance is None else _provenance_json(provenance)
     header += [("file", name), ("classes", len(results) if class_count is None else class_count),
                ("asked", _asked(results)), ("dim", dim), ("bias", has_bias),
-              ("box", None if box is None else rational_text(box)), ("numbered_from", 0),
+              ("box", None if box is None else rational_text(box))]
+    if inputs is not None:
+        header.append(("inputs", [None if end is None else rational_text(end)
+                                  for end in inputs]))
+    header += [("numbered_from", 0),
               ("unargmaxable", [r.index for r in unargmaxable]),
               ("tolerance", rational_text(_tolerance(results)))]
     if radii is not None:

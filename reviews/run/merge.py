@@ -37,8 +37,10 @@ def merge_shards(paths, layer_path=None, bias_path=None):
     """
     shards = [read_shard(path, _shard_text(path)) for path in paths]
     first = shards[0]
+    # As the whole layer's run: radii in R^d or a box only (run_layer).
     joined = join(shards, "%s %s" % (SUITE_NAME, __version__),
-                  radii=reports_radii(first.classes, first.classes, first.dim))
+                  radii=first.inputs is None
+                  and reports_radii(first.classes, first.classes, first.dim))
     layer = _layer_at_hand(joined, layer_path, bias_path)
     if layer is not None:
         _check_against(joined, layer, shards)
@@ -84,7 +86,7 @@ def _check_against(joined, layer, shards):
     hold on the layer, or of a radius that is not the one found again."""
     listed = [r for r in joined.results if r.argmaxable is False or r.witness is not None]
     holds = verify_all(layer.weights, layer.bias, listed, joined.results[0].box,
-                       joined.results[0].tolerance)
+                       joined.results[0].tolerance, joined.inputs)
     if not all(holds):
         index = listed[holds.index(False)].index
         raise InputError("%s: class %d's certificate does not hold on the layer"

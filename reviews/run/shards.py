@@ -29,6 +29,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.exact import (MAX_BITS, common_denominator, decimal_size_error, exact_text,
                            rational_from_text)
+from reviews.argmax.domain import inputs_value
 from reviews.argmax.result import ClassResult
 from reviews.argmax.tolerance import THRESHOLD, Radius
 from reviews.formats.classes import ranges_text
@@ -41,17 +42,19 @@ __all__ = ["Shard", "read_shard", "join", "Joined"]
 
 Shard = collections.namedtuple(
     "Shard", "path provenance name classes dim bias box tolerance certificates results radii"
-             " tokens")
+             " tokens inputs", defaults=(None,))
 Shard.__doc__ = """One shard: where it was read from; the Provenance; the layer's name,
 classes C and dimension d; whether it has a bias; the box (a Fraction or
 None) and tolerance (a Fraction) asked; "all" or "unargmaxable" (the
 certificates it lists); a ClassResult per class it holds, in increasing
 order (an argmaxable class without its witness where only the
 unargmaxable were listed); a Radius or None per result, or None without
-radii; {class: token} or None without a vocabulary."""
+radii; {class: token} or None without a vocabulary; the inputs asked
+(reviews.argmax.domain.Inputs), or None for the box or R^d."""
 
 Joined = collections.namedtuple(
-    "Joined", "provenance name classes dim bias results radii tokens certificates")
+    "Joined", "provenance name classes dim bias results radii tokens certificates inputs",
+    defaults=(None,))
 Joined.__doc__ = """The whole layer from its shards: as Shard, every class's result in
 order, the radii only where ``join`` was asked for them, and the
 certificates every shard lists ("all" unless one lists the unargmaxable
@@ -63,7 +66,7 @@ _SAME = (("version", "the version of the suite or of Python that made it"),
          " tensor"), ("bias_tensor", "the bias's tensor"), ("transpose", "--transpose"),
          ("file", "the layer's name"), ("classes", "the number of classes"),
          ("dim", "the dimension"), ("bias", "whether there is a bias"), ("box", "--box"),
-         ("tolerance", "--tolerance"))
+         ("inputs", "--inputs"), ("tolerance", "--tolerance"))
 _CERTIFICATES = ("all", "unargmaxable")
 # A shard's ints are class ids, sizes and dimensions: no more digits than these.
 _INT_DIGITS = 20
@@ -131,7 +134,7 @@ def read_shard(path, text):
         results, radii = _filled(asked, results, box, tolerance, with_radii)
     return Shard(path, provenance, fields.text("file"), classes, dim, fields.flag("bias"), box,
                  tolerance, certificates, results, radii if with_radii else None,
-                 reader.tokens)
+                 reader.tokens, fields.inputs())
 
 
 def _filled(asked, results, box, tolerance, with_radii):
@@ -189,7 +192,7 @@ def join(shards, version, radii=True):
             tokens.update(shard.tokens)
     certificates = "all" if all(s.certificates == "all" for s in shards) else "unargmaxable"
     return Joined(first.provenance, first.name, first.classes, first.dim, first.bias, results,
-                  found if radii else None, tokens, certificates)
+                  found if radii else None, tokens, certificates, first.inputs)
 
 
 def _no_masked_terms(shards, results):
@@ -238,7 +241,7 @@ def _key(shard, key):
     return {"version": provenance.version, "files": provenance.files,
             "weights_tensor": provenance.weights_tensor, "bias_tensor": provenance.bias_tensor,
             "transpose": provenance.transpose, "file": shard.name, "classes": shard.classes,
-            "dim": shard.dim, "bias": shard.bias, "box": shard.box,
+            "dim": shard.dim, "bias": shard.bias, "box": shard.box, "inputs": shard.inputs,
             "tolerance": shard.tolerance}[key]
 
 
@@ -322,6 +325,22 @@ class _ShardKeys:
         if number < 0:
             raise self.error('"%s" is negative' % key)
         return number
+
+    def inputs(self):
+        """The inputs asked (an Inputs), or None where the report names none."""
+        ends = self.get("inputs", None)
+        if ends is None:
+            return None
+        if not (isinstance(ends, list) and len(ends) == 2
+                and all(end is None or isinstance(end, str) for end in ends)):
+            raise self.error('"inputs" is %s, not [low, high] as exact text or null'
+                             % _shown(ends))
+        where = '%s: "inputs"' % shown_name(self.path)
+        try:
+            return inputs_value([None if end is None else rational_from_text(end, where)
+                                 for end in ends])
+        except InputError as error:
+            raise self.error(str(error)) from None
 
     def files(self):
         files = self.get("files")
