@@ -1,4 +1,5 @@
-"""The command line: ``counterexamples`` and its subcommands ``check-layer`` and ``merge``.
+"""The command line: ``counterexamples`` and its subcommands ``check-layer``, ``merge``
+and ``compare``.
 
     main        run the command line; return the exit status
 
@@ -9,12 +10,14 @@ with its status; nothing here ends the process.  One module per subcommand:
     suite       the reviewed claims: run them, report them, draw figures
     layer       check-layer: a user's layer read, checked and reported
     merge       merge: shards of check-layer --classes joined into one report
+    compare     compare: the verdicts that differ between two check-layer reports
     streams     what both share: output streams, the parser, the errors
 """
 
 import sys
 
 from reviews import __version__
+from reviews.cli.compare import compare_command
 from reviews.cli.layer import check_layer_command
 from reviews.cli.merge import merge_command
 from reviews.cli.streams import (BROKEN_PIPE, INTERRUPTED, PROGRAM, SUITE_NAME, Finished, Output,
@@ -33,6 +36,8 @@ def _command(argv, out, err):
         return check_layer_command(argv[1:], out, err)
     if argv[:1] == ["merge"]:
         return merge_command(argv[1:], out, err)
+    if argv[:1] == ["compare"]:
+        return compare_command(argv[1:], out, err)
     arguments = main_parser(out).parse_args(argv)
     if arguments.version:
         out.write("%s %s\n" % (SUITE_NAME, __version__))

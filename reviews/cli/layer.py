@@ -13,8 +13,8 @@ from reviews import __version__
 from reviews.argmax.question import Question
 from reviews.argmax.workers import job_count
 from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
-                                 add_output, attached, certificates_asked, columns, deliver,
-                                 exact_number, interval, not_empty, write_notes)
+                                 add_format, add_output, attached, certificates_asked, columns,
+                                 deliver, exact_number, interval, not_empty, write_notes)
 from reviews.formats.checkpoint import model_files
 from reviews.formats.classes import parse_classes
 from reviews.formats.source import STDIN
@@ -76,8 +76,7 @@ def _layer_parser(out):
                              " --box 100, T = 1e-8 is the question of the released detector's"
                              " linear program, which it asks only of the classes its search"
                              " misses (the search has no tolerance); default 0")
-    parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
-                        help="report format (default: text)")
+    add_format(parser, LAYER_FORMATS)
     parser.add_argument("--certificates", choices=CERTIFICATES,
                         help="the classes whose certificates the JSON lists (default: all;"
                              " unargmaxable: their combinations only, no witnesses, for a"

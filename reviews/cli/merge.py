@@ -10,8 +10,8 @@ is the one ``check-layer FILE`` gives with the same --format and
 that the certificates were not checked against the layer.
 """
 
-from reviews.cli.streams import (PROGRAM, Parser, UsageError, add_output, certificates_asked,
-                                 deliver, not_empty)
+from reviews.cli.streams import (PROGRAM, Parser, UsageError, add_format, add_output,
+                                 certificates_asked, deliver, not_empty)
 from reviews.errors import InputError
 from reviews.report.files import refuse_folder, refuse_inputs
 from reviews.report.layer import CERTIFICATES, LAYER_FORMATS
@@ -29,8 +29,7 @@ def _merge_parser(out):
     parser.add_argument("shards", metavar="SHARD", type=not_empty("a file name"), nargs="+",
                         help="a shard: check-layer FILE --classes A:B --format json --output"
                              " SHARD; together they hold every class once")
-    parser.add_argument("--format", choices=sorted(LAYER_FORMATS), default="text",
-                        help="report format (default: text)")
+    add_format(parser, LAYER_FORMATS)
     parser.add_argument("--certificates", choices=CERTIFICATES,
                         help="as check-layer's: the classes whose certificates the JSON lists"
                              " (default: all)")

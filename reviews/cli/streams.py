@@ -12,8 +12,8 @@ exit status; the pieces here make that so for both subcommands.
     WriteFailed             a report that could not be written
     Output                  a stream as the command writes to it
     Parser                  argparse, raising instead of printing and exiting
-    not_empty, exact_number, interval, add_output
-                            argument types and the shared --output option
+    not_empty, exact_number, interval, add_format, add_output
+                            argument types and the shared --format and --output options
     attached                an option's value joined to it, however it starts
     certificates_asked      --certificates as asked: only with --format json
     deliver                 a report to its file (written whole) or stream
@@ -32,7 +32,7 @@ from reviews.report.files import write_file
 
 __all__ = ["PROGRAM", "SUITE_NAME", "INTERRUPTED", "BROKEN_PIPE", "Stopped", "stop_on",
            "UsageError", "Finished", "WriteFailed", "Output", "Parser", "not_empty",
-           "exact_number", "interval", "attached",
+           "exact_number", "interval", "attached", "add_format",
            "add_output", "certificates_asked", "deliver", "columns", "write_notes"]
 
 PROGRAM = "counterexamples"
@@ -217,6 +217,11 @@ def attached(argv, option):
             argv[n:n + 2] = ["%s=%s" % (option, argv[n + 1])]
             return attached(argv, option)
     return argv
+
+
+def add_format(parser, formats):
+    parser.add_argument("--format", choices=sorted(formats), default="text",
+                        help="report format (default: text)")
 
 
 def add_output(parser):

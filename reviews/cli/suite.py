@@ -27,7 +27,9 @@ command:
   check-layer FILE  decide exactly which classes of a softmax layer are argmaxable
                     (options: %s check-layer --help)
   merge SHARD ...   join the JSON reports of check-layer --classes into one
-                    (options: %s merge --help)""" % (PROGRAM, PROGRAM)
+                    (options: %s merge --help)
+  compare A B       the classes whose verdict differs between two JSON reports
+                    of check-layer (options: %s compare --help)""" % (PROGRAM, PROGRAM, PROGRAM)
 
 
 def main_parser(out):

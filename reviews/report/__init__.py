@@ -8,6 +8,7 @@ any paper: everything it prints comes from the results it is given.
                 format shares (version, citation, tally)
     markdown    markdown's pieces: names as code spans, table cells, links
     layer       a checked layer (check-layer) as text, markdown and JSON
+    compare     two checked layers' reports compared (compare), in the same formats
     html        the claims as one self-contained HTML page
     svg         SVG figures (charts, region maps, tables) from computed data
     progress    the progress line of a long check on a terminal

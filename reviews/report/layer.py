@@ -8,6 +8,10 @@ markdown and JSON, for ``check-layer``.
     LAYER_FORMATS   the renderers by name
     CERTIFICATES    what layer_json can list: every class, or the unargmaxable
     approximation   an exact value rounded as the reports show it beside it
+    provenance_items, provenance_json
+                    a Provenance as labelled lines, as JSON keys (compare's too)
+    class_token, markdown_token
+                    a class's token in a line of text, in a table cell
 
 A checked layer's classes are numbered from 0, as in Python and the API
 (as the claims do).  Its text and markdown show
@@ -33,7 +37,8 @@ from reviews.shown import shown_name
 from reviews.report.markdown import code_span, markdown_name, table_cell
 
 __all__ = ["Provenance", "layer_text", "layer_markdown", "layer_json", "LAYER_FORMATS",
-           "CERTIFICATES", "approximation"]
+           "CERTIFICATES", "approximation", "provenance_items", "provenance_json",
+           "class_token", "markdown_token"]
 
 Provenance = namedtuple("Provenance", "version files weights_tensor bias_tensor transpose")
 Provenance.__doc__ = """What produced a checked layer's report: the version line, the files
@@ -227,7 +232,7 @@ def _where_exact(unargmaxable, flag):
     return ("Exact values and witnesses: %s" if unargmaxable else "Exact witnesses: %s") % flag
 
 
-def _token(tokens, index):
+def class_token(tokens, index):
     """Class ``index``'s token for a line of text: repr escapes every
     control, format and line-breaking character and shows the quotes, so
     that any string stays on its line and reads one way; "" without
@@ -273,7 +278,7 @@ def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provena
     if unargmaxable:
         lines += textwrap.wrap(_meaning(has_bias, _box(results), _tolerance(results),
                                         unargmaxable, inputs), 78)
-        lines += ["  class %d%s: %s" % (r.index, _token(tokens, r.index),
+        lines += ["  class %d%s: %s" % (r.index, class_token(tokens, r.index),
                                         _combination(r, inputs)) for r in unargmaxable]
         lines += _thin_lines(results, radii)
         lines.append(_count(results, unargmaxable, class_count))
@@ -287,7 +292,7 @@ def layer_text(name, results, dim, has_bias, radii=None, *, tokens=None, provena
     return "\n".join(lines) + "\n"
 
 
-def _provenance_items(provenance, results, domain=None):
+def provenance_items(provenance, results, domain=None):
     """(label, text) of each line of the provenance: version, files,
     tensors, options."""
     items = [("version", provenance.version)]
@@ -313,11 +318,11 @@ def _provenance_lines(provenance, results, domain=None):
     """The version line as the claims report starts, then the rest, labelled."""
     if provenance is None:
         return []
-    version, *rest = _provenance_items(provenance, results, domain)
+    version, *rest = provenance_items(provenance, results, domain)
     return [version[1]] + ["%s: %s" % item for item in rest]
 
 
-def _provenance_json(provenance):
+def provenance_json(provenance):
     def tensor(t):
         return None if t is None else {"name": t.name, "dtype": t.dtype, "shape": list(t.shape)}
     return [("version", provenance.version),
@@ -357,7 +362,7 @@ def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, pro
     lines = ["### check-layer %s" % markdown_name(name), ""]
     if provenance is not None:
         lines += ["- %s: %s" % (label.capitalize(), markdown_name(value))
-                  for label, value in _provenance_items(provenance, results, inputs)] + [""]
+                  for label, value in provenance_items(provenance, results, inputs)] + [""]
     lines += ["%s." % _header(results, dim, has_bias, class_count, inputs), ""]
     lines += _asked_lines(results, class_count, code_span) + [""] * (class_count is not None)
     if unargmaxable:
@@ -368,7 +373,7 @@ def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, pro
                   "",
                   "| Class |%s %s |" % (token, certificate),
                   "| ---: |%s --- |" % (token and " --- |")]
-        lines += ["| %d |%s `%s` |" % (r.index, _markdown_token(tokens, r.index),
+        lines += ["| %d |%s `%s` |" % (r.index, markdown_token(tokens, r.index),
                                        _combination(r, inputs)) for r in unargmaxable]
         lines.append("")
     thin = _thin(results, radii)
@@ -382,7 +387,7 @@ def layer_markdown(name, results, dim, has_bias, radii=None, *, tokens=None, pro
     return "\n".join(lines) + "\n"
 
 
-def _markdown_token(tokens, index):
+def markdown_token(tokens, index):
     """A token's table cell: its repr as a code span, pipes escaped."""
     if tokens is None:
         return ""
@@ -462,7 +467,7 @@ def layer_json(name, results, dim, has_bias, radii=None, certificates="all", *, 
                          % (", ".join(CERTIFICATES), certificates))
     box = _box(results)
     unargmaxable = [r for r in results if not r.argmaxable]
-    header = [] if provenance is None else _provenance_json(provenance)
+    header = [] if provenance is None else provenance_json(provenance)
     header += [("file", name), ("classes", len(results) if class_count is None else class_count),
                ("asked", _asked(results)), ("dim", dim), ("bias", has_bias),
               ("box", None if box is None else rational_text(box))]

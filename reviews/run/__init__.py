@@ -7,6 +7,7 @@ nothing of how it is parsed or rendered.
     resume    a checkpoint file: the classes decided so far, on disk
     shards    check-layer's JSON reports read back and joined
     merge     shards merged and checked against their layer where it is at hand
+    compare   two reports of the same classes compared: the verdicts that differ
 
 Import from the modules (``from reviews.run.layer import run_layer``);
 this package imports nothing itself.

@@ -10,6 +10,7 @@ checkpoint, with each radius found again.
 
     merge_shards    the shards read, joined and checked; a note where the
                     layer was not at hand
+    shard_text      a shard's text: a regular file read whole, as UTF-8
 """
 
 import os
@@ -24,7 +25,7 @@ from reviews.run.plan import reports_radii
 from reviews.run.shards import join, read_shard
 from reviews.shown import shown_name
 
-__all__ = ["merge_shards"]
+__all__ = ["merge_shards", "shard_text"]
 
 
 def merge_shards(paths, layer_path=None, bias_path=None):
@@ -35,7 +36,7 @@ def merge_shards(paths, layer_path=None, bias_path=None):
     version line.  InputError for shards that do not fit, contradict
     themselves or the layer.
     """
-    shards = [read_shard(path, _shard_text(path)) for path in paths]
+    shards = [read_shard(path, shard_text(path)) for path in paths]
     first = shards[0]
     # As the whole layer's run: radii in R^d or a box only (run_layer).
     joined = join(shards, "%s %s" % (SUITE_NAME, __version__),
@@ -105,7 +106,7 @@ def _holding(shards, index):
     return next(s.path for s in shards if any(r.index == index for r in s.results))
 
 
-def _shard_text(path):
+def shard_text(path):
     """A shard's text: a regular file read whole, as UTF-8."""
     handle, size = open_regular(path)
     with handle:

@@ -71,7 +71,9 @@ class TestMain(unittest.TestCase):
             "  check-layer FILE  decide exactly which classes of a softmax layer are argmaxable\n"
             "                    (options: counterexamples check-layer --help)\n"
             "  merge SHARD ...   join the JSON reports of check-layer --classes into one\n"
-            "                    (options: counterexamples merge --help)\n"), out)
+            "                    (options: counterexamples merge --help)\n"
+            "  compare A B       the classes whose verdict differs between two JSON reports\n"
+            "                    of check-layer (options: counterexamples compare --help)\n"), out)
 
     def test_check_layer_help_names_the_file_types_and_the_numbering(self):
         _, out, _ = in_process("check-layer", "--help")
