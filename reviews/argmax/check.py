@@ -108,7 +108,9 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     their results in increasing class order; None decides every class.
     ``inputs`` = (low, high) asks about inputs with low <= x_k <= high only
     (either end None or infinite for no end; reviews.argmax.domain): (0,
-    inf) for the image of a ReLU; (-R, R) is the box R.
+    inf) for the image of a ReLU; (-R, R) is the box R.  A tolerance with
+    inputs of two finite ends asks for a ball with its centre in them, as
+    in the box.
 
     >>> from fractions import Fraction
     >>> W = [[-2, -2], [1, 2], [Fraction(9, 5), Fraction(-4, 5)], [Fraction(9, 10), Fraction(1, 5)]]
@@ -171,7 +173,7 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     if question.inputs is not None:
         if radii:
             raise InputError("radii are found in R^d or in a box -R to R, not for other inputs")
-        return _on_inputs(weights, bias, progress, jobs, classes, question.inputs)
+        return _on_inputs(weights, bias, progress, jobs, classes, question)
     if masks.masked:
         asked = asked_classes(classes, masks.classes)
         if not any(i in masks.position for i in asked):
@@ -193,14 +195,18 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     return _in_order(asked, masks, twins, question, _decided(plan, needed, jobs, progress))
 
 
-def _on_inputs(weights, bias, progress, jobs, classes, inputs):
-    """iter_check_layer's Checked per class for ``inputs``: the moved
-    layer's question asked, its results moved back (reviews.argmax.domain)."""
+def _on_inputs(weights, bias, progress, jobs, classes, question):
+    """iter_check_layer's Checked per class for the question's inputs: the
+    moved layer's question asked (at the same tolerance: moving x changes
+    no margin and no distance), its results moved back
+    (reviews.argmax.domain)."""
+    inputs = question.inputs
     weights, bias, box, orthant = moved_layer(weights, bias, inputs)
     if orthant:
         orthant = Orthant(weights, bias)
         weights, bias, box = orthant.boxed()
-    decided = iter_check_layer(weights, bias, progress, box=box, jobs=jobs, classes=classes)
+    decided = iter_check_layer(weights, bias, progress, box=box, jobs=jobs, classes=classes,
+                               tolerance=question.tolerance)
     return _moved_back(decided, orthant or None, inputs)
 
 

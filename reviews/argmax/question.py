@@ -4,8 +4,8 @@ Class i is asked whether some input x makes it strictly the largest logit;
 the question narrows where x may be and how robustly i must win:
 
 * the box R > 0: x only with |x_k| <= R (None: all of R^d);
-* the tolerance T >= 0: a ball of radius above T, its centre in the box,
-  where i wins (0: a single point is enough);
+* the tolerance T >= 0: a ball of radius above T, its centre in the box
+  (or the inputs), where i wins (0: a single point is enough);
 * the inputs [low, high]: x only with low <= x_k <= high
   (reviews.argmax.domain).  The interval [-R, R] is the box R, and
   (-inf, inf) all of R^d: either is asked as such, so that one question
@@ -56,7 +56,7 @@ class Question(namedtuple("Question", "box tolerance inputs")):
                 inputs = None
             elif None not in inputs and inputs.low == -inputs.high:
                 box, inputs = inputs.high, None
-            elif tolerance:
-                raise InputError("a tolerance is asked in R^d or in a box -R to R, not for"
-                                 " other inputs")
+            elif tolerance and None in inputs:
+                raise InputError("a tolerance is asked in R^d or for inputs of two finite"
+                                 " ends, not on a half-line")
         return super().__new__(cls, box, tolerance, inputs)

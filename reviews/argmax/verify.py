@@ -9,7 +9,7 @@ either at a tolerance by its exact norms (reviews.argmax.tolerance).
     Verifier    verify's layer made exact once, for many results of it
 """
 
-from reviews.argmax.domain import holds_on
+from reviews.argmax.domain import holds_on, moved_layer
 from reviews.argmax.kernels.layer_input import (certificate_number, class_index, integer_layer,
                                                 sequence)
 from reviews.argmax.kernels.norms import holds_at
@@ -87,10 +87,15 @@ class Verifier:
                 weights, bias = [], None
             else:
                 weights, bias = self.masks.select(weights), self.masks.select(bias)
+        self.bound, self.tolerance, self.inputs = Question(box, tolerance, inputs)
+        self.shift = 0
+        if self.inputs is not None and self.tolerance:
+            # Moved to its box, as check_layer asks it (reviews.argmax.domain).
+            weights, bias, self.bound, _ = moved_layer(weights, bias, self.inputs)
+            self.shift = (self.inputs.low + self.inputs.high) / 2
+            self.inputs = None
         rows, biases, _ = integer_layer(weights, bias) if weights else ([], None, 1)
         self.rows, self.biases = rows, biases or [0] * len(rows)
-        question = Question(box, tolerance, inputs)
-        self.bound, self.tolerance, self.inputs = question
         # A witness at a tolerance is checked with the layer's geometry.
         self._geometry = Geometry(rows, biases, None) if rows and self.tolerance else None
 
@@ -150,7 +155,7 @@ class Verifier:
         x = sequence(witness, "result.witness")
         if len(x) != len(rows[0]):
             raise InputError("result.witness has length %d for d = %d" % (len(x), len(rows[0])))
-        x = [certificate_number(v, "result.witness[%d]" % k, "a witness")
+        x = [certificate_number(v, "result.witness[%d]" % k, "a witness") - self.shift
              for k, v in enumerate(x)]
         if bound is not None and max(map(abs, x)) > bound:
             return False

@@ -161,12 +161,19 @@ def _meaning(has_bias, box=None, tolerance=0, unargmaxable=(), domain=None):
     if all(r.masked for r in unargmaxable):
         return ("Unargmaxable classes, each masked by a bias of -inf: its logit is -inf at"
                 " every input, never the largest.")
-    combined = (_domain_meaning(domain) if domain is not None
+    combined = (_domain_meaning(domain, tolerance) if domain is not None
                 else _combined_meaning(has_bias, box, tolerance))
     return combined + " " + _MASKED if any(r.masked for r in unargmaxable) else combined
 
 
-def _domain_meaning(domain):
+def _domain_meaning(domain, tolerance):
+    if tolerance:
+        return ("No ball of radius above the tolerance T (its centre in the inputs %s) lies"
+                " where these classes win: for each, sum_j lam_j (b[j] - b[i] + T |w[j] -"
+                " w[i]|_2) is at least the largest value of sum_j lam_j (w[i] - w[j]) . x over"
+                " the inputs (weights lam_j >= 0, summing to 1), so at every centre some listed"
+                " rival's logit l[j] is within T |w[j] - w[i]|_2 of l[i] or above it."
+                % shown_inputs(domain))
     return ("Unargmaxable for the inputs %s: for each, a weighted mean of other classes'"
             " logits l[j] (weights lam_j >= 0, summing to 1) is at least its logit l[i] at"
             " every such input, because sum_j lam_j (b[j] - b[i]) is at least the largest"

@@ -130,6 +130,35 @@ class TestVerdicts(unittest.TestCase):
         self.assertTrue(all(verify(weights, bias, r, inputs=(0, INF)) for r in results))
 
 
+class TestTolerance(unittest.TestCase):
+
+    def test_a_tolerance_asks_the_moved_box_s_question_and_verify_checks_it(self):
+        weights, bias = _layer(50, 12, 3)
+        for domain, tolerance in [((0, 2), F(1, 10)), ((-1, 3), F(1, 2))]:
+            with self.subTest(inputs=domain, tolerance=tolerance):
+                results = check_layer(weights, bias, inputs=domain, tolerance=tolerance)
+                moved, moved_bias, box, _ = moved_layer(weights, bias, inputs_value(domain))
+                self.assertEqual([r.argmaxable for r in results],
+                                 [r.argmaxable for r in check_layer(moved, moved_bias, box=box,
+                                                                     tolerance=tolerance)])
+                self.assertTrue(all(verify(weights, bias, r, inputs=domain, tolerance=tolerance)
+                                    for r in results))
+                self.assertTrue(all(low <= v <= high for r in results if r.argmaxable
+                                    for v in r.witness for low, high in [domain]))
+                # Each class that passes the tolerance passes without it.
+                plain = check_layer(weights, bias, inputs=domain)
+                self.assertFalse(any(a.argmaxable and not b.argmaxable
+                                     for a, b in zip(results, plain)))
+                self.assertIn(False, [r.argmaxable for r in results])
+
+    def test_a_witness_that_clears_no_tolerance_is_refused(self):
+        # At x = 1 class 1 beats class 0 by 1, at x = 1/2 by 1/2: |w_1 - w_0|_2 = 1.
+        weights, bias = [[0], [1]], [0, 0]
+        result = ClassResult(1, True, (F(1, 2),))
+        self.assertTrue(verify(weights, bias, result, inputs=(0, 1), tolerance=F(1, 4)))
+        self.assertFalse(verify(weights, bias, result, inputs=(0, 1), tolerance=F(1, 2)))
+
+
 class TestVerify(unittest.TestCase):
 
     def test_a_witness_outside_the_domain_is_refused(self):
@@ -174,8 +203,9 @@ class TestQuestions(unittest.TestCase):
     def test_what_is_not_asked_with_inputs_yet_is_refused(self):
         with self.assertRaisesRegex(InputError, "the box or for the inputs, not both"):
             check_layer([[0], [1]], box=1, inputs=(0, 1))
-        with self.assertRaisesRegex(InputError, "a tolerance is asked in R.d or in a box"):
-            check_layer([[0], [1]], tolerance=1e-8, inputs=(0, 1))
+        with self.assertRaisesRegex(InputError, "a tolerance is asked in R.d or for inputs of"
+                                                " two finite ends, not on a half-line"):
+            check_layer([[0], [1]], tolerance=1e-8, inputs=(0, None))
         with self.assertRaisesRegex(InputError, "radii are found in R.d or in a box"):
             iter_check_layer([[0], [1]], radii=True, inputs=(0, 1))
 

@@ -56,8 +56,9 @@ class TestQuestion(FileTestCase):
                 (("--inputs", "5"), "expected LO:HI"),
                 (("--inputs", "0:x"), "expected a number, or inf, got 'x'"),
                 (("--inputs", "0:1", "--box", "2"), "ask for the box or for the inputs, not both"),
-                (("--inputs", "0:1", "--tolerance", "1e-8"), "a tolerance is asked in R.d or"
-                                                             " in a box")]:
+                (("--inputs", "0:inf", "--tolerance", "1e-8"), "a tolerance is asked in R.d"
+                                                               " or for inputs of two finite"
+                                                               " ends")]:
             with self.subTest(typed=typed):
                 status, out, err = in_process("check-layer", *self.layer, *typed)
                 self.assertEqual((status, out, err.count("\n")), (2, "", 1))
