@@ -159,7 +159,7 @@ def _read_header(handle, where, objects=False):
                          % (where, length))
     header = _Header(text.decode("latin-1"), 8 + width, where)
     order, kind = header.descr[:1], header.descr[1:]
-    if objects and header.descr == "|O":
+    if objects and kind == _OBJECTS:
         return header, _OBJECTS, False, 8 + width + length
     one_byte = kind in KINDS and KINDS[kind] == 1
     if kind not in KINDS or kind == "bf16" or not (order in "<>=" or order == "|" and one_byte):

@@ -30,6 +30,7 @@ import sys
 from reviews.errors import InputError
 from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
 from reviews.formats.pickle_screen import Call, Refused, StandIn, StandInUnpickler, screen
+from reviews.formats.safetensors import MAX_TENSORS
 from reviews.shown import excerpt, shown_shape
 
 __all__ = ["numpy_pickle_arrays"]
@@ -132,28 +133,55 @@ def _scalar(dtype, data=None):
     return _Scalar()
 
 
-def _latin1(text, encoding):
-    # Protocols 0 to 2 have no bytes: an array's raw bytes are pickled as
-    # _codecs.encode(their latin-1 text, "latin1").
-    if not isinstance(text, str) or encoding not in ("latin1", "latin-1"):
-        raise Refused("_codecs.encode is called with other than text and latin1")
-    return text.encode("latin-1")
+class _Latin1:
+    """_codecs.encode(text, "latin1"): protocols 0 to 2 have no bytes, so an
+    array's raw bytes are pickled as their latin-1 text.  Each call copies
+    its text: all of them together may make at most as many bytes as the
+    pickle has (one memoized text encoded over and over would otherwise
+    make gigabytes)."""
+
+    def __init__(self, budget):
+        self.budget = budget
+
+    def __call__(self, text, encoding):
+        if not isinstance(text, str) or encoding not in ("latin1", "latin-1"):
+            raise Refused("_codecs.encode is called with other than text and latin1")
+        self.budget -= len(text)
+        if self.budget < 0:
+            raise Refused("_codecs.encode makes more bytes than the pickle has")
+        return text.encode("latin-1")
 
 
 class _Dict(dict):
-    """collections.OrderedDict: BUILD may set nothing on it."""
+    """collections.OrderedDict, made empty and filled by SETITEMS as pickle
+    writes one (from its arguments it would copy them, past the screen's
+    look at keys); BUILD may set nothing on it."""
+
+    def __init__(self):
+        super().__init__()
 
     def __setstate__(self, state):
         if state:
             raise Refused("an ordered dict's state is set")
 
 
-_GLOBALS = {("numpy", "ndarray"): _NDARRAY, ("numpy", "dtype"): Call(_Dtype),
-            ("collections", "OrderedDict"): Call(_Dict), ("_codecs", "encode"): Call(_latin1)}
-for _core in ("numpy.core", "numpy._core"):
-    _GLOBALS[_core + ".multiarray", "_reconstruct"] = Call(_reconstruct)
-    _GLOBALS[_core + ".numeric", "_frombuffer"] = Call(_frombuffer)
-    _GLOBALS[_core + ".multiarray", "scalar"] = Call(_scalar)
+def _globals(size):
+    """The globals a pickle of ``size`` bytes may name, each a stand-in."""
+    allowed = {("numpy", "ndarray"): _NDARRAY, ("numpy", "dtype"): Call(_Dtype),
+               ("collections", "OrderedDict"): Call(_Dict),
+               ("_codecs", "encode"): Call(_Latin1(size))}
+    for core in ("numpy.core", "numpy._core"):
+        allowed[core + ".multiarray", "_reconstruct"] = Call(_reconstruct)
+        allowed[core + ".numeric", "_frombuffer"] = Call(_frombuffer)
+        allowed[core + ".multiarray", "scalar"] = Call(_scalar)
+    return allowed
+
+
+class _Unpickler(StandInUnpickler):
+    """The stand-ins' unpickler: numpy pickles name no persistent ids."""
+
+    def persistent_load(self, pid):
+        raise Refused("a persistent id: numpy pickles have none")
 
 
 def _refusal(where, module, name):
@@ -161,26 +189,35 @@ def _refusal(where, module, name):
                       % (where, excerpt(module)[1:-1], excerpt(name)[1:-1]))
 
 
-def _leaves(value, name):
-    """(name, _Ndarray) of every numeric array in ``value``, in order (the
-    screen bounds how deep containers nest, so the recursion too)."""
+def _leaves(value, name, seen, where):
+    """(name, _Ndarray) of every numeric array in ``value``, in order.
+
+    Each container is looked into once (``seen``: their ids), the first
+    time it is reached: memo references may make a few kilobytes into a
+    container holding itself, or a lattice of 10**15 paths.  The screen
+    bounds how deep containers nest, so the recursion too."""
     if isinstance(value, _Ndarray):
+        if value.dtype is None:
+            raise InputError("%s: array %s is made but given no values" % (where, excerpt(name)))
         if value.dtype.kind != _OBJECT:
             yield name, value
             return
+    if not isinstance(value, (_Ndarray, dict, list, tuple)) or id(value) in seen:
+        return
+    seen.add(id(value))
+    if isinstance(value, _Ndarray):
         if value.shape == () and len(value.data) == 1:
             # np.save of a dict: a 0-d array holding it, named by its keys alone
-            yield from _leaves(value.data[0], name)
+            yield from _leaves(value.data[0], name, seen, where)
             return
         items = enumerate(value.data)
     elif isinstance(value, dict):
-        items = ((key, item) for key, item in value.items() if isinstance(key, str))
-    elif isinstance(value, (list, tuple)):
-        items = enumerate(value)
+        items = ((key, item) for key, item in value.items()
+                 if isinstance(key, str) or type(key) is int)
     else:
-        return
+        items = enumerate(value)
     for key, item in items:
-        yield from _leaves(item, "%s.%s" % (name, key) if name else str(key))
+        yield from _leaves(item, "%s.%s" % (name, key) if name else str(key), seen, where)
 
 
 def _array(name, found, where):
@@ -203,17 +240,24 @@ def _pickled_arrays(data, where):
     """[Array] of the numeric arrays a pickle of numpy arrays holds, named
     by their keys (``data``: the pickle's bytes; ``where`` starts every
     message)."""
-    screen(data, where, _GLOBALS, _refusal)
-    loaded = StandInUnpickler(data, where, _GLOBALS, _refusal).load_screened(
-        "a pickle of numpy arrays")
-    arrays = [_array(name, found, where) for name, found in _leaves(loaded, "")]
+    allowed = _globals(len(data))
+    screen(data, where, allowed, _refusal)
+    unpickler = _Unpickler(data, where, allowed, _refusal)
+    loaded = unpickler.load_screened("a pickle of numpy arrays")
+    left = unpickler.left()
+    if left:
+        raise InputError("%s: %d bytes after the pickle's end" % (where, left))
+    arrays, names = [], set()
+    for name, found in _leaves(loaded, "", set(), where):
+        if name in names:
+            raise InputError("%s: two arrays are named %s" % (where, excerpt(name)))
+        if len(arrays) == MAX_TENSORS:
+            raise InputError("%s: more than %d arrays, past the limit of a file's tensors"
+                             % (where, MAX_TENSORS))
+        names.add(name)
+        arrays.append(_array(name, found, where))
     if not arrays:
-        raise InputError("%s: holds no numpy array of numbers (%s)"
-                         % (where, type(loaded).__name__))
-    names = [array.name for array in arrays]
-    if len(set(names)) != len(names):
-        raise InputError("%s: two arrays are named %s" % (
-            where, excerpt(next(n for n in names if names.count(n) > 1))))
+        raise InputError("%s: holds no numpy array of numbers" % where)
     return arrays
 
 

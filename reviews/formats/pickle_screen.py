@@ -222,8 +222,13 @@ class StandInUnpickler(pickle.Unpickler):
     name)``, raised."""
 
     def __init__(self, data, where, allowed, refusal):
-        super().__init__(io.BytesIO(data))
+        self._stream = io.BytesIO(data)
+        super().__init__(self._stream)
         self.where, self._allowed, self._refusal = where, allowed, refusal
+
+    def left(self):
+        """How many bytes follow the pickle's STOP, once loaded."""
+        return len(self._stream.getbuffer()) - self._stream.tell()
 
     def find_class(self, module, name):
         if (module, name) not in self._allowed:

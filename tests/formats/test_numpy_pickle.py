@@ -13,13 +13,18 @@ from reviews.errors import InputError
 from reviews.formats import numpy_pickle
 from reviews.formats.layers import read_model
 from tests.support import ROOT, FileTestCase
-from tests.support.torch_files import (BUILD, EMPTY_DICT, MARK, NEWFALSE, NONE, PROTO, REDUCE,
-                                       SETITEM, STOP, TUPLE, glob, number, text)
+from tests.support.torch_files import (APPEND, APPENDS, BUILD, EMPTY_DICT, EMPTY_LIST, MARK,
+                                       NEWFALSE, NONE, PROTO, REDUCE, SETITEM, STOP, TUPLE, glob,
+                                       number, put, text)
 
 PICKLES = os.path.join(ROOT, "tests", "data", "pickles")
 G2PM = os.path.join(ROOT, "tests", "data", "real", "g2pM_np_ckpt.pkl")
 SHORT_BINBYTES = b"C"
-TUPLE2 = b"\x86"
+SETITEMS = b"u"
+
+
+def get(index):
+    return b"h" + bytes([index])
 
 
 def _arrays(path):
@@ -170,7 +175,57 @@ class TestHostile(FileTestCase):
 
     def test_a_pickle_without_arrays_says_so(self):
         self.assertRefused(PROTO + EMPTY_DICT + text("a") + number(1) + SETITEM + STOP,
-                           "holds no numpy array of numbers \\(dict\\)")
+                           "holds no numpy array of numbers$")
+
+    def test_a_lattice_of_memo_references_is_walked_once_per_container(self):
+        # Five levels of lists, each holding the one below 1000 times: 10**15
+        # paths in 10 KB, and the array at the bottom reached by all of them.
+        out = PROTO + _array((2, 2), "f4", "<", struct.pack("<4f", 1, 2, 3, 4)) + put(0)
+        for level in range(1, 6):
+            out += EMPTY_LIST + put(level) + MARK + get(level - 1) * 1000 + APPENDS
+        # The bottom list once: its 1000 names of the one array.
+        arrays = _arrays(self.write("m.pkl", out + STOP))
+        self.assertEqual((len(arrays), list(arrays)[-1]), (1000, "0.0.0.0.999"))
+
+    def test_a_container_holding_itself_is_no_recursion(self):
+        for pickle in (PROTO + EMPTY_DICT + put(0) + text("a") + get(0) + SETITEM + STOP,
+                       PROTO + EMPTY_LIST + put(0) + get(0) + APPEND + STOP):
+            with self.subTest(pickle=pickle):
+                self.assertRefused(pickle, "holds no numpy array of numbers$")
+
+    def test_an_array_never_given_its_values_is_refused(self):
+        unbuilt = (glob("numpy.core.multiarray", "_reconstruct") + MARK + glob("numpy", "ndarray")
+                   + MARK + number(0) + TUPLE + SHORT_BINBYTES + b"\x01b" + TUPLE + REDUCE)
+        self.assertRefused(PROTO + EMPTY_DICT + text("w") + unbuilt + SETITEM + STOP,
+                           "array 'w' is made but given no values")
+
+    def test_an_ordered_dict_from_arguments_is_refused(self):
+        # From a list of pairs it would copy them, keys the screen never saw.
+        pickle = (PROTO + glob("collections", "OrderedDict") + EMPTY_LIST + b"\x85" + REDUCE
+                  + STOP)
+        self.assertRefused(pickle, "not a pickle of numpy arrays: TypeError")
+
+    def test_one_text_encoded_over_and_over_is_refused_past_the_pickle_s_size(self):
+        pickle = (PROTO + EMPTY_LIST + glob("_codecs", "encode") + put(0) + MARK
+                  + text("x" * 1000) + text("latin1") + TUPLE + put(1) + MARK
+                  + (get(0) + get(1) + REDUCE) * 100 + APPENDS + STOP)
+        self.assertRefused(pickle, "_codecs.encode makes more bytes than the pickle has")
+
+    def test_many_names_and_a_repeat_are_found_in_linear_time(self):
+        w = _array((2, 2), "f4", "<", struct.pack("<4f", 1, 2, 3, 4)) + put(0)
+        pickle = (PROTO + EMPTY_DICT + MARK + text("l") + EMPTY_LIST + MARK + w
+                  + get(0) * 6000 + APPENDS + text("l.1") + get(0) + SETITEMS + STOP)
+        self.assertRefused(pickle, "two arrays are named 'l.1'")
+
+    def test_bytes_after_the_pickle_are_refused(self):
+        data = struct.pack("<4f", 1, 2, 3, 4)
+        self.assertRefused(_pickle(w=_array((2, 2), "f4", "<", data)) + b"garbage",
+                           "7 bytes after the pickle's end")
+
+    def test_an_array_under_an_int_key_is_named_by_it(self):
+        data = struct.pack("<4f", 1, 2, 3, 4)
+        pickle = PROTO + EMPTY_DICT + number(7) + _array((2, 2), "f4", "<", data) + SETITEM + STOP
+        self.assertEqual(list(_arrays(self.write("m.pkl", pickle))), ["7"])
 
     def test_a_truncated_pickle_is_one_error(self):
         data = struct.pack("<4f", 1, 2, 3, 4)
