@@ -323,7 +323,8 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
         layer = layer._replace(bias=bias, bias_tensor=bias_array,
                                files=layer.files + [bias_path])
     if layer.tokens is not None and vocab is None and os.path.isdir(path):
-        note("%s: classes named by config.json's id2label" % path)
+        if not oriented:   # a file naming its own head said where its names come from
+            note("%s: classes named by config.json's id2label" % path)
     elif vocab is None and path != STDIN and os.path.isdir(path):
         vocab = find_vocab(path)
         if vocab is not None:
