@@ -171,9 +171,10 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     jobs = job_count(jobs)
     question = Question(box, tolerance, inputs)
     if question.inputs is not None:
-        if radii:
-            raise InputError("radii are found in R^d or in a box -R to R, not for other inputs")
-        return _on_inputs(weights, bias, progress, jobs, classes, question)
+        if radii and None in question.inputs:
+            raise InputError("radii are found in R^d or for inputs of two finite ends, not on"
+                             " a half-line")
+        return _on_inputs(weights, bias, progress, jobs, classes, question, radii)
     if masks.masked:
         asked = asked_classes(classes, masks.classes)
         if not any(i in masks.position for i in asked):
@@ -195,18 +196,18 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     return _in_order(asked, masks, twins, question, _decided(plan, needed, jobs, progress))
 
 
-def _on_inputs(weights, bias, progress, jobs, classes, question):
+def _on_inputs(weights, bias, progress, jobs, classes, question, radii):
     """iter_check_layer's Checked per class for the question's inputs: the
-    moved layer's question asked (at the same tolerance: moving x changes
-    no margin and no distance), its results moved back
-    (reviews.argmax.domain)."""
+    moved layer's question asked (at the same tolerance, with the same
+    radii: moving x changes no margin and no distance), its results moved
+    back (reviews.argmax.domain)."""
     inputs = question.inputs
     weights, bias, box, orthant = moved_layer(weights, bias, inputs)
     if orthant:
         orthant = Orthant(weights, bias)
         weights, bias, box = orthant.boxed()
     decided = iter_check_layer(weights, bias, progress, box=box, jobs=jobs, classes=classes,
-                               tolerance=question.tolerance)
+                               tolerance=question.tolerance, radii=radii)
     return _moved_back(decided, orthant or None, inputs)
 
 

@@ -37,6 +37,7 @@ an infinite end (Farkas: the domain's multipliers are that coordinate).
     moved_layer   the layer, box and orthant of the moved question
     Orthant       the classes of a moved layer decided on y >= 0
     moved_back    a result of the moved layer as one of the layer
+    moved         a result of the layer as one of the moved layer in its box
     holds_on      exact check of a combination for the domain
     shown_inputs  the domain as a report says it: "x >= 0", "-1 <= x <= 1"
 """
@@ -53,7 +54,7 @@ from reviews.argmax.strategy.feasibility import decide
 from reviews.errors import InputError
 from reviews.exact import common_denominator, exact_text, real_number
 
-__all__ = ["Inputs", "inputs_value", "moved_layer", "Orthant", "moved_back", "holds_on",
+__all__ = ["Inputs", "inputs_value", "moved_layer", "Orthant", "moved_back", "moved", "holds_on",
            "shown_inputs"]
 
 Inputs = namedtuple("Inputs", "low high")
@@ -139,6 +140,17 @@ def _point(witness):
     if isinstance(witness, Witness):
         return [Fraction(n, witness.denominator) for n in witness.numerators]
     return [Fraction(v) for v in witness]
+
+
+def moved(result, inputs, box):
+    """A result of the layer for inputs of two finite ends as one of the
+    moved layer in its ``box`` (moved_back's inverse): its witness x moved
+    to y = x - m."""
+    result = result._replace(box=box)
+    if not result.argmaxable or result.witness is None:
+        return result
+    middle = (inputs.low + inputs.high) / 2
+    return result._replace(witness=tuple(v - middle for v in _point(result.witness)))
 
 
 def moved_back(result, inputs):

@@ -72,6 +72,7 @@ from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
+from reviews.argmax.domain import inputs_value, moved, moved_layer
 from reviews.argmax.strategy.feasibility import decide
 from reviews.argmax.kernels.layer_input import class_index, integer_layer
 from reviews.argmax.reductions.masked import Masks
@@ -411,8 +412,9 @@ def _integers(witness):
     return witness.numerators, witness.denominator
 
 
-def radii(weights, bias, results, threshold=THRESHOLD):
-    """A Radius per result (None for an unargmaxable class), in the results' box.
+def radii(weights, bias, results, threshold=THRESHOLD, inputs=None):
+    """A Radius per result (None for an unargmaxable class), in the results' box,
+    or for ``inputs`` = (low, high) of two finite ends, with its centre in them.
 
     Each is its witness's bound; where that is below ``threshold``, the
     largest radius itself: exact = True and value the largest radius rounded
@@ -426,6 +428,14 @@ def radii(weights, bias, results, threshold=THRESHOLD):
     >>> radii(W, b, check_layer(W, b, box=100))[1]
     Radius(value=Fraction(1, 1000000000), exact=True, upper=Fraction(1, 1000000000))
     """
+    if inputs is not None:
+        inputs = inputs_value(inputs)
+        if None in inputs:
+            raise InputError("radii are found in R^d or for inputs of two finite ends, not on"
+                             " a half-line")
+        # Measured in the moved box: moving x changes no margin and no distance.
+        weights, bias, box, _ = moved_layer(weights, bias, inputs)
+        results = [moved(result, inputs, box) for result in results]
     masks = Masks(weights, bias)
     if masks.masked:
         # None for a masked class (never argmaxable), the others measured

@@ -94,7 +94,8 @@ def run_layer(layer, asked, files, options, notes, progress=None):
                                                   "" if jobs == 1 else "es"))
     if progress is not None:
         progress.status("preparing %d classes of dimension %d" % (len(weights), len(weights[0])))
-    with_radii = (options.question.inputs is None
+    inputs = options.question.inputs
+    with_radii = ((inputs is None or None not in inputs)
                   and reports_radii(decided, len(weights), len(weights[0])))
     check = functools.partial(_named, options, iter_check_layer, weights, layer.bias,
                               progress=progress, box=options.question.box, jobs=jobs,
@@ -105,8 +106,9 @@ def run_layer(layer, asked, files, options, notes, progress=None):
     else:
         header = _checkpoint_header(files, layer, options, asked)
         checked = _resumed(options, header, check, layer, asked, with_radii, notes)
-    if options.question.inputs is not None:
-        notes.append("no radius reported: radii are found in R^d or in a box -R to R")
+    if inputs is not None and None in inputs:
+        notes.append("no radius reported: radii are found in R^d or for inputs of two finite"
+                     " ends, not on a half-line")
     elif not with_radii:
         notes.append("no radius reported: past N * C * d = 2**26, N the classes"
                      " decided, the radii would take minutes more (pass --tolerance T"
@@ -187,6 +189,7 @@ def _resumed(options, header, check, layer, asked, with_radii, notes):
                 stop.resume = ("%s keeps %d of the %d classes asked: the same command resumes"
                                " from them" % (where, len(kept) + len(decided), len(wanted)))
                 raise
-    found = radii(weights, bias, kept) if with_radii and kept else [None] * len(kept)
+    found = (radii(weights, bias, kept, inputs=options.question.inputs) if with_radii and kept
+             else [None] * len(kept))
     decided.update((r.index, Checked(r, radius)) for r, radius in zip(kept, found))
     return [decided[i] for i in wanted]

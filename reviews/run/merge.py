@@ -40,7 +40,7 @@ def merge_shards(paths, layer_path=None, bias_path=None):
     first = shards[0]
     # As the whole layer's run: radii in R^d or a box only (run_layer).
     joined = join(shards, "%s %s" % (SUITE_NAME, __version__),
-                  radii=first.inputs is None
+                  radii=(first.inputs is None or None not in first.inputs)
                   and reports_radii(first.classes, first.classes, first.dim))
     layer = _layer_at_hand(joined, layer_path, bias_path)
     if layer is not None:
@@ -93,7 +93,7 @@ def _check_against(joined, layer, shards):
         raise InputError("%s: class %d's certificate does not hold on the layer"
                          % (shown_name(_holding(shards, index)), index))
     if joined.radii is not None:
-        found = radii(layer.weights, layer.bias, joined.results)
+        found = radii(layer.weights, layer.bias, joined.results, inputs=joined.inputs)
         for result, given, again in zip(joined.results, joined.radii, found):
             if given != again:
                 raise InputError("%s: class %d's radius is not the one found again on the"

@@ -10,6 +10,7 @@ from reviews.argmax.domain import Inputs, holds_on, inputs_value, moved_layer, s
 from reviews.argmax.kernels.layer_input import exact_layer
 from reviews.argmax.result import ClassResult
 from reviews.argmax.strategy.feasibility import decide
+from reviews.argmax.tolerance import radii
 from reviews.argmax.verify import verify
 from reviews.errors import InputError
 
@@ -151,6 +152,16 @@ class TestTolerance(unittest.TestCase):
                                      for a, b in zip(results, plain)))
                 self.assertIn(False, [r.argmaxable for r in results])
 
+    def test_radii_for_finite_inputs_are_the_moved_box_s(self):
+        weights, bias = _layer(60, 10, 3)
+        checked = list(iter_check_layer(weights, bias, radii=True, inputs=(-1, 3)))
+        moved, moved_bias, box, _ = moved_layer(weights, bias, inputs_value((-1, 3)))
+        in_box = list(iter_check_layer(moved, moved_bias, radii=True, box=box))
+        self.assertEqual([c.radius for c in checked], [c.radius for c in in_box])
+        self.assertEqual(radii(weights, bias, [c.result for c in checked], inputs=(-1, 3)),
+                         [c.radius for c in checked])
+        self.assertIn(None, [c.radius for c in checked])
+
     def test_a_witness_that_clears_no_tolerance_is_refused(self):
         # At x = 1 class 1 beats class 0 by 1, at x = 1/2 by 1/2: |w_1 - w_0|_2 = 1.
         weights, bias = [[0], [1]], [0, 0]
@@ -206,8 +217,9 @@ class TestQuestions(unittest.TestCase):
         with self.assertRaisesRegex(InputError, "a tolerance is asked in R.d or for inputs of"
                                                 " two finite ends, not on a half-line"):
             check_layer([[0], [1]], tolerance=1e-8, inputs=(0, None))
-        with self.assertRaisesRegex(InputError, "radii are found in R.d or in a box"):
-            iter_check_layer([[0], [1]], radii=True, inputs=(0, 1))
+        with self.assertRaisesRegex(InputError, "radii are found in R.d or for inputs of two"
+                                                " finite ends, not on a half-line"):
+            iter_check_layer([[0], [1]], radii=True, inputs=(0, None))
 
     def test_the_moved_layer_and_the_shown_domain(self):
         self.assertEqual(moved_layer([[1, 1]], [0], Inputs(F(-1), F(3))),

@@ -84,6 +84,13 @@ class TestShardsAndCheckpoints(FileTestCase):
                                     self.shard("b.json", "2:4"))
         self.assertEqual((status, out), (0, whole[1]))
 
+    def test_merged_shards_of_finite_inputs_keep_their_radii(self):
+        whole = in_process("check-layer", *self.layer, "--inputs", "-1:2", "--format", "json")
+        self.assertIn('"radius"', whole[1])
+        status, out, _ = in_process("merge", self.shard("a.json", "0:3", "-1:2"),
+                                    self.shard("b.json", "3:4", "-1:2"), "--format", "json")
+        self.assertEqual((status, out), (0, whole[1]))
+
     def test_shards_of_other_inputs_are_refused(self):
         status, _, err = in_process("merge", self.shard("a.json", "0:2"),
                                     self.shard("b.json", "2:4", "0:1"))
