@@ -5,9 +5,9 @@ A SentencePiece ``.model`` file (T5's ``spiece.model``, Llama's
 serialized ``ModelProto`` message whose field 1, repeated, holds one
 ``SentencePiece`` message per id, in id order; that message's field 1 is
 the piece, a UTF-8 string.  Only those are read: every other field is
-skipped by its wire type, and nothing is run.  The wire format is checked as
-it is read: a length past the end of its message, an unknown wire type or a
-piece that is not UTF-8 is an InputError naming the byte offset.
+skipped by its wire type, and nothing is run.  The wire format is read and checked
+by reviews.formats.protobuf; a piece that is not UTF-8 is an InputError
+naming its byte offset.
 
 Fairseq-made models (``sentencepiece.bpe.model``) are numbered by their
 tokenizers in fairseq's layout: ``<s>`` 0, ``<pad>`` 1, ``</s>`` 2, ``<unk>``
@@ -21,6 +21,7 @@ XGLM tokenizers, ``fairseq_offset = 1``).
 import os
 
 from reviews.errors import InputError
+from reviews.formats.protobuf import LENGTH, fields
 from reviews.formats.source import open_regular
 
 __all__ = ["sentencepiece_pieces", "sentencepiece_tokens", "FAIRSEQ_MODEL"]
@@ -32,46 +33,6 @@ _FAIRSEQ_SPECIAL = ("<s>", "<pad>", "</s>", "<unk>")
 _SENTENCEPIECE_SPECIAL = 3
 # A model file past this is no tokenizer's (the largest are a few MB).
 _MAX_BYTES = 64 * 2 ** 20
-_VARINT, _FIXED64, _LENGTH, _FIXED32 = 0, 1, 2, 5
-
-
-def _varint(data, position, path):
-    value, shift = 0, 0
-    while True:
-        if position >= len(data):
-            raise InputError("%s: byte %d: a number runs past the end of the file"
-                             % (path, position))
-        byte = data[position]
-        value |= (byte & 0x7F) << shift
-        position += 1
-        if not byte & 0x80:
-            return value, position
-        shift += 7
-        if shift > 63:
-            raise InputError("%s: byte %d: a number of more than 10 bytes" % (path, position))
-
-
-def _fields(data, start, end, path):
-    """(field number, wire type, value or (begin, end) of its bytes) of a message."""
-    position = start
-    while position < end:
-        key, position = _varint(data, position, path)
-        number, wire = key >> 3, key & 7
-        if wire == _VARINT:
-            value, position = _varint(data, position, path)
-        elif wire in (_FIXED64, _FIXED32):
-            size = 8 if wire == _FIXED64 else 4
-            value, position = (position, position + size), position + size
-        elif wire == _LENGTH:
-            length, position = _varint(data, position, path)
-            value, position = (position, position + length), position + length
-        else:
-            raise InputError("%s: byte %d: wire type %d is not one a SentencePiece model uses"
-                             % (path, position, wire))
-        if position > end:
-            raise InputError("%s: byte %d: field %d runs past the end of its message"
-                             % (path, position, number))
-        yield number, wire, value
 
 
 def sentencepiece_pieces(data, path):
@@ -82,12 +43,12 @@ def sentencepiece_pieces(data, path):
     ['<unk>', '▁the']
     """
     pieces = []
-    for number, wire, value in _fields(data, 0, len(data), path):
-        if number != 1 or wire != _LENGTH:
+    for number, wire, value in fields(data, 0, len(data), path):
+        if number != 1 or wire != LENGTH:
             continue
         text = None
-        for inner, inner_wire, span in _fields(data, value[0], value[1], path):
-            if inner == 1 and inner_wire == _LENGTH:
+        for inner, inner_wire, span in fields(data, value[0], value[1], path):
+            if inner == 1 and inner_wire == LENGTH:
                 text = data[span[0]:span[1]]
         if text is None:
             raise InputError("%s: byte %d: piece %d has no text" % (path, value[0], len(pieces)))
