@@ -8,7 +8,8 @@ point down:
 
     check           check_layer, iter_check_layer: a layer validated,
                     reduced, split across workers, each class decided
-    question        Question: the box and the tolerance, as one value
+    question        Question: the box, the tolerance and the inputs, as one value
+    domain          inputs in [low, high]^d, moved to a box or the orthant
     result          ClassResult, Checked: the decision for one class
     verify          verify: a certificate checked from scratch, exactly
     certified       verify_all: every certificate of a layer, read once

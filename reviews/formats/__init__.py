@@ -16,9 +16,17 @@ extension and builds the layer; each other module reads one kind of file:
     archive         zip members read within their declared sizes
     safetensors     .safetensors files (header and offsets checked first)
     torch           torch checkpoints, zip and legacy, never run
+    numpy_pickle    pickles of numpy arrays (.pkl, .pickle, an object .npy), never run
     pickle_screen   what a pickle would do, read before any of it runs
+    onnx            ONNX models: initializers, and the head found from the graph
+    protobuf        protobuf's wire format (ONNX, SentencePiece)
+    gguf            GGUF files (llama.cpp), quantized heads dequantized exactly
+    thinc           spaCy components: thinc's msgpack, the parser's upper layer
+    msgpack         msgpack, decoded within limits
+    sentencepiece   the pieces of a SentencePiece model file
 
-A file with arrays (.npy, .npz, .safetensors, torch) is read as a list of Array:
-a name, a shape, a dtype and ``load()``, which reads that array's values
-only when called.
+A file with arrays is read as a list of Array: a name, a shape, a dtype and
+``load()``, which reads that array's values only when called.  A file that
+names its own output layer (ONNX, GGUF, spaCy) returns an Arrays, a list
+that also says which (its ``head``) and its classes' names.
 """
