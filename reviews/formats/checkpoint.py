@@ -515,7 +515,11 @@ def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, f
     head = shipped.head
     if tensor is None:
         if head is None:
-            raise InputError("%s: its graph names no output layer; name one with %s%s"
+            if not checkpoint.all_arrays():
+                raise InputError("%s: no output layer found, and no array that could be one"
+                                 % checkpoint.path)
+            raise InputError("%s: the file names no output layer (the rule is in"
+                             " docs/check-layer.md); name one with %s%s"
                              % (checkpoint.path, WEIGHTS_OPTION, _matrices(checkpoint)))
         note("%s: %s" % (checkpoint.path, head.why))
         tensor = head.weights

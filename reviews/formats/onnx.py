@@ -45,7 +45,8 @@ import sys
 from collections import namedtuple
 
 from reviews.errors import InputError
-from reviews.formats.binary import KINDS, Array, Arrays, Head, read_values, value_count
+from reviews.formats.binary import (KINDS, MAX_DIMENSIONS, Array, Arrays, Head, read_values,
+                                    value_count)
 from reviews.formats.protobuf import (FIXED32, FIXED64, LENGTH, VARINT, fields, packed_varints,
                                       signed, text)
 from reviews.formats.source import open_regular
@@ -56,6 +57,10 @@ __all__ = ["onnx_arrays", "MAX_BYTES"]
 # Protobuf itself refuses to serialize a message of 2 GiB or more; larger
 # models keep their initializers in external files.
 MAX_BYTES = 2 * 2 ** 30
+# Nodes, initializers, outputs, a node's inputs: a large model has some
+# hundred thousand nodes; an empty one is 2 bytes of file and some hundred
+# of objects (10 million in 20 MB took 3 GB).
+_MAX_ITEMS = 2 ** 20
 
 # TensorProto.DataType: the numbers read, as (name, kind of binary.KINDS),
 # and the names of the others, for messages.
@@ -134,12 +139,22 @@ def _type_name(number):
     return _OTHERS.get(number, "%d (not an ONNX type)" % number)
 
 
+def _counted(items, what, path):
+    """InputError once ``items`` (a list being filled) is past _MAX_ITEMS:
+    each costs some hundred bytes of objects per few bytes of file."""
+    if len(items) >= _MAX_ITEMS:
+        raise InputError("%s: more than %d %s, past the limit for a model" % (path, _MAX_ITEMS, what))
+
+
 def _graph(data, span, path):
     """(nodes, {name: _Tensor} of the initializers, output names) of a GraphProto."""
     nodes, tensors, outputs = [], {}, []
     for number, wire, value in fields(data, span[0], span[1], path):
         if wire != LENGTH:
             continue
+        _counted(nodes, "nodes", path)
+        _counted(tensors, "initializers", path)
+        _counted(outputs, "outputs", path)
         if number == _GRAPH_NODE:
             nodes.append(_node(data, value, len(nodes), path))
         elif number == _GRAPH_INITIALIZER:
@@ -158,8 +173,10 @@ def _node(data, span, index, path):
         if wire != LENGTH:
             continue
         if number == _NODE_INPUT:
+            _counted(inputs, "inputs of a node", path)
             inputs.append(text(data, value, path))
         elif number == _NODE_OUTPUT:
+            _counted(outputs, "outputs of a node", path)
             outputs.append(text(data, value, path))
         elif number == _NODE_NAME:
             name = text(data, value, path)
@@ -212,9 +229,11 @@ def _tensor(data, span, path):
     if number not in _READ:
         return _Tensor(name, dims, number, None, where, lambda: _unread(where, number))
     kind = _READ[number][1]
+    if len(dims) > MAX_DIMENSIONS:
+        raise InputError("%s: %d dims, past the limit of %d" % (where, len(dims), MAX_DIMENSIONS))
     dims = [signed(n) for n in dims]
     if any(n < 0 for n in dims):
-        raise InputError("%s: dims %s has a negative size" % (where, dims))
+        raise InputError("%s: dims %s has a negative size" % (where, shown_shape(dims)))
     count = value_count(dims, where)
     if location == _EXTERNAL:
         load = _external(external, kind, count, path, where)
@@ -393,7 +412,7 @@ def _positive_scale(node, constant, tensors, producer):
     times one, with the index of the Mul's other input; else None."""
     if len(constant) == 1:
         value = _scalar(tensors[node.inputs[constant[0]]])
-        return None if value is None or not value > 0 else (repr(value), 1 - constant[0])
+        return (repr(value), 1 - constant[0]) if _positive(value) else None
     if constant:
         return None
     for k, name in enumerate(node.inputs):
@@ -405,7 +424,7 @@ def _positive_scale(node, constant, tensors, producer):
             if (b in tensors and dynamic is not None and dynamic.op == "DynamicQuantizeLinear"
                     and dynamic.outputs[1:2] == [a]):
                 value = _scalar(tensors[b])
-                if value is not None and value > 0:
+                if _positive(value):
                     return ("%r times DynamicQuantizeLinear's scale of its input (positive,"
                             " or 0 only when the input is all zeros: the logits of x = 0)"
                             % value, 1 - k)
@@ -413,10 +432,17 @@ def _positive_scale(node, constant, tensors, producer):
 
 
 def _scalar(tensor):
-    """The one value of an initializer of one value, else None."""
+    """The one value of an initializer of one value, else None (16-bit
+    floats are read by slices)."""
     if tensor.kind is None or value_count(tensor.dims, tensor.where) != 1:
         return None
-    return tensor.load()[0]
+    return tensor.load()[0:1].tolist()[0]
+
+
+def _positive(value):
+    """Whether a scale is positive and finite: an infinite one makes ties of
+    inf or NaN, which do change the argmax."""
+    return value is not None and 0 < value < float("inf")
 
 
 def _layer(node, bias, notes, end, tensors, producer, arrays, path):
@@ -425,12 +451,12 @@ def _layer(node, bias, notes, end, tensors, producer, arrays, path):
     label = "%s %s" % (node.op, excerpt(node.name or node.outputs[0]))
     attributes, inputs = node.attributes, node.inputs
     transposed = not (node.op == "Gemm" and attributes.get("transB") == 1)
-    if len(inputs) < (4 if node.op == "QLinearMatMul" else 2) or attributes.get("transA"):
+    if len(inputs) < (8 if node.op == "QLinearMatMul" else 2) or attributes.get("transA"):
         return None
     if node.op == "Gemm":
         alpha, beta = attributes.get("alpha", 1.0), attributes.get("beta", 1.0)
         added = len(inputs) > 2 and inputs[2] and beta != 0
-        if not alpha > 0 or added and (bias is not None or not beta > 0
+        if not _positive(alpha) or added and (bias is not None or not _positive(beta)
                                        or inputs[2] not in tensors):
             return None
         bias = inputs[2] if added else bias
@@ -448,8 +474,8 @@ def _layer(node, bias, notes, end, tensors, producer, arrays, path):
         if not notes:
             why += " (none: the logits are the integers themselves)"
     elif node.op == "QLinearMatMul":
-        found = _quantized(weights, *[value or None for value in (inputs[4:6] + [""])[:2]], 1,
-                           tensors, arrays, path)
+        found = _quantized(weights, inputs[4] or None, inputs[5] or None, 1, tensors, arrays,
+                           path)
         if found is None:
             return None
         name, why = found
@@ -530,16 +556,18 @@ def _quantized(q, scale, zero, axis, tensors, arrays, path, name=None):
         name = q if zero is None and scale is None else (
             "%s - %s" % (q, zero) if scale is None else "%s * (%s - %s)" % (scale, q, zero))
     columns = values.dims[1]
+    # Bound now: the Array made here may take q's own name in ``arrays``.
+    stored_array, zero_array, scale_array = (arrays.get(part) for part in (q, zero, scale))
 
     def load():
-        stored = arrays[q].load()[0].tolist()
-        zeros = [0] if zero is None else arrays[zero].load()[0].tolist()
+        stored = stored_array.load()[0].tolist()
+        zeros = [0] if zero is None else zero_array.load()[0].tolist()
         index = (lambda k: 0) if len(zeros) == 1 else (
             (lambda k: k // columns) if axis == 0 else (lambda k: k % columns))
         if scale is None:
             return memoryview(array.array("h", [v - zeros[index(k)]
                                                 for k, v in enumerate(stored)])), False
-        scales = arrays[scale].load()[0].tolist()
+        scales = scale_array.load()[0].tolist()
         pick = (lambda k: 0) if len(scales) == 1 else (
             (lambda k: k // columns) if axis == 0 else (lambda k: k % columns))
         return memoryview(array.array("d", [scales[pick(k)] * (v - zeros[index(k)])

@@ -7,8 +7,10 @@ import json
 import os
 import subprocess
 import sys
+from unittest import mock
 
 from reviews.errors import InputError
+from reviews.formats import onnx
 from reviews.formats.onnx import onnx_arrays
 from reviews.formats.source import open_regular
 from tests.support import ROOT, FileTestCase
@@ -218,3 +220,46 @@ class TestHostileModels(FileTestCase):
         arrays = read(self.write("m.onnx", model(gemm, *chain, *ends, *cycle,
                                                  tensor("W", [2, 3], 1, FLOATS))))
         self.assertEqual(arrays.head.weights, "W")
+
+
+class TestFoundByHostileTesting(FileTestCase):
+    """Valid models that once ended in a traceback, and lies that cost memory."""
+
+    def test_matmulinteger_without_a_zero_point_is_its_integers(self):
+        weights = bytes([1, 2, 3, 4, 5, 6])
+        data = model(node("MatMulInteger", ["x", "Wq"], ["y"]), tensor("Wq", [3, 2], 3, weights))
+        arrays = read(self.write("m.onnx", data))
+        self.assertEqual(rows(next(a for a in arrays if a.name == arrays.head.weights)),
+                         [[1, 3, 5], [2, 4, 6]])
+
+    def test_a_float16_scale_after_the_layer_is_read_as_a_number(self):
+        half = b"\x00\x40"   # float16 2.0
+        data = model(node("MatMul", ["x", "W"], ["h"]), node("Mul", ["h", "s"], ["y"]),
+                     tensor("W", [3, 2], 1, FLOATS), tensor("s", [], 10, half))
+        arrays = read(self.write("m.onnx", data))
+        self.assertEqual(arrays.head.weights, "W")
+        self.assertIn("2.0", arrays.head.why)
+
+    def test_an_infinite_scale_is_no_positive_scale(self):
+        gemm = node("Gemm", ["x", "W"], ["y"], field(5, field(1, b"transB") + number(3, 1))
+                    + field(5, field(1, b"alpha") + varint(2 << 3 | 5) + b"\x00\x00\x80\x7f"))
+        arrays = read(self.write("m.onnx", model(gemm, tensor("W", [2, 3], 1, FLOATS))))
+        self.assertIsNone(arrays.head)
+
+    def test_qlinearmatmul_of_too_few_inputs_names_no_layer(self):
+        data = model(node("QLinearMatMul", ["x", "xs", "xz", "W"], ["y"]),
+                     tensor("W", [2, 2], 2, bytes(4)))
+        self.assertIsNone(read(self.write("m.onnx", data)).head)
+
+    def test_many_nodes_are_refused_at_the_limit(self):
+        data = field(7, field(1, b"") * 1100)
+        with mock.patch.object(onnx, "_MAX_ITEMS", 1000):
+            self.assertRaisesRegex(InputError, "more than 1000 nodes, past the limit",
+                                   read, self.write("m.onnx", data))
+
+    def test_a_thousand_negative_dims_are_one_short_line(self):
+        dims = field(1, varint(2 ** 64 - 1) * 1000)
+        with self.assertRaises(InputError) as raised:
+            read(self.write("m.onnx", model(field(5, dims + number(2, 1)))))
+        self.assertIn("1000 dims, past the limit of 32", str(raised.exception))
+        self.assertLess(len(str(raised.exception)), 200)
