@@ -43,16 +43,18 @@ class Arrays(list):
 
     ``head`` is a Head or None; ``tokens`` the classes' {id: token}, or
     None; ``files`` the other files read to know them (a spaCy component's
-    ``moves``).
+    ``moves``); ``refusal`` the InputError that kept the file's head from
+    being read (raised only if no other array is named), or None.
 
     >>> shipped = Arrays([], Head("output.weight", None, "GGUF's output layer"))
     >>> shipped, shipped.head.weights, shipped.tokens
     ([], 'output.weight', None)
     """
 
-    def __init__(self, arrays, head=None, tokens=None, files=()):
+    def __init__(self, arrays, head=None, tokens=None, files=(), refusal=None):
         super().__init__(arrays)
         self.head, self.tokens, self.files = head, tokens, list(files)
+        self.refusal = refusal
 
 
 # The array module's codes: C's char, short, int and long long are 1, 2, 4

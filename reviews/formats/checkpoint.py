@@ -515,6 +515,8 @@ def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, f
     head = shipped.head
     if tensor is None:
         if head is None:
+            if shipped.refusal is not None:
+                raise shipped.refusal
             if not checkpoint.all_arrays():
                 raise InputError("%s: no output layer found, and no array that could be one"
                                  % checkpoint.path)

@@ -123,7 +123,11 @@ def onnx_arrays(handle, size, path):
     nodes, tensors, outputs = _graph(data, spans[-1], path)
     arrays = {name: _array(tensor) for name, tensor in tensors.items()
               if tensor.kind is not None}
-    head = _head(nodes, tensors, outputs, arrays, path)
+    try:
+        head = _head(nodes, tensors, outputs, arrays, path)
+    except InputError as refusal:
+        # Its head is refused (a type not read, ...): another array may still be named.
+        return Arrays(arrays.values(), None, refusal=refusal)
     return Arrays(arrays.values(), head)
 
 

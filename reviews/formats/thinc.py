@@ -264,8 +264,8 @@ def _classes(path):
     """({class: name} or None, [files read]) of the moves beside ``path``."""
     folder = os.path.dirname(path)
     moves = os.path.join(folder, _MOVES)
-    if not os.path.isfile(moves):
-        return None, []
+    if not os.path.lexists(moves):
+        return None, []   # a FIFO or a folder there is refused by open_regular, not skipped
     system, files = _system(folder)
     if system is None:
         return None, []

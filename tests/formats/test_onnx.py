@@ -11,6 +11,7 @@ from unittest import mock
 
 from reviews.errors import InputError
 from reviews.formats import onnx
+from reviews.formats.layers import read_model
 from reviews.formats.onnx import onnx_arrays
 from reviews.formats.source import open_regular
 from tests.support import ROOT, FileTestCase
@@ -151,6 +152,8 @@ class TestHostileModels(FileTestCase):
         path = self.write(name, data)
         with self.assertRaisesRegex(InputError, message):
             arrays = read(path)
+            if arrays.refusal is not None:
+                raise arrays.refusal
             for array in arrays:
                 array.load()
 
@@ -263,3 +266,9 @@ class TestFoundByHostileTesting(FileTestCase):
             read(self.write("m.onnx", model(field(5, dims + number(2, 1)))))
         self.assertIn("1000 dims, past the limit of 32", str(raised.exception))
         self.assertLess(len(str(raised.exception)), 200)
+
+    def test_a_head_of_a_type_not_read_leaves_other_arrays_to_name(self):
+        data = model(GEMM, tensor("W", [2, 3], 7, bytes(48)), tensor("other", [3, 2], 1, FLOATS))
+        path = self.write("m.onnx", data)
+        self.assertRaisesRegex(InputError, "data type INT64 is not read", read_model, path)
+        self.assertEqual(read_model(path, tensor="other").weights_tensor.name, "other")
