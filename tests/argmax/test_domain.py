@@ -1,7 +1,9 @@
 """Tests of check_layer's inputs: exact answers for x in [low, high]^d, and their certificates."""
 
+import array
 import math
 import random
+from decimal import Decimal
 import unittest
 from fractions import Fraction as F
 
@@ -121,6 +123,17 @@ class TestVerdicts(unittest.TestCase):
         self.assertEqual(repr(check_layer(weights, bias, inputs=(0, INF), jobs=2)), repr(one))
         self.assertEqual(repr(check_layer(weights, bias, inputs=(0, INF), classes=[9, 2])),
                          repr([one[2], one[9]]))
+
+    def test_a_decimal_mask_and_float_arrays_are_moved_as_they_are(self):
+        weights = [array.array("f", row) for row in ([1, 0], [0, 1], [-1, -1], [2, 2])]
+        bias = [Decimal(0), Decimal("-Infinity"), Decimal(1), Decimal(0)]
+        for domain, expected in [((0, INF), [False, False, True, True]),
+                                 ((-INF, 0), [False, False, True, False])]:
+            with self.subTest(inputs=domain):
+                results = check_layer(weights, bias, inputs=domain)
+                self.assertEqual([r.argmaxable for r in results], expected)
+                self.assertTrue(results[1].masked)
+                self.assertTrue(all(verify(weights, bias, r, inputs=domain) for r in results))
 
     def test_masked_classes_and_twins_keep_their_certificates(self):
         weights = [[1, 0], [1, 0], [0, 1], [-1, -1]]
