@@ -27,9 +27,10 @@ from reviews.shown import shown_name
 
 __all__ = ["check_layer_command"]
 
-_LAYER_FILES = (".json, .csv, .tsv, .txt, .vec, .npy, .npz, .safetensors, .bin, .pt or .pth,"
-                " or a model folder (config.json and weights) or its *.index.json; - reads"
-                " JSON or CSV from stdin")
+_LAYER_FILES = (".json, .csv, .tsv, .txt, .vec, .npy, .npz, .safetensors, .bin, .pt, .pth,"
+                " .pkl, .pickle, .onnx, .gguf, a spaCy component's model, or a model folder"
+                " (config.json and weights) or its *.index.json; - reads JSON or CSV from"
+                " stdin")
 def _layer_parser(out):
     parser = Parser(out, prog=PROGRAM + " check-layer",
                      description="Decide exactly which classes of a softmax layer are"

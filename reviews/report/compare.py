@@ -30,7 +30,7 @@ _LETTERS = ("A", "B")
 def _report_items(shard):
     """(label, text) of each line that says what a report is of: the
     version, the layer, its files, tensors and options."""
-    version, *rest = provenance_items(shard.provenance, shard.results)
+    version, *rest = provenance_items(shard.provenance, shard.results, shard.inputs)
     layer = "%s, d = %d, %s" % (shown_name(shard.name), shard.dim, "with bias" if shard.bias else "no bias")
     return [version, ("layer", layer)] + rest
 
@@ -128,16 +128,18 @@ def _report_json(shard):
     """A report as the comparison's JSON shows it: its file, then the keys
     of check-layer's JSON that say what it is of."""
     box = None if shard.box is None else rational_text(shard.box)
+    inputs = [] if shard.inputs is None else [
+        ("inputs", [None if end is None else rational_text(end) for end in shard.inputs])]
     return dict([("report", shard.path)] + provenance_json(shard.provenance) + [
-        ("file", shard.name), ("dim", shard.dim), ("bias", shard.bias), ("box", box),
-        ("tolerance", rational_text(shard.tolerance)), ("certificates", shard.certificates)])
+        ("file", shard.name), ("dim", shard.dim), ("bias", shard.bias), ("box", box)] + inputs
+        + [("tolerance", rational_text(shard.tolerance)), ("certificates", shard.certificates)])
 
 
 def compare_json(comparison):
     """One JSON object: "reports" (each's "report" file, then the keys of
     check-layer's JSON that say what it is of: "version", "files",
     "weights_tensor", "bias_tensor", "transpose", "file", "dim", "bias",
-    "box", "tolerance", "certificates"), "classes" (the layers' number of
+    "box", "inputs" where asked, "tolerance", "certificates"), "classes" (the layers' number of
     classes), "asked" (the classes compared, as --classes takes them),
     "numbered_from" (0), "note" (null where the reports ask the same
     question), "changed" and "unchanged" (how many classes), "ways" (each

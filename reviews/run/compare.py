@@ -21,6 +21,7 @@ verdict may then change with the question as well as with the layer.
 import collections
 
 from reviews.errors import InputError
+from reviews.argmax.domain import shown_inputs
 from reviews.exact import exact_text
 from reviews.formats.classes import ranges_text
 from reviews.run.merge import shard_text

@@ -96,6 +96,16 @@ class TestReport(CompareTestCase):
         self.assertEqual((status, err), (0, "counterexamples: note: %s\n" % note))
         self.assertIn("Note: %s.\n" % note, out)
 
+    def test_a_report_of_other_inputs_is_compared_and_says_its_inputs(self):
+        a = self.report("a", FINE_CSV, "--inputs", "0:inf")
+        b = self.report("b", FINE_CSV)
+        status, out, err = in_process("compare", a, b)
+        self.assertEqual(status, 0, err)
+        self.assertIn("(A: inputs x >= 0, tolerance T = 0; B: no box, tolerance T = 0)", err)
+        self.assertIn("  options: inputs x >= 0\n", out)
+        _, out, _ = in_process("compare", a, b, "--format", "json")
+        self.assertEqual(json.loads(out)["reports"][0]["inputs"], ["0", None])
+
     def test_the_same_layer_changes_nothing_and_passes_the_gate(self):
         a = self.report("a", FINE_CSV)
         status, out, _ = in_process("compare", a, a, "--fail-on-change")

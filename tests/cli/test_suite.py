@@ -78,8 +78,9 @@ class TestMain(unittest.TestCase):
     def test_check_layer_help_names_the_file_types_and_the_numbering(self):
         _, out, _ = in_process("check-layer", "--help")
         flat = " ".join(out.split())
-        for text in (".json, .csv, .tsv, .txt, .vec, .npy, .npz, .safetensors, .bin, .pt or"
-                     " .pth, or a model folder (config.json and weights) or its *.index.json",
+        for text in (".json, .csv, .tsv, .txt, .vec, .npy, .npz, .safetensors, .bin, .pt,"
+                     " .pth, .pkl, .pickle, .onnx, .gguf, a spaCy component's model, or a model"
+                     " folder (config.json and weights) or its *.index.json",
                      "- reads JSON or CSV from stdin", "Classes are numbered from 0.",
                      "--tensor NAME", "--bias-tensor NAME", "--transpose"):
             self.assertIn(text, flat)
