@@ -282,8 +282,8 @@ class Checkpoint:
                        if os.path.splitext(name)[1] in (".safetensors", ".bin", ".pt", ".pth"))
         if len(found) == 1:
             return os.path.join(folder, found[0])
-        raise InputError("cannot read %s: it is a directory without a weights file (%s)%s" % (
-            folder, ", ".join(_WEIGHTS_FILES),
+        raise InputError("cannot read %s: it is a directory without a weights file (%s, or"
+                         " a spaCy component's model)%s" % (folder, ", ".join(_WEIGHTS_FILES),
             "; several weights files: %s" % ", ".join(map(excerpt, found)) if found else ""))
 
     def _read_index(self, path):

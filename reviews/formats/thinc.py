@@ -246,7 +246,8 @@ def _system(folder):
     ``folder``: its factory in the pipeline's config.cfg, else its folder's
     name; the system is "ner", "parser", or None if neither says."""
     component = os.path.basename(os.path.abspath(folder))
-    config = os.path.join(os.path.dirname(os.path.abspath(folder)), _CONFIG)
+    # Named as the user named the component (relative stays relative).
+    config = os.path.normpath(os.path.join(folder, os.pardir, _CONFIG))
     if os.path.isfile(config):
         section = None
         for line in read_text(config).splitlines():
