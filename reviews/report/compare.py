@@ -63,11 +63,11 @@ def compare_text(comparison):
     >>> from fractions import Fraction
     >>> from reviews.argmax.result import ClassResult
     >>> from reviews.report.layer import Provenance
-    >>> Shard = namedtuple("Shard", "path provenance name classes dim bias results")
+    >>> Shard = namedtuple("Shard", "path provenance name classes dim bias results inputs")
     >>> Comparison = namedtuple("Comparison", "a b classes changes ways tokens note")
     >>> def shard(path, version, sha256):
     ...     made = Provenance(version, [("w.csv", 9, sha256)], None, None, False)
-    ...     return Shard(path, made, "w.csv", 3, 1, False, [ClassResult(0, True, (0,))])
+    ...     return Shard(path, made, "w.csv", 3, 1, False, [ClassResult(0, True, (0,))], None)
     >>> print(compare_text(Comparison(
     ...     shard("f16.json", "suite 1.0", "ab12"), shard("q4.json", "suite 1.0", "cd34"),
     ...     [0, 1, 2], [(1, "argmaxable", "unargmaxable")],
