@@ -2,7 +2,7 @@
 
     python tests/benchmarks/quantization_audit.py
 
-The head (tests/data/gguf/audit, written by gguf-py: make_audit.py) has 120
+The head (tests/data/gguf/audit; tests/data/gguf/README.md has its script) has 120
 classes in d = 32: 90 Gaussian rows and 30 points between two of them,
 moved toward the origin by factors 1 - 10**-4 to 1 - 10**-1.5, so inside
 the hull at F32.  For each type it prints how many classes are

@@ -1,6 +1,6 @@
 """Tests of reviews.formats.onnx: ONNX models' initializers and output layer,
 against the layers the onnx package wrote and ran (tests/data/onnx: its
-README and make_fixtures.py say how; expected.json holds each head's rows,
+README says how (its script included); expected.json holds each head's rows,
 (C, d), and bias as numpy computed them in float64)."""
 
 import json
