@@ -78,10 +78,9 @@ from reviews.argmax.question import Question
 from reviews.argmax.result import Checked, ClassResult, decoded, encoded
 from reviews.argmax.tolerance import Geometry, Radius
 from reviews.argmax.reductions.twins import Twins
-from reviews.argmax.domain import Orthant, moved_back, moved_layer
+from reviews.argmax.domain import Orthant, moved_back, moved_layer, refuse_half_line
 from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.workers import iter_items, job_count, start_method
-from reviews.errors import InputError
 
 __all__ = ["check_layer", "iter_check_layer"]
 
@@ -171,9 +170,8 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     jobs = job_count(jobs)
     question = Question(box, tolerance, inputs)
     if question.inputs is not None:
-        if radii and None in question.inputs:
-            raise InputError("radii are found in R^d or for inputs of two finite ends, not on"
-                             " a half-line")
+        if radii:
+            refuse_half_line(question.inputs, "radii are found")
         return _on_inputs(weights, bias, progress, jobs, classes, question, radii)
     if masks.masked:
         asked = asked_classes(classes, masks.classes)

@@ -33,6 +33,7 @@ maximum is infinite where a coordinate of the combination has the sign of
 an infinite end (Farkas: the domain's multipliers are that coordinate).
 
     Inputs        the interval [low, high] of every coordinate (None: no end)
+    refuse_half_line  InputError for what is asked in a box only, on a half-line
     inputs_value  Inputs from two numbers (None or an infinity: no end), taken exactly
     moved_layer   the layer, box and orthant of the moved question
     Orthant       the classes of a moved layer decided on y >= 0
@@ -57,12 +58,35 @@ from reviews.argmax.strategy.feasibility import decide
 from reviews.errors import InputError
 from reviews.exact import common_denominator, exact_text, real_number
 
-__all__ = ["Inputs", "inputs_value", "moved_layer", "Orthant", "moved_back", "moved", "holds_on",
+__all__ = ["Inputs", "refuse_half_line", "inputs_value", "moved_layer", "Orthant", "moved_back", "moved", "holds_on",
            "shown_inputs"]
 
-Inputs = namedtuple("Inputs", "low high")
-Inputs.__doc__ = """Every coordinate of x in [low, high]: each end a Fraction, or None
-where the interval has no end on that side."""
+class Inputs(namedtuple("Inputs", "low high")):
+    """Every coordinate of x in [low, high]: each end a Fraction, or None
+    where the interval has no end on that side.
+
+    >>> Inputs(Fraction(0), Fraction(2)).middle, Inputs(Fraction(0), None).bounded
+    (Fraction(1, 1), False)
+    """
+
+    __slots__ = ()
+
+    @property
+    def bounded(self):
+        """Whether both ends are finite (a box about ``middle``)."""
+        return self.low is not None and self.high is not None
+
+    @property
+    def middle(self):
+        return (self.low + self.high) / 2
+
+
+def refuse_half_line(inputs, what):
+    """InputError if ``inputs`` (Inputs or None) is a half-line: ``what``
+    ("radii are found", "a tolerance is asked") only in R^d or a box."""
+    if inputs is not None and not inputs.bounded:
+        raise InputError("%s in R^d or for inputs of two finite ends, not on a"
+                         " half-line" % what)
 
 # Rivals a round of the orthant's program adds at most, the most violated first.
 _ADDED_PER_ROUND = 8
@@ -131,9 +155,8 @@ def moved_layer(weights, bias, inputs):
     ([[-1, -2]], [Fraction(3, 1)], None, True)
     """
     low, high = inputs
-    if low is not None and high is not None:
-        middle = (low + high) / 2
-        return weights, _moved_bias(weights, bias, middle), (high - low) / 2, False
+    if inputs.bounded:
+        return weights, _moved_bias(weights, bias, inputs.middle), (high - low) / 2, False
     if low is not None:
         return weights, _moved_bias(weights, bias, low), None, True
     return [_negated(row) for row in weights], _moved_bias(weights, bias, high), None, True
@@ -161,8 +184,7 @@ def moved(result, inputs, box):
     result = result._replace(box=box)
     if not result.argmaxable or result.witness is None:
         return result
-    middle = (inputs.low + inputs.high) / 2
-    return result._replace(witness=tuple(v - middle for v in _point(result.witness)))
+    return result._replace(witness=tuple(v - inputs.middle for v in _point(result.witness)))
 
 
 def moved_back(result, inputs):
@@ -172,13 +194,12 @@ def moved_back(result, inputs):
     if not result.argmaxable or result.masked:
         return result
     y = _point(result.witness)
-    low, high = inputs
-    if low is not None and high is not None:
-        x = [(low + high) / 2 + v for v in y]
-    elif low is not None:
-        x = [low + v for v in y]
+    if inputs.bounded:
+        x = [inputs.middle + v for v in y]
+    elif inputs.low is not None:
+        x = [inputs.low + v for v in y]
     else:
-        x = [high - v for v in y]
+        x = [inputs.high - v for v in y]
     return result._replace(witness=tuple(x))
 
 

@@ -19,7 +19,7 @@ Each is taken exactly and checked once, where a check starts
 
 from collections import namedtuple
 
-from reviews.argmax.domain import inputs_value
+from reviews.argmax.domain import inputs_value, refuse_half_line
 from reviews.argmax.kernels.layer_input import box_bound
 from reviews.argmax.kernels.norms import tolerance_bound
 from reviews.errors import InputError
@@ -54,9 +54,8 @@ class Question(namedtuple("Question", "box tolerance inputs")):
             inputs = inputs_value(inputs)
             if inputs.low is None and inputs.high is None:
                 inputs = None
-            elif None not in inputs and inputs.low == -inputs.high:
+            elif inputs.bounded and inputs.low == -inputs.high:
                 box, inputs = inputs.high, None
-            elif tolerance and None in inputs:
-                raise InputError("a tolerance is asked in R^d or for inputs of two finite"
-                                 " ends, not on a half-line")
+            elif tolerance:
+                refuse_half_line(inputs, "a tolerance is asked")
         return super().__new__(cls, box, tolerance, inputs)

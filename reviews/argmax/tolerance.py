@@ -72,7 +72,7 @@ from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.argmax.domain import inputs_value, moved, moved_layer
+from reviews.argmax.domain import inputs_value, moved, moved_layer, refuse_half_line
 from reviews.argmax.strategy.feasibility import decide
 from reviews.argmax.kernels.layer_input import class_index, integer_layer
 from reviews.argmax.reductions.masked import Masks
@@ -430,9 +430,7 @@ def radii(weights, bias, results, threshold=THRESHOLD, inputs=None):
     """
     if inputs is not None:
         inputs = inputs_value(inputs)
-        if None in inputs:
-            raise InputError("radii are found in R^d or for inputs of two finite ends, not on"
-                             " a half-line")
+        refuse_half_line(inputs, "radii are found")
         # Measured in the moved box: moving x changes no margin and no distance.
         weights, bias, box, _ = moved_layer(weights, bias, inputs)
         results = [moved(result, inputs, box) for result in results]

@@ -92,7 +92,7 @@ class Verifier:
         if self.inputs is not None and self.tolerance:
             # Moved to its box, as check_layer asks it (reviews.argmax.domain).
             weights, bias, self.bound, _ = moved_layer(weights, bias, self.inputs)
-            self.shift = (self.inputs.low + self.inputs.high) / 2
+            self.shift = self.inputs.middle
             self.inputs = None
         rows, biases, _ = integer_layer(weights, bias) if weights else ([], None, 1)
         self.rows, self.biases = rows, biases or [0] * len(rows)

@@ -95,7 +95,7 @@ def run_layer(layer, asked, files, options, notes, progress=None):
     if progress is not None:
         progress.status("preparing %d classes of dimension %d" % (len(weights), len(weights[0])))
     inputs = options.question.inputs
-    with_radii = ((inputs is None or None not in inputs)
+    with_radii = ((inputs is None or inputs.bounded)
                   and reports_radii(decided, len(weights), len(weights[0])))
     check = functools.partial(_named, options, iter_check_layer, weights, layer.bias,
                               progress=progress, box=options.question.box, jobs=jobs,
@@ -106,7 +106,7 @@ def run_layer(layer, asked, files, options, notes, progress=None):
     else:
         header = _checkpoint_header(files, layer, options, asked)
         checked = _resumed(options, header, check, layer, asked, with_radii, notes)
-    if inputs is not None and None in inputs:
+    if inputs is not None and not inputs.bounded:
         notes.append("no radius reported: radii are found in R^d or for inputs of two finite"
                      " ends, not on a half-line")
     elif not with_radii:

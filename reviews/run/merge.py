@@ -40,7 +40,7 @@ def merge_shards(paths, layer_path=None, bias_path=None):
     first = shards[0]
     # As the whole layer's run: radii in R^d or a box only (run_layer).
     joined = join(shards, "%s %s" % (SUITE_NAME, __version__),
-                  radii=(first.inputs is None or None not in first.inputs)
+                  radii=(first.inputs is None or first.inputs.bounded)
                   and reports_radii(first.classes, first.classes, first.dim))
     layer = _layer_at_hand(joined, layer_path, bias_path)
     if layer is not None:
