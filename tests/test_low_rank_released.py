@@ -139,17 +139,38 @@ class TestTrainedLayers(unittest.TestCase):
                                                                             PASS))
         self.assertEqual(self.outcome.verdict, PASS)
 
-    def test_the_counts_and_every_certificate(self):
-        rows = [row.value for row in self.outcome.evidence if row.label == "  exact"]
+    def test_the_counts_on_each_domain_and_every_certificate(self):
+        rows = [(row.label, row.value) for row in self.outcome.evidence
+                if row.label.startswith("  over")]
         self.assertEqual(rows, [
-            "0 of 753 classes unargmaxable, 753 argmaxable; 753 of 753 certificates checked"
-            " again (verify_all)"])
+            ("  over R^64", "0 of 753 classes unargmaxable, 753 argmaxable; 753 of 753"
+             " certificates checked again (verify_all)"),
+            ("  over R^32", "225 of 876 classes unargmaxable, 651 argmaxable; 876 of 876"
+             " certificates checked again (verify_all)"),
+            ("  over x >= 0", "229 of 876 classes unargmaxable, 647 argmaxable; 876 of 876"
+             " certificates checked again (verify_all)")])
 
-    def test_only_a_softmax_classifier_under_a_licence_that_allows_it_is_shipped(self):
+    def test_the_readings_only_the_relu_s_domain_leaves_unargmaxable_are_named(self):
+        rows = dict((row.label, row.value) for row in self.outcome.evidence)
+        self.assertEqual(rows["    4 more than over R^32"],
+                         "51 qiong2, 102 zhuai3, 690 gui1, 798 pang1")
+        self.assertTrue(rows["    the first 8"].startswith("4 jian3, 5 nan1, 7 duo2"))
+
+    def test_each_head_says_what_feeds_it(self):
+        fed = [row.value for row in self.outcome.evidence if row.label == "  fed by"]
+        self.assertEqual(len(fed), 2)
+        self.assertIn("BatchNorm1d after a ReLU", fed[0])
+        self.assertIn("every input has x >= 0", fed[1])
+
+    def test_only_softmax_classifiers_under_licences_that_allow_it_are_shipped(self):
         self.assertEqual([(layer.name, layer.package) for layer in TRAINED_LAYERS],
-                         [("natasha_slovnet_morph_news_v1_head", "natasha 1.6.0 (MIT)")])
+                         [("natasha_slovnet_morph_news_v1_head", "natasha 1.6.0 (MIT)"),
+                          ("g2pM_logit_layer_2_head", "g2pM 0.1.2.5 (Apache-2.0)")])
         with open(os.path.join(ROOT, "reviews", "data", "LICENSE.natasha")) as handle:
             self.assertIn("Copyright (c) 2016 bureaucratic-labs", handle.read())
+        with open(os.path.join(ROOT, "reviews", "data", "LICENSE.g2pM")) as handle:
+            self.assertTrue(handle.read().lstrip().startswith("Apache License\n"
+                                                              "                           Version 2.0"))
 
     def test_its_output_is_the_pinned_one(self):
         with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:

@@ -88,5 +88,10 @@ def _combination_holds(rows, biases, i, terms, bound):
         return is_combination([[a - b for a, b in zip(rows[i], rows[j])] for j, _ in lam],
                               [biases[i] - biases[j] for j, _ in lam], [v for _, v in lam],
                               bound)
-    mixed = [sum(v * rows[j][k] for j, v in lam) for k in range(len(rows[i]))]
-    return mixed == list(rows[i]) and sum(v * biases[j] for j, v in lam) >= biases[i]
+    # Weights as integers over one denominator q: sums of Fractions would
+    # reduce by a gcd at every step (most of verify_all's time).
+    q = common_denominator(v for _, v in lam)
+    lam = [(j, int(v * q)) for j, v in lam]
+    mixed = [sum(n * rows[j][k] for j, n in lam) for k in range(len(rows[i]))]
+    return (mixed == [q * v for v in rows[i]]
+            and sum(n * biases[j] for j, n in lam) >= q * biases[i])

@@ -13,7 +13,7 @@ from reviews.argmax.domain import holds_on, moved_layer
 from reviews.argmax.kernels.layer_input import (certificate_number, class_index, integer_layer,
                                                 sequence)
 from reviews.argmax.kernels.norms import holds_at
-from reviews.argmax.kernels.packed import dot
+from reviews.argmax.kernels.packed import Packed
 from reviews.argmax.question import Question
 from reviews.argmax.reductions.masked import Masks
 from reviews.argmax.result import ClassResult
@@ -98,6 +98,7 @@ class Verifier:
         self.rows, self.biases = rows, biases or [0] * len(rows)
         # A witness at a tolerance is checked with the layer's geometry.
         self._geometry = Geometry(rows, biases, None) if rows and self.tolerance else None
+        self._packed = None
 
     def holds(self, result):
         """Whether ``result``'s certificate proves it (verify)."""
@@ -168,7 +169,13 @@ class Verifier:
             # Exact: no rival whose margin fails to clear T n_j; the
             # triangle inequality settles most in one packed product.
             return not self._geometry.short(i, p, q, tolerance)
-        top = dot(rows[i], p) + biases[i] * q
-        return all(dot(row, p) + b * q < top for j, (row, b) in enumerate(zip(rows, biases))
-                   if j != i)
+        return not self.packed().beaten_by(i, p + [q], 1)
+
+    def packed(self):
+        """The rows and biases packed (reviews.argmax.kernels.packed), when a
+        witness first needs them: one packed product settles most rivals."""
+        if self._packed is None:
+            self._packed = Packed([list(row) + [b] for row, b in zip(self.rows, self.biases)],
+                                  prune=False)
+        return self._packed
 

@@ -44,11 +44,13 @@ class TestReadmeExample(unittest.TestCase):
         with open(os.path.join(ROOT, "pyproject.toml")) as handle:
             self.assertIn('[tool.setuptools.package-data]\nreviews = ["data/*.json",'
                           ' "data/*.npz", "data/*.tokens.txt", "data/PROVENANCE.md",'
-                          ' "data/LICENSE.natasha"]\n', handle.read())
+                          ' "data/LICENSE.*"]\n', handle.read())
         shipped = sorted(os.listdir(os.path.join(ROOT, "reviews", "data")))
         self.assertEqual([name for name in shipped if not name.endswith(
-            (".json", ".npz", ".tokens.txt")) and name not in ("PROVENANCE.md",
-                                                               "LICENSE.natasha")], [])
+            (".json", ".npz", ".tokens.txt")) and name != "PROVENANCE.md"
+            and not name.startswith("LICENSE.")], [])
+        self.assertEqual([name for name in shipped if name.startswith("LICENSE.")],
+                         ["LICENSE.g2pM", "LICENSE.natasha"])
 
 
 class TestCheckLayer(FileTestCase):
