@@ -78,7 +78,7 @@ from reviews.argmax.question import Question
 from reviews.argmax.result import Checked, ClassResult, decoded, encoded
 from reviews.argmax.tolerance import Geometry, Radius
 from reviews.argmax.reductions.twins import Twins
-from reviews.argmax.domain import Orthant, moved_back, moved_layer, refuse_half_line
+from reviews.argmax.domain import Orthant, moved_back, moved_layer
 from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.workers import iter_items, job_count, start_method
 
@@ -170,8 +170,6 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     jobs = job_count(jobs)
     question = Question(box, tolerance, inputs)
     if question.inputs is not None:
-        if radii:
-            refuse_half_line(question.inputs, "radii are found")
         return _on_inputs(weights, bias, progress, jobs, classes, question, radii)
     if masks.masked:
         asked = asked_classes(classes, masks.classes)
@@ -204,16 +202,19 @@ def _on_inputs(weights, bias, progress, jobs, classes, question, radii):
     if orthant:
         orthant = Orthant(weights, bias)
         weights, bias, box = orthant.boxed()
+    # On the orthant, radii are measured there, not in the box asked first.
     decided = iter_check_layer(weights, bias, progress, box=box, jobs=jobs, classes=classes,
-                               tolerance=question.tolerance, radii=radii)
-    return _moved_back(decided, orthant or None, inputs)
+                               tolerance=question.tolerance, radii=radii and not orthant)
+    return _moved_back(decided, orthant or None, inputs, radii)
 
 
-def _moved_back(decided, orthant, inputs):
+def _moved_back(decided, orthant, inputs, radii):
     try:
         for checked in decided:
-            result = checked.result if orthant is None else orthant.decided(checked.result)
-            yield checked._replace(result=moved_back(result, inputs))
+            if orthant is not None:
+                result = orthant.decided(checked.result)
+                checked = Checked(result, orthant.radius(result) if radii else None)
+            yield checked._replace(result=moved_back(checked.result, inputs))
     finally:
         decided.close()
 

@@ -18,13 +18,16 @@ original layer's too.  On the orthant the box [0, M]^d is asked first,
 which the checker decides fast: its witnesses are the orthant's, and so
 are its combinations whose linear part has no negative coordinate; the
 classes it leaves are decided by Clarkson's rounds of the exact program
-(reviews.argmax.strategy.feasibility) with the rows y_k > 0 added, against
-a working set of rivals that beat the last point (Orthant).  Open and closed
+with the rows y_k > 0 added, against a working set of rivals that beat the
+last point (Orthant, through the rounds reviews.argmax.tolerance runs at a
+tolerance, which ask for T = 0 too).  A tolerance moves with the question
+(no margin and no distance changes), and so do radii.  Open and closed
 intervals give the same verdicts: the points where i wins strictly form an
 open set, so one on the boundary has others just inside.
 
-A certificate is checked against the domain itself (``holds_on``): a
-witness inside it, or weights lam >= 0 on rivals j, summing to 1, with
+A certificate is checked against the domain itself
+(reviews.argmax.kernels.norms.holds_at): a witness inside it, or weights
+lam >= 0 on rivals j, summing to 1, with
 
     sum_j lam_j (b_i - b_j) + max over the domain of sum_j lam_j (w_i - w_j) . x <= 0
 
@@ -33,13 +36,11 @@ maximum is infinite where a coordinate of the combination has the sign of
 an infinite end (Farkas: the domain's multipliers are that coordinate).
 
     Inputs        the interval [low, high] of every coordinate (None: no end)
-    refuse_half_line  InputError for what is asked in a box only, on a half-line
     inputs_value  Inputs from two numbers (None or an infinity: no end), taken exactly
     moved_layer   the layer, box and orthant of the moved question
     Orthant       the classes of a moved layer decided on y >= 0
     moved_back    a result of the moved layer as one of the layer
     moved         a result of the layer as one of the moved layer in its box
-    holds_on      exact check of a combination for the domain
     shown_inputs  the domain as a report says it: "x >= 0", "-1 <= x <= 1"
 """
 
@@ -51,14 +52,15 @@ import numbers
 from collections import namedtuple
 from fractions import Fraction
 
+from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.witness import Witness
-from reviews.argmax.reductions.masked import masked_classes
+from reviews.argmax.kernels.layer_input import integer_layer
+from reviews.argmax.reductions.masked import Masks, masked_classes
 from reviews.argmax.result import ClassResult
-from reviews.argmax.strategy.feasibility import decide
 from reviews.errors import InputError
-from reviews.exact import common_denominator, exact_text, real_number
+from reviews.exact import exact_text, real_number
 
-__all__ = ["Inputs", "refuse_half_line", "inputs_value", "moved_layer", "Orthant", "moved_back", "moved", "holds_on",
+__all__ = ["Inputs", "inputs_value", "moved_layer", "Orthant", "moved_back", "moved",
            "shown_inputs"]
 
 class Inputs(namedtuple("Inputs", "low high")):
@@ -80,13 +82,6 @@ class Inputs(namedtuple("Inputs", "low high")):
     def middle(self):
         return (self.low + self.high) / 2
 
-
-def refuse_half_line(inputs, what):
-    """InputError if ``inputs`` (Inputs or None) is a half-line: ``what``
-    ("radii are found", "a tolerance is asked") only in R^d or a box."""
-    if inputs is not None and not inputs.bounded:
-        raise InputError("%s in R^d or for inputs of two finite ends, not on a"
-                         " half-line" % what)
 
 # Rivals a round of the orthant's program adds at most, the most violated first.
 _ADDED_PER_ROUND = 8
@@ -138,7 +133,10 @@ def _exact(value):
 
 def _moved_bias(weights, bias, shift):
     """b + shift W 1, exactly; a bias of -inf (a masked class: a float, a
-    Decimal, a numpy scalar) stays -inf."""
+    Decimal, a numpy scalar) stays -inf; no bias moved by 0 stays none (a
+    layer without bias keeps its unbounded radii on x >= 0)."""
+    if bias is None and not shift:
+        return None
     masked = set(masked_classes(bias))
     return [-math.inf if j in masked else
             (0 if bias is None else _exact(bias[j])) + shift * sum(map(_exact, row))
@@ -153,6 +151,8 @@ def moved_layer(weights, bias, inputs):
     ([[1, 2]], [Fraction(6, 1)], Fraction(1, 1), False)
     >>> moved_layer([[1, 2]], None, Inputs(None, Fraction(1)))
     ([[-1, -2]], [Fraction(3, 1)], None, True)
+    >>> moved_layer([[1, 2]], None, Inputs(Fraction(0), None))
+    ([[1, 2]], None, None, True)
     """
     low, high = inputs
     if inputs.bounded:
@@ -178,13 +178,20 @@ def _point(witness):
 
 
 def moved(result, inputs, box):
-    """A result of the layer for inputs of two finite ends as one of the
-    moved layer in its ``box`` (moved_back's inverse): its witness x moved
-    to y = x - m."""
+    """A result of the layer for ``inputs`` as one of the moved layer, in
+    its ``box`` (None on the orthant): moved_back's inverse, its witness x
+    moved to y = x - m, x - l or h - x."""
     result = result._replace(box=box)
     if not result.argmaxable or result.witness is None:
         return result
-    return result._replace(witness=tuple(v - inputs.middle for v in _point(result.witness)))
+    x = _point(result.witness)
+    if inputs.bounded:
+        y = [v - inputs.middle for v in x]
+    elif inputs.low is not None:
+        y = [v - inputs.low for v in x]
+    else:
+        y = [inputs.high - v for v in x]
+    return result._replace(witness=tuple(y))
 
 
 def moved_back(result, inputs):
@@ -208,10 +215,11 @@ class Orthant:
     once as integers over one denominator.
 
     The box [0, M]^d is asked first, as the box [-M/2, M/2]^d of the layer
-    moved by M/2 (``boxed``), which the checker decides fast: a witness
-    there is one on the orthant, and so is a combination whose rivals'
-    weights, less i's, combine to no negative coordinate; the rest are
-    decided by the exact program's rounds (``decided``).
+    moved by M/2 (``boxed``), which the checker decides fast, at the
+    tolerance if any: a witness there is one on the orthant, and so is a
+    combination that holds there too; the rest are decided by the exact
+    program's rounds (``decided``), and radii are measured on the orthant
+    (``radius``).
 
     >>> orthant = Orthant([[0, 0], [1, 0], [0, 1]], [1, 0, 0])
     >>> orthant.decided(ClassResult(1, True, (-488, -500), None, 3)).witness
@@ -223,104 +231,64 @@ class Orthant:
     def __init__(self, weights, bias):
         self.weights, self.bias = weights, bias
         self.classes, self.dim = len(weights), len(weights[0])
-        self._rows = None
+        self._geometry = None
 
-    @property
-    def rows(self):
-        """{class: its row and bias as integers over one denominator}, the
-        masked classes left out: made when a class first needs them (where
-        the box decides every class, never)."""
-        if self._rows is None:
-            masked = set(masked_classes(self.bias))
-            finite = [j for j in range(self.classes) if j not in masked]
-            values = [_exact(v) for j in finite
-                      for v in list(self.weights[j]) + [self.bias[j]]]
-            scale = common_denominator(values)
-            width = self.dim + 1
-            self._rows = {j: [int(v * scale) for v in values[n * width:(n + 1) * width]]
-                          for n, j in enumerate(finite)}
-        return self._rows
+    def geometry(self):
+        """The layer's Geometry on the orthant (reviews.argmax.tolerance), the
+        masked classes left out, made when a class first needs it (where the
+        box decides every class and no radius is asked, never)."""
+        if self._geometry is None:
+            # Imported here: reviews.argmax.tolerance moves its own questions
+            # with this module's functions.
+            from reviews.argmax.tolerance import Geometry
+            masks = Masks(self.weights, self.bias)
+            self._finite = masks.kept or list(range(self.classes))
+            self._position = {j: n for n, j in enumerate(self._finite)}
+            weights, bias = ((masks.select(self.weights), masks.select(self.bias))
+                             if masks.masked else (self.weights, self.bias))
+            self._geometry = Geometry(*integer_layer(weights, bias)[:2], None, orthant=True)
+        return self._geometry
 
     def boxed(self):
         """(weights, bias, box) of the box [0, M]^d moved to [-M/2, M/2]^d."""
         return self.weights, _moved_bias(self.weights, self.bias, _HALF_BOX), _HALF_BOX
 
-    def _margins(self, i, y):
-        """{rival: its logit minus i's at y} (times a positive number), exactly."""
-        q = common_denominator(y)
-        p = [int(v * q) for v in y] + [q]
-        scores = {j: sum(a * b for a, b in zip(row, p)) for j, row in self.rows.items()}
-        return {j: s - scores[i] for j, s in scores.items() if j != i}
-
-    def _beating(self, i, y, working):
-        margins = self._margins(i, y)
-        beating = sorted((j for j, m in margins.items() if m >= 0 and j not in working),
-                         key=lambda j: (-margins[j], j))
-        return beating[:_ADDED_PER_ROUND]
-
-    def _holds(self, i, terms):
-        """Whether the combination ``terms`` holds on y >= 0: its rows less
-        i's combine to no negative coordinate and to an offset >= 0."""
-        own = self.rows[i]
-        combined = [sum(lam * (self.rows[j][q] - own[q]) for j, lam in terms)
-                    for q in range(self.dim + 1)]
-        return all(v >= 0 for v in combined)
+    def _holds(self, n, terms, tolerance):
+        """Whether the combination ``terms`` (of classes) holds on y >= 0 for
+        the class at position n."""
+        geometry, position = self.geometry(), self._position
+        own, biases = geometry.rows[n], geometry.biases
+        rivals = [position[j] for j, _ in terms]
+        return holds_at([[a - b for a, b in zip(geometry.rows[m], own)] for m in rivals],
+                        [biases[m] - biases[n] for m in rivals], [v for _, v in terms],
+                        tolerance, inputs=(0, None))
 
     def decided(self, result):
         """The result on y >= 0 of the result in the box [0, M]^d (module
-        docstring)."""
+        docstring), at the result's tolerance."""
         if result.masked:
             return result
         if result.argmaxable:
             return result._replace(witness=tuple(v + _HALF_BOX for v in _point(result.witness)))
-        i = result.index
-        if self._holds(i, result.terms):
+        geometry, tolerance = self.geometry(), result.tolerance
+        n = self._position[result.index]
+        if self._holds(n, result.terms, tolerance):
             return result
-        y = [Fraction(0)] * self.dim
-        working = self._beating(i, y, ())
+        origin = [Fraction(0)] * self.dim
+        working = geometry.short(n, [0] * self.dim, 1, tolerance)[:_ADDED_PER_ROUND]
         if not working:
-            return result._replace(argmaxable=True, witness=tuple(y), terms=None)
-        units = [[int(k == q) for k in range(self.dim)] for q in range(self.dim)]
-        while True:
-            own = self.rows[i]
-            rows = [[a - b for a, b in zip(own[:-1], self.rows[j][:-1])] for j in working]
-            offsets = [own[-1] - self.rows[j][-1] for j in working]
-            decision = decide(rows + units, offsets + [0] * self.dim)
-            if decision.combination is not None:
-                lam = decision.combination[:len(working)]
-                total = sum(lam)
-                terms = tuple(sorted((j, v / total) for j, v in zip(working, lam) if v))
-                return ClassResult(i, False, None, terms, self.classes)
-            fresh = self._beating(i, list(decision.witness), working)
-            if not fresh:
-                return ClassResult(i, True, tuple(decision.witness), None, self.classes)
-            working = working + fresh
+            return result._replace(argmaxable=True, witness=tuple(origin), terms=None)
+        witness, terms = geometry.decide_at(n, tolerance, working)
+        if terms is None:
+            return result._replace(argmaxable=True, witness=tuple(witness), terms=None)
+        return result._replace(terms=tuple((self._finite[m], v) for m, v in terms))
 
-
-def holds_on(differences, offsets, lam, inputs):
-    """Exact check of a combination for the domain: lam >= 0, sum 1, and
-    sum_k lam_k c_k + max over [low, high]^d of (sum_k lam_k a_k) . x <= 0,
-    for rows a_k = w_i - w_j and offsets c_k = b_i - b_j.
-
-    >>> holds_on([[1]], [-1], [1], Inputs(None, Fraction(1)))
-    True
-    >>> holds_on([[1]], [-1], [1], Inputs(None, Fraction(2)))
-    False
-    """
-    if not lam or any(v < 0 for v in lam) or sum(lam) != 1:
-        return False
-    combined = [sum(v * Fraction(a[q]) for v, a in zip(lam, differences))
-                for q in range(len(differences[0]))]
-    offset = sum(v * Fraction(c) for v, c in zip(lam, offsets))
-    low, high = inputs
-    largest = 0
-    for v in combined:
-        end = high if v > 0 else low
-        if v:
-            if end is None:
-                return False
-            largest += v * end
-    return offset + largest <= 0
+    def radius(self, result):
+        """The Radius on y >= 0 of a result ``decided`` gave (None for a
+        class that is not argmaxable): reviews.argmax.tolerance.radii's."""
+        if not result.argmaxable:
+            return None
+        return self.geometry().radius(result._replace(index=self._position[result.index]))
 
 
 def shown_inputs(inputs):

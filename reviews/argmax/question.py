@@ -19,7 +19,7 @@ Each is taken exactly and checked once, where a check starts
 
 from collections import namedtuple
 
-from reviews.argmax.domain import inputs_value, refuse_half_line
+from reviews.argmax.domain import inputs_value
 from reviews.argmax.kernels.layer_input import box_bound
 from reviews.argmax.kernels.norms import tolerance_bound
 from reviews.errors import InputError
@@ -56,6 +56,4 @@ class Question(namedtuple("Question", "box tolerance inputs")):
                 inputs = None
             elif inputs.bounded and inputs.low == -inputs.high:
                 box, inputs = inputs.high, None
-            elif tolerance:
-                refuse_half_line(inputs, "a tolerance is asked")
         return super().__new__(cls, box, tolerance, inputs)

@@ -72,7 +72,7 @@ from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.argmax.domain import inputs_value, moved, moved_layer, refuse_half_line
+from reviews.argmax.domain import inputs_value, moved, moved_layer
 from reviews.argmax.strategy.feasibility import decide
 from reviews.argmax.kernels.layer_input import class_index, integer_layer
 from reviews.argmax.reductions.masked import Masks
@@ -106,15 +106,18 @@ that passed a tolerance T gets digits enough that value > T."""
 
 class Geometry:
     """A layer in integers (integer_layer's rows and biases, or None) and the
-    box (a Fraction, or None), for margins and distances.
+    box (a Fraction, or None), for margins and distances; with ``orthant``,
+    the inputs x >= 0 instead of a box (reviews.argmax.domain moves a
+    half-line there).
 
     Logits of a witness x = X / s are rows . X + biases * s, all C of them
     a column at a time (C-level loops); a margin M_j and a squared distance
     Q_j = |w_i - w_j|**2 in these units give m_j / n_j = M_j / (s sqrt(Q_j)).
     """
 
-    def __init__(self, rows, biases, box):
+    def __init__(self, rows, biases, box, orthant=False):
         self.rows = rows
+        self.orthant = orthant
         self.has_bias = biases is not None
         self.biases = biases or [0] * len(self.rows)
         self.dim = len(self.rows[0])
@@ -309,18 +312,20 @@ class Geometry:
         return found
 
     def decide_at(self, i, tolerance, working):
-        """(witness, None) or (None, terms) for class i at ``tolerance`` (> 0).
+        """(witness, None) or (None, terms) for class i at ``tolerance`` (>= 0).
 
         ``working`` (a list of rivals, extended here) starts the program.
         """
         box = self.box
         bits = FIRST_BITS
+        # On the orthant, the rows x_k > 0 (offsets 0) join the program.
+        units = [[int(k == q) for k in range(self.dim)] for q in range(self.dim)] * self.orthant
         while True:
             rows = [list(map(operator.sub, self.rows[i], self.rows[j])) for j in working]
             offsets = [self.biases[i] - self.biases[j] for j in working]
             norms = [root_bounds(dot(a, a), bits) for a in rows]
-            hard = decide(rows, [c - tolerance * upper for c, (_, upper, _) in zip(offsets, norms)],
-                          box)
+            hard = decide(rows + units, [c - tolerance * upper for c, (_, upper, _)
+                                         in zip(offsets, norms)] + [0] * len(units), box)
             if hard.witness is not None:
                 short = self.short(i, *_integers(hard.witness), tolerance)
                 short = [j for j in short if j not in working]
@@ -328,10 +333,15 @@ class Geometry:
                     return hard.witness, None
                 working += short[:_ADDED]
                 continue
-            easy = decide(rows, [c - tolerance * lower for c, (lower, _, _) in zip(offsets, norms)],
-                          box)
+            # At T = 0 the bounds do not matter: the program was exact.
+            easy = hard if not tolerance else decide(
+                rows + units, [c - tolerance * lower for c, (lower, _, _) in zip(offsets, norms)]
+                + [0] * len(units), box)
             if easy.combination is not None:
-                return None, tuple((j, v) for j, v in sorted(zip(working, easy.combination)) if v)
+                # The rivals' weights, the units' left out, summing to 1 again.
+                lam = easy.combination[:len(working)]
+                total = sum(lam)
+                return None, tuple((j, v / total) for j, v in sorted(zip(working, lam)) if v)
             bits *= 2
 
 
@@ -414,7 +424,7 @@ def _integers(witness):
 
 def radii(weights, bias, results, threshold=THRESHOLD, inputs=None):
     """A Radius per result (None for an unargmaxable class), in the results' box,
-    or for ``inputs`` = (low, high) of two finite ends, with its centre in them.
+    or for ``inputs`` = (low, high), with its centre in them.
 
     Each is its witness's bound; where that is below ``threshold``, the
     largest radius itself: exact = True and value the largest radius rounded
@@ -427,26 +437,37 @@ def radii(weights, bias, results, threshold=THRESHOLD, inputs=None):
     >>> W, b = [[0], [1], [2]], [0, Fraction(1, 10 ** 9), 0]
     >>> radii(W, b, check_layer(W, b, box=100))[1]
     Radius(value=Fraction(1, 1000000000), exact=True, upper=Fraction(1, 1000000000))
+
+    With its centre at x >= 5e-10, the ball reaches 1e-9 sooner:
+
+    >>> half = (Fraction(1, 2 * 10 ** 9), None)
+    >>> radii(W, b, check_layer(W, b, inputs=half), inputs=half)[1].value
+    Fraction(1, 2000000000)
     """
+    orthant = False
     if inputs is not None:
         inputs = inputs_value(inputs)
-        refuse_half_line(inputs, "radii are found")
-        # Measured in the moved box: moving x changes no margin and no distance.
-        weights, bias, box, _ = moved_layer(weights, bias, inputs)
+        # Measured on the moved question: moving x changes no margin and no distance.
+        weights, bias, box, orthant = moved_layer(weights, bias, inputs)
         results = [moved(result, inputs, box) for result in results]
+    return _radii(weights, bias, results, threshold, orthant)
+
+
+def _radii(weights, bias, results, threshold, orthant):
+    """radii of the results of a moved question (in a box, or on x >= 0)."""
     masks = Masks(weights, bias)
     if masks.masked:
         # None for a masked class (never argmaxable), the others measured
         # on the layer without the masked classes.
         shown = [result for result in results if result.index in masks.position]
-        found = radii(masks.select(weights), masks.select(bias),
-                      [result._replace(index=masks.position[result.index]) for result in shown],
-                      threshold) if shown else []
+        found = _radii(masks.select(weights), masks.select(bias),
+                       [result._replace(index=masks.position[result.index])
+                        for result in shown], threshold, orthant) if shown else []
         found = dict(zip((result.index for result in shown), found))
         return [found.get(result.index) for result in results]
     box = results[0].box if results else None
     rows, biases, _ = integer_layer(weights, bias)
-    geometry = Geometry(rows, biases, box)
+    geometry = Geometry(rows, biases, box, orthant)
     return [geometry.radius(result, threshold) for result in results]
 
 

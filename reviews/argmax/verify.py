@@ -9,7 +9,6 @@ either at a tolerance by its exact norms (reviews.argmax.tolerance).
     Verifier    verify's layer made exact once, for many results of it
 """
 
-from reviews.argmax.domain import holds_on, moved_layer
 from reviews.argmax.kernels.layer_input import (certificate_number, class_index, integer_layer,
                                                 sequence)
 from reviews.argmax.kernels.norms import holds_at
@@ -41,7 +40,7 @@ def verify(weights, bias, result, box=None, tolerance=0, inputs=None):
     and terms must prove that none does (reviews.argmax.tolerance); a
     result for T proves nothing about a smaller T.  With ``inputs`` =
     (low, high), a witness must lie in [low, high]^d and terms must prove
-    that no point of it wins (reviews.argmax.domain.holds_on).  A malformed
+    that no point of it wins (reviews.argmax.kernels.norms.holds_at).  A malformed
     argument raises: TypeError if ``result`` is not a ClassResult or
     ``box`` not a number, InputError (a ValueError) for an index that is
     not a class, a witness that is not d finite numbers, terms that are
@@ -88,12 +87,6 @@ class Verifier:
             else:
                 weights, bias = self.masks.select(weights), self.masks.select(bias)
         self.bound, self.tolerance, self.inputs = Question(box, tolerance, inputs)
-        self.shift = 0
-        if self.inputs is not None and self.tolerance:
-            # Moved to its box, as check_layer asks it (reviews.argmax.domain).
-            weights, bias, self.bound, _ = moved_layer(weights, bias, self.inputs)
-            self.shift = self.inputs.middle
-            self.inputs = None
         rows, biases, _ = integer_layer(weights, bias) if weights else ([], None, 1)
         self.rows, self.biases = rows, biases or [0] * len(rows)
         # A witness at a tolerance is checked with the layer's geometry.
@@ -133,17 +126,14 @@ class Verifier:
             lam.append(certificate_number(pair[1], "result.terms[%d]'s weight" % n, "weights"))
         if i in support:
             return False
-        if tolerance:
+        if tolerance or self.inputs is not None:
             return bool(support) and holds_at([[a - b for a, b in zip(rows[j], rows[i])]
                                                for j in support],
                                               [biases[j] - biases[i] for j in support], lam,
-                                              tolerance, bound)
-        differences = [[a - b for a, b in zip(rows[i], rows[j])] for j in support]
-        if self.inputs is not None:
-            return bool(support) and holds_on(
-                differences, [biases[i] - biases[j] for j in support], lam, self.inputs)
+                                              tolerance, bound, self.inputs)
         return bool(support) and is_combination(
-            differences, [biases[i] - biases[j] for j in support], lam, bound)
+            [[a - b for a, b in zip(rows[i], rows[j])] for j in support],
+            [biases[i] - biases[j] for j in support], lam, bound)
 
     def _inside(self, value):
         low, high = self.inputs
@@ -156,7 +146,7 @@ class Verifier:
         x = sequence(witness, "result.witness")
         if len(x) != len(rows[0]):
             raise InputError("result.witness has length %d for d = %d" % (len(x), len(rows[0])))
-        x = [certificate_number(v, "result.witness[%d]" % k, "a witness") - self.shift
+        x = [certificate_number(v, "result.witness[%d]" % k, "a witness")
              for k, v in enumerate(x)]
         if bound is not None and max(map(abs, x)) > bound:
             return False

@@ -94,9 +94,7 @@ def run_layer(layer, asked, files, options, notes, progress=None):
                                                   "" if jobs == 1 else "es"))
     if progress is not None:
         progress.status("preparing %d classes of dimension %d" % (len(weights), len(weights[0])))
-    inputs = options.question.inputs
-    with_radii = ((inputs is None or inputs.bounded)
-                  and reports_radii(decided, len(weights), len(weights[0])))
+    with_radii = reports_radii(decided, len(weights), len(weights[0]))
     check = functools.partial(_named, options, iter_check_layer, weights, layer.bias,
                               progress=progress, box=options.question.box, jobs=jobs,
                               tolerance=options.question.tolerance, radii=with_radii,
@@ -106,10 +104,7 @@ def run_layer(layer, asked, files, options, notes, progress=None):
     else:
         header = _checkpoint_header(files, layer, options, asked)
         checked = _resumed(options, header, check, layer, asked, with_radii, notes)
-    if inputs is not None and not inputs.bounded:
-        notes.append("no radius reported: radii are found in R^d or for inputs of two finite"
-                     " ends, not on a half-line")
-    elif not with_radii:
+    if not with_radii:
         notes.append("no radius reported: past N * C * d = 2**26, N the classes"
                      " decided, the radii would take minutes more (pass --tolerance T"
                      " to ask about a ball of radius above T)")

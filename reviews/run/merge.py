@@ -38,10 +38,9 @@ def merge_shards(paths, layer_path=None, bias_path=None):
     """
     shards = [read_shard(path, shard_text(path)) for path in paths]
     first = shards[0]
-    # As the whole layer's run: radii in R^d or a box only (run_layer).
+    # As the whole layer's run (run_layer).
     joined = join(shards, "%s %s" % (SUITE_NAME, __version__),
-                  radii=(first.inputs is None or first.inputs.bounded)
-                  and reports_radii(first.classes, first.classes, first.dim))
+                  radii=reports_radii(first.classes, first.classes, first.dim))
     layer = _layer_at_hand(joined, layer_path, bias_path)
     if layer is not None:
         _check_against(joined, layer, shards)

@@ -8,7 +8,8 @@ import unittest
 from fractions import Fraction as F
 
 from reviews.argmax.check import check_layer, iter_check_layer
-from reviews.argmax.domain import Inputs, holds_on, inputs_value, moved_layer, shown_inputs
+from reviews.argmax.domain import Inputs, inputs_value, moved_layer, shown_inputs
+from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.layer_input import exact_layer
 from reviews.argmax.result import ClassResult
 from reviews.argmax.strategy.feasibility import decide
@@ -175,6 +176,42 @@ class TestTolerance(unittest.TestCase):
                          [c.radius for c in checked])
         self.assertIn(None, [c.radius for c in checked])
 
+    def test_a_tolerance_on_a_half_line_is_that_of_an_interval_long_enough(self):
+        # Small integer layers win, if at all, well within 10**6 of the end:
+        # the rounds on the orthant and the moved box must agree.
+        far = 10 ** 6
+        changed = 0
+        for seed in range(70, 74):
+            weights, bias = _layer(seed, 12, 3)
+            for domain, long in [((0, INF), (0, far)), ((-INF, 0), (-far, 0)),
+                                 ((F(1, 2), INF), (F(1, 2), far))]:
+                plain = [r.argmaxable for r in check_layer(weights, bias, inputs=domain)]
+                for tolerance in (F(1, 10), F(1, 2)):
+                    with self.subTest(seed=seed, inputs=domain, tolerance=tolerance):
+                        results = check_layer(weights, bias, inputs=domain, tolerance=tolerance)
+                        self.assertEqual([r.argmaxable for r in results],
+                                         [r.argmaxable for r in check_layer(
+                                             weights, bias, inputs=long, tolerance=tolerance)])
+                        self.assertTrue(all(verify(weights, bias, r, inputs=domain,
+                                                   tolerance=tolerance) for r in results))
+                        self.assertFalse(any(r.argmaxable and not p
+                                             for r, p in zip(results, plain)))
+                        changed += [r.argmaxable for r in results] != plain
+        self.assertGreater(changed, 0)
+
+    def test_radii_on_a_half_line_have_their_centre_on_it(self):
+        # Class 1 wins for |x| < 1e-9: centred at x >= 5e-10, its ball reaches
+        # 1e-9 within 5e-10; without a bias, radii on x >= 0 are unbounded.
+        weights, bias = [[0], [1], [2]], [0, F(1, 10 ** 9), 0]
+        half = (F(1, 2 * 10 ** 9), INF)
+        checked = list(iter_check_layer(weights, bias, radii=True, inputs=half))
+        self.assertEqual(checked[1].radius.value, F(1, 2 * 10 ** 9))
+        self.assertEqual((checked[0].radius, checked[1].radius.exact), (None, True))
+        self.assertEqual(radii(weights, bias, [c.result for c in checked], inputs=half),
+                         [c.radius for c in checked])
+        unbiased = list(iter_check_layer([[1, 0], [0, 1]], radii=True, inputs=(0, INF)))
+        self.assertEqual([c.radius.value for c in unbiased], [None, None])
+
     def test_a_witness_that_clears_no_tolerance_is_refused(self):
         # At x = 1 class 1 beats class 0 by 1, at x = 1/2 by 1/2: |w_1 - w_0|_2 = 1.
         weights, bias = [[0], [1]], [0, 0]
@@ -198,11 +235,11 @@ class TestVerify(unittest.TestCase):
         self.assertFalse(verify(weights, bias, result, inputs=(-INF, 1)))
         self.assertFalse(verify(weights, bias, result, inputs=(0, INF)))
 
-    def test_holds_on_refuses_weights_that_are_not_a_distribution(self):
+    def test_a_combination_check_refuses_weights_that_are_not_a_distribution(self):
         for lam in ([F(1, 2)], [F(-1), F(2)], []):
             with self.subTest(lam=lam):
-                self.assertFalse(holds_on([[0]] * len(lam), [-1] * len(lam), lam,
-                                          Inputs(None, None)))
+                self.assertFalse(holds_at([[0]] * len(lam), [1] * len(lam), lam, 0,
+                                          inputs=Inputs(None, None)))
 
 
 class TestQuestions(unittest.TestCase):
@@ -224,15 +261,9 @@ class TestQuestions(unittest.TestCase):
                 with self.assertRaisesRegex(error, message):
                     check_layer([[0], [1]], inputs=inputs)
 
-    def test_what_is_not_asked_with_inputs_yet_is_refused(self):
+    def test_the_box_and_the_inputs_together_are_refused(self):
         with self.assertRaisesRegex(InputError, "the box or for the inputs, not both"):
             check_layer([[0], [1]], box=1, inputs=(0, 1))
-        with self.assertRaisesRegex(InputError, "a tolerance is asked in R.d or for inputs of"
-                                                " two finite ends, not on a half-line"):
-            check_layer([[0], [1]], tolerance=1e-8, inputs=(0, None))
-        with self.assertRaisesRegex(InputError, "radii are found in R.d or for inputs of two"
-                                                " finite ends, not on a half-line"):
-            iter_check_layer([[0], [1]], radii=True, inputs=(0, None))
 
     def test_the_moved_layer_and_the_shown_domain(self):
         self.assertEqual(moved_layer([[1, 1]], [0], Inputs(F(-1), F(3))),

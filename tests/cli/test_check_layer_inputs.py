@@ -55,10 +55,7 @@ class TestQuestion(FileTestCase):
                 (("--inputs", "1:-1"), "inputs: the low end 1 is not below the high end -1"),
                 (("--inputs", "5"), "expected LO:HI"),
                 (("--inputs", "0:x"), "expected a number, or inf, got 'x'"),
-                (("--inputs", "0:1", "--box", "2"), "ask for the box or for the inputs, not both"),
-                (("--inputs", "0:inf", "--tolerance", "1e-8"), "a tolerance is asked in R.d"
-                                                               " or for inputs of two finite"
-                                                               " ends")]:
+                (("--inputs", "0:1", "--box", "2"), "ask for the box or for the inputs, not both")]:
             with self.subTest(typed=typed):
                 status, out, err = in_process("check-layer", *self.layer, *typed)
                 self.assertEqual((status, out, err.count("\n")), (2, "", 1))
@@ -71,10 +68,11 @@ class TestShardsAndCheckpoints(FileTestCase):
         super().setUp()
         self.layer = [self.write("w.csv", LAYER), "--bias", self.write("b.csv", BIAS)]
 
-    def shard(self, name, classes, inputs="0:inf"):
+    def shard(self, name, classes, inputs="0:inf", tolerance="0"):
         path = os.path.join(self.folder.name, name)
         status, _, _ = in_process("check-layer", *self.layer, "--inputs", inputs, "--classes",
-                                  classes, "--format", "json", "--output", path)
+                                  classes, "--tolerance", tolerance, "--format", "json",
+                                  "--output", path)
         self.assertEqual(status, 0)
         return path
 
@@ -83,6 +81,23 @@ class TestShardsAndCheckpoints(FileTestCase):
         status, out, _ = in_process("merge", self.shard("a.json", "0:2"),
                                     self.shard("b.json", "2:4"))
         self.assertEqual((status, out), (0, whole[1]))
+
+    def test_a_tolerance_on_a_half_line_is_decided_with_radii_and_merged(self):
+        # Classes 2 and 3 win on unbounded parts of x >= 0: their radii are
+        # their witnesses' bounds (from the box [0, 1000]^2 asked first).
+        asked = ("--inputs", "0:inf", "--tolerance", "0.5", "--format", "json")
+        status, out, _ = in_process("check-layer", *self.layer, *asked)
+        self.assertEqual(status, 0)
+        report = json.loads(out)
+        self.assertEqual((report["inputs"], report["tolerance"], report["unargmaxable"]),
+                         (["0", None], "1/2", [0, 1]))
+        self.assertEqual([r.get("radius") for r in report["results"]], [None, None, "225", "222"])
+        weights, bias = read_layer(self.layer[0], self.layer[2])
+        for result in read_shard("r.json", out).results:
+            self.assertTrue(verify(weights, bias, result, inputs=(0, None), tolerance=0.5))
+        merged = in_process("merge", self.shard("a.json", "0:2", "0:inf", "0.5"),
+                            self.shard("b.json", "2:4", "0:inf", "0.5"), "--format", "json")
+        self.assertEqual(merged, (0, out, ""))
 
     def test_merged_shards_of_finite_inputs_keep_their_radii(self):
         whole = in_process("check-layer", *self.layer, "--inputs", "-1:2", "--format", "json")

@@ -21,6 +21,7 @@ from fractions import Fraction
 from reviews.argmax.kernels.layer_input import finite
 from reviews.argmax.kernels.packed import dot
 from reviews.errors import InputError
+from reviews.exact import common_denominator
 
 __all__ = ["tolerance_bound", "clears", "holds_at", "root_bounds", "FIRST_BITS"]
 
@@ -88,28 +89,58 @@ def clears(margin, square, tolerance):
     return margin > 0 and margin * margin > tolerance * tolerance * square
 
 
-def holds_at(differences, offsets, lam, tolerance, box=None):
-    """Exact: lam proves failure at ``tolerance``.
+def holds_at(differences, offsets, lam, tolerance, box=None, inputs=None):
+    """Exact: lam proves failure at ``tolerance`` (0 for check_layer's own question).
 
     ``differences`` are the rows w_j - w_i and ``offsets`` b_j - b_i of the
-    classes lam weighs (rationals); lam >= 0 sums to 1.  In a box R:
-    sum lam_j (b_j - b_i + T n_j) >= R |sum lam_j (w_j - w_i)|_1; without,
-    sum lam_j (w_j - w_i) = 0 and sum lam_j (b_j - b_i + T n_j) >= 0.
+    classes lam weighs (rationals); lam >= 0 sums to 1.  With A = sum_j
+    lam_j (w_j - w_i), it holds when sum_j lam_j (b_j - b_i + T n_j) is at
+    least the largest -A . x over the inputs asked: R |A|_1 in a box R;
+    without one, 0 where A = 0 (else there is no largest); with ``inputs``
+    (low, high), every x_k between them (None: no end), the sum over k of
+    -A_k times the end that makes it largest (none where that end is
+    missing).
 
     >>> holds_at([[1], [-1]], [-1, -1], [Fraction(1, 2)] * 2, 1)
     True
     >>> holds_at([[1], [-1]], [-1, -1], [Fraction(1, 2)] * 2, Fraction(99, 100))
     False
+    >>> holds_at([[1]], [1], [1], 0, inputs=(0, None)), holds_at([[-1]], [1], [1], 0, inputs=(0, None))
+    (True, False)
     """
-    if any(v < 0 for v in lam) or sum(lam) != 1:
+    if not lam or any(v < 0 for v in lam) or sum(lam) != 1:
         return False
-    combined = [sum(v * a[q] for v, a in zip(lam, differences))
-                for q in range(len(differences[0]))]
-    constant = sum(v * c for v, c in zip(lam, offsets))
-    if box is None:
-        if any(combined):
-            return False
-    else:
-        constant -= box * sum(map(abs, combined))
-    roots = [(tolerance * v, dot(a, a)) for v, a in zip(lam, differences)]
-    return _at_least_zero(constant, roots)
+    # Integers over one denominator (lam's, then the rows'): a sum of
+    # Fractions reduces by a gcd at every step.  Scaling every term by one
+    # positive number changes no sign, and the norms scale alike.
+    common = common_denominator(lam)
+    weights = [int(v * common) for v in lam]
+    width = len(differences[0]) + 1
+    flat = [Fraction(v) for a, c in zip(differences, offsets) for v in list(a) + [c]]
+    scale = common_denominator(flat)
+    flat = [int(v * scale) for v in flat]
+    rows = [flat[k * width:(k + 1) * width - 1] for k in range(len(weights))]
+    combined = [sum(n * row[q] for n, row in zip(weights, rows)) for q in range(width - 1)]
+    constant = sum(n * flat[k * width + width - 1] for k, n in enumerate(weights))
+    largest = _largest(combined, box, inputs)
+    if largest is None:
+        return False
+    roots = [(tolerance * n, dot(a, a)) for n, a in zip(weights, rows)]
+    return _at_least_zero(constant - largest, roots)
+
+
+def _largest(combined, box, inputs):
+    """The largest -A . x over the inputs asked (holds_at), or None if there is none."""
+    if box is not None:
+        return box * sum(map(abs, combined))
+    if inputs is None:
+        return None if any(combined) else 0
+    low, high = inputs
+    largest = 0
+    for v in combined:
+        end = low if v > 0 else high
+        if v:
+            if end is None:
+                return None
+            largest -= v * end
+    return largest
