@@ -148,7 +148,9 @@ class TestTrainedLayers(unittest.TestCase):
             ("  over R^32", "225 of 876 classes unargmaxable, 651 argmaxable; 876 of 876"
              " certificates checked again (verify_all)"),
             ("  over x >= 0", "229 of 876 classes unargmaxable, 647 argmaxable; 876 of 876"
-             " certificates checked again (verify_all)")])
+             " certificates checked again (verify_all); the 651 classes argmaxable over R^32"
+             " decided again here, the 225 others by their certificates over R^32, which hold"
+             " on every domain")])
 
     def test_the_readings_only_the_relu_s_domain_leaves_unargmaxable_are_named(self):
         rows = dict((row.label, row.value) for row in self.outcome.evidence)
