@@ -1,7 +1,6 @@
 """Tests of the claims about the low-rank paper's released detector and its
 abstract's "very infrequent": verdicts, authors and the numbers printed."""
 
-import functools
 import importlib
 import json
 import os
@@ -14,19 +13,27 @@ from reviews.argmax.released import released_search
 from reviews.claims import BY_PAPER, BY_SUITE, NOT_CHECKED, PASS
 from reviews.papers import low_rank_released as released
 from reviews.papers.low_rank_softmax import CLAIMS
-from reviews.papers.low_rank_trained import TRAINED_LAYERS, check_trained_layers
+from reviews.papers.low_rank_trained import TRAINED_LAYERS
+from tests.support.claims import run_once
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BY_ID = {claim.id: claim for claim in CLAIMS}
 
 
-@functools.lru_cache(maxsize=None)
+def _outcome(claim_id):
+    """A claim's Outcome, its check run once for every test module that asks."""
+    [result] = run_once([BY_ID[claim_id]])
+    return result.outcome
+
+
 def _braid_search():
-    """The "search" evidence of low-rank.braid-reflect, checked once for every test."""
-    return [row.value for row in BY_ID["low-rank.braid-reflect"].check().evidence
+    """The "search" evidence of low-rank.braid-reflect."""
+    return [row.value for row in _outcome("low-rank.braid-reflect").evidence
             if row.label == "search"][0]
-TIE = released.check_tie_rule()
-COUNT = released.check_released_count()
+
+
+TIE = _outcome("low-rank.released-tie-rule")
+COUNT = _outcome("low-rank.released-count")
 
 
 def value(outcome, label):
@@ -131,7 +138,7 @@ class TestTrainedLayers(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.outcome = check_trained_layers()
+        cls.outcome = _outcome("low-rank.trained-layers")
 
     def test_it_runs_only_when_selected_and_is_this_suite_s(self):
         claim = BY_ID["low-rank.trained-layers"]
