@@ -274,11 +274,20 @@ class Orthant:
         n = self._position[result.index]
         if self._holds(n, result.terms, tolerance):
             return result
-        origin = [Fraction(0)] * self.dim
-        working = geometry.short(n, [0] * self.dim, 1, tolerance)[:_ADDED_PER_ROUND]
-        if not working:
-            return result._replace(argmaxable=True, witness=tuple(origin), terms=None)
-        witness, terms = geometry.decide_at(n, tolerance, working)
+        # Decided at T = 0 first, as Geometry.carried does in a box: a
+        # combination there holds at every T, and a witness whose margins
+        # clear T holds at T; only the rest is asked again at T, whose
+        # norms' bounds make every number of the program longer.
+        witness, terms = tuple([Fraction(0)] * self.dim), None
+        working = geometry.short(n, [0] * self.dim, 1, 0)[:_ADDED_PER_ROUND]
+        if working:
+            witness, terms = geometry.decide_at(n, 0, working)
+        if terms is None and tolerance:
+            point = Witness.of(witness)
+            working = geometry.short(n, point.numerators, point.denominator,
+                                     tolerance)[:_ADDED_PER_ROUND]
+            if working:
+                witness, terms = geometry.decide_at(n, tolerance, working)
         if terms is None:
             return result._replace(argmaxable=True, witness=tuple(witness), terms=None)
         return result._replace(terms=tuple((self._finite[m], v) for m, v in terms))

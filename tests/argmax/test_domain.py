@@ -199,6 +199,20 @@ class TestTolerance(unittest.TestCase):
                         changed += [r.argmaxable for r in results] != plain
         self.assertGreater(changed, 0)
 
+    def test_a_tiny_tolerance_on_a_half_line_keeps_the_witness_of_t_0(self):
+        # Class 1 wins where x_0 + x_1 > 1e300: decided at T = 0 first, its
+        # witness clears 1e-19700 as it is, where the program at T wrote one
+        # of 67,501 bits, past what merge and checkpoints read back.
+        weights, bias = [[0, 0], [1, 1], [F(1, 10 ** 300), F(2, 10 ** 300)]], [0, -F(10) ** 300,
+                                                                             -F(1, 10 ** 300)]
+        tolerance = F(1, 10 ** 19700)
+        results = check_layer(weights, bias, inputs=(0, INF), tolerance=tolerance)
+        self.assertEqual([r.argmaxable for r in results], [True, True, True])
+        self.assertLess(max(F(v).denominator.bit_length() + F(v).numerator.bit_length()
+                            for r in results for v in r.witness), 2100)
+        self.assertTrue(all(verify(weights, bias, r, inputs=(0, INF), tolerance=tolerance)
+                            for r in results))
+
     def test_radii_on_a_half_line_have_their_centre_on_it(self):
         # Class 1 wins for |x| < 1e-9: centred at x >= 5e-10, its ball reaches
         # 1e-9 within 5e-10; without a bias, radii on x >= 0 are unbounded.
