@@ -78,9 +78,10 @@ from reviews.argmax.question import Question
 from reviews.argmax.result import Checked, ClassResult, decoded, encoded
 from reviews.argmax.tolerance import Geometry, Radius
 from reviews.argmax.reductions.twins import Twins
-from reviews.argmax.domain import Orthant, moved_back, moved_layer
+from reviews.argmax.domain import Orthant, moved_back, moved_layer, shown_inputs
 from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.workers import iter_items, job_count, start_method
+from reviews.errors import InputError
 
 __all__ = ["check_layer", "iter_check_layer"]
 
@@ -170,7 +171,10 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     jobs = job_count(jobs)
     question = Question(box, tolerance, inputs)
     if question.inputs is not None:
-        return _on_inputs(weights, bias, progress, jobs, classes, question, radii)
+        # The classes asked are checked here, so that only the moved layer's
+        # own errors are said to be the moved layer's.
+        asked = None if classes is None else asked_classes(classes, len(weights))
+        return _on_inputs(weights, bias, progress, jobs, asked, question, radii)
     if masks.masked:
         asked = asked_classes(classes, masks.classes)
         if not any(i in masks.position for i in asked):
@@ -198,13 +202,19 @@ def _on_inputs(weights, bias, progress, jobs, classes, question, radii):
     radii: moving x changes no margin and no distance), its results moved
     back (reviews.argmax.domain)."""
     inputs = question.inputs
-    weights, bias, box, orthant = moved_layer(weights, bias, inputs)
-    if orthant:
-        orthant = Orthant(weights, bias)
-        weights, bias, box = orthant.boxed()
-    # On the orthant, radii are measured there, not in the box asked first.
-    decided = iter_check_layer(weights, bias, progress, box=box, jobs=jobs, classes=classes,
-                               tolerance=question.tolerance, radii=radii and not orthant)
+    try:
+        weights, bias, box, orthant = moved_layer(weights, bias, inputs)
+        if orthant:
+            orthant = Orthant(weights, bias)
+            weights, bias, box = orthant.boxed()
+        # On the orthant, radii are measured there, not in the box asked first.
+        decided = iter_check_layer(weights, bias, progress, box=box, jobs=jobs, classes=classes,
+                                   tolerance=question.tolerance, radii=radii and not orthant)
+    except InputError as error:
+        # The layer itself was read and validated: what fails is the moved one.
+        raise InputError("for the inputs %s, the layer moved to them (each bias b_j plus"
+                         " w_j . m, m a point of the inputs: reviews.argmax.domain): %s"
+                         % (shown_inputs(inputs), error)) from None
     return _moved_back(decided, orthant or None, inputs, radii)
 
 

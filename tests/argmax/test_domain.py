@@ -275,6 +275,17 @@ class TestQuestions(unittest.TestCase):
                 with self.assertRaisesRegex(error, message):
                     check_layer([[0], [1]], inputs=inputs)
 
+    def test_a_moved_layer_past_the_size_limit_is_said_to_be_the_moved_one(self):
+        # Each number is within the limit; b_0 + m w_0 spans 1e-10000 to 1e10000.
+        weights, bias = [[F(1, 10 ** 10000)], [1]], [2 * 10 ** 10000, 0]
+        self.assertEqual(len(check_layer(weights, bias)), 2)
+        for inputs, shown in [((0, 1), "0 <= x <= 1"), ((0, INF), "x >= 0")]:
+            with self.subTest(inputs=inputs):
+                with self.assertRaisesRegex(InputError, "^for the inputs %s, the layer moved to"
+                                                        " them .*: bias.0. is past the size"
+                                                        " limit" % shown):
+                    check_layer(weights, bias, inputs=inputs)
+
     def test_the_box_and_the_inputs_together_are_refused(self):
         with self.assertRaisesRegex(InputError, "the box or for the inputs, not both"):
             check_layer([[0], [1]], box=1, inputs=(0, 1))
