@@ -210,19 +210,39 @@ def _on_inputs(weights, bias, progress, jobs, classes, question, radii):
         # On the orthant, radii are measured there, not in the box asked first.
         decided = iter_check_layer(weights, bias, progress, box=box, jobs=jobs, classes=classes,
                                    tolerance=question.tolerance, radii=radii and not orthant)
+        far = orthant and _far_box(orthant, question.tolerance)
     except InputError as error:
         # The layer itself was read and validated: what fails is the moved one.
         raise InputError("for the inputs %s, the layer moved to them (each bias b_j plus"
                          " w_j . m, m a point of the inputs: reviews.argmax.domain): %s"
                          % (shown_inputs(inputs), error)) from None
-    return _moved_back(decided, orthant or None, inputs, radii)
+    return _moved_back(decided, orthant or None, inputs, radii, far)
 
 
-def _moved_back(decided, orthant, inputs, radii):
+def _far_box(orthant, tolerance):
+    """Orthant.decided's ``far``: a function of a class giving (half, its
+    result in the second box), or None where the first box is as far; the
+    box is found when a class first needs it (most layers never do)."""
+    box = []
+
+    def decided(i):
+        if not box:
+            half = orthant.far_half()
+            box.append(None if half is None else (half,) + orthant.boxed(half))
+        if box[0] is None:
+            return None
+        half, weights, bias, moved_half = box[0]
+        [checked] = iter_check_layer(weights, bias, box=moved_half, classes=[i],
+                                     tolerance=tolerance)
+        return half, checked.result
+    return decided
+
+
+def _moved_back(decided, orthant, inputs, radii, far):
     try:
         for checked in decided:
             if orthant is not None:
-                result = orthant.decided(checked.result)
+                result = orthant.decided(checked.result, far)
                 checked = Checked(result, orthant.radius(result) if radii else None)
             yield checked._replace(result=moved_back(checked.result, inputs))
     finally:

@@ -17,8 +17,10 @@ a witness y gives the witness x, and a combination of rivals is one of the
 original layer's too.  On the orthant the box [0, M]^d is asked first,
 which the checker decides fast: its witnesses are the orthant's, and so
 are its combinations whose linear part has no negative coordinate; the
-classes it leaves are decided by Clarkson's rounds of the exact program
-with the rows y_k > 0 added, against a working set of rivals that beat the
+classes it leaves are asked in a second box, [0, M']^d with M' past the
+layer's largest bias over its smallest weight (classes of biases 1e300
+win only that far out), and what is left then is decided by Clarkson's
+rounds of the exact program with the rows y_k > 0 added, against a working set of rivals that beat the
 last point (Orthant, through the rounds reviews.argmax.tolerance runs at a
 tolerance, which ask for T = 0 too).  A tolerance moves with the question
 (no margin and no distance changes), and so do radii.  Open and closed
@@ -89,6 +91,8 @@ _ADDED_PER_ROUND = 8
 # decides g2pM's head (876 x 32) over x >= 0 in 6.7 s where the rounds alone
 # took 40 s (2 jobs); a class that wins only farther out is left to the rounds.
 _HALF_BOX = Fraction(500)
+# Bits past the largest bias over the smallest weight of the second box's side.
+_FAR_MARGIN_BITS = 8
 
 
 def _end(value, what, infinity):
@@ -249,9 +253,30 @@ class Orthant:
             self._geometry = Geometry(*integer_layer(weights, bias)[:2], None, orthant=True)
         return self._geometry
 
-    def boxed(self):
-        """(weights, bias, box) of the box [0, M]^d moved to [-M/2, M/2]^d."""
-        return self.weights, _moved_bias(self.weights, self.bias, _HALF_BOX), _HALF_BOX
+    def boxed(self, half=_HALF_BOX):
+        """(weights, bias, box) of the box [0, 2 half]^d moved to [-half, half]^d."""
+        return self.weights, _moved_bias(self.weights, self.bias, half), half
+
+    def far_half(self):
+        """Half the side of a second box [0, M]^d, asked where the first
+        leaves a class: past the layer's largest bias over its smallest
+        weight, where classes that win only far out (biases of 1e300 over
+        weights of 1) have their witnesses; None where that is no farther
+        than the first box."""
+        masks = Masks(self.weights, self.bias)
+        biases = [abs(_exact(v)) for v in (masks.select(self.bias) if masks.masked else
+                                          self.bias or ())]
+        weights = [abs(_exact(v)) for row in self.weights for v in row if v]
+        if not biases or not weights or not max(biases):
+            return None
+        # Powers of two from bit lengths (a float would overflow past 1e308),
+        # so that the box's numbers stay short.
+        largest, smallest = max(biases), min(weights)
+        bits = (largest.numerator.bit_length() - largest.denominator.bit_length() + 1
+                - smallest.numerator.bit_length() + smallest.denominator.bit_length()
+                + _FAR_MARGIN_BITS)
+        half = Fraction(2) ** bits
+        return half if half > _HALF_BOX else None
 
     def _holds(self, n, terms, tolerance):
         """Whether the combination ``terms`` (of classes) holds on y >= 0 for
@@ -263,9 +288,12 @@ class Orthant:
                         [biases[m] - biases[n] for m in rivals], [v for _, v in terms],
                         tolerance, inputs=(0, None))
 
-    def decided(self, result):
+    def decided(self, result, far=None):
         """The result on y >= 0 of the result in the box [0, M]^d (module
-        docstring), at the result's tolerance."""
+        docstring), at the result's tolerance; ``far``, if given, is a
+        function of a class giving (half, its result in the box
+        [0, 2 half]^d moved to [-half, half]^d), or None where there is no
+        such box, asked before the rounds."""
         if result.masked:
             return result
         if result.argmaxable:
@@ -274,6 +302,14 @@ class Orthant:
         n = self._position[result.index]
         if self._holds(n, result.terms, tolerance):
             return result
+        found = far and far(result.index)
+        if found:
+            half, farther = found
+            if farther.argmaxable:
+                return result._replace(argmaxable=True, terms=None, witness=tuple(
+                    v + half for v in _point(farther.witness)))
+            if self._holds(n, farther.terms, tolerance):
+                return result._replace(terms=farther.terms)
         # Decided at T = 0 first, as Geometry.carried does in a box: a
         # combination there holds at every T, and a witness whose margins
         # clear T holds at T; only the rest is asked again at T, whose

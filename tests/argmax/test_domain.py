@@ -5,15 +5,16 @@ import math
 import random
 from decimal import Decimal
 import unittest
+from unittest import mock
 from fractions import Fraction as F
 
 from reviews.argmax.check import check_layer, iter_check_layer
-from reviews.argmax.domain import Inputs, inputs_value, moved_layer, shown_inputs
+from reviews.argmax.domain import Inputs, Orthant, inputs_value, moved_layer, shown_inputs
 from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.layer_input import exact_layer
 from reviews.argmax.result import ClassResult
 from reviews.argmax.strategy.feasibility import decide
-from reviews.argmax.tolerance import radii
+from reviews.argmax.tolerance import Geometry, radii
 from reviews.argmax.verify import verify
 from reviews.errors import InputError
 
@@ -198,6 +199,19 @@ class TestTolerance(unittest.TestCase):
                                              for r, p in zip(results, plain)))
                         changed += [r.argmaxable for r in results] != plain
         self.assertGreater(changed, 0)
+
+    def test_classes_that_win_only_far_out_are_decided_by_the_far_box_without_rounds(self):
+        # Class 1 wins for 1e300 < x < 2e300, class 2 past 2e300: the box
+        # [0, 1000] leaves both, the second box (past 3e300 over 1) holds them.
+        weights, bias = [[0], [1], [2]], [0, -10 ** 300, -3 * 10 ** 300]
+        with mock.patch.object(Geometry, "decide_at", side_effect=AssertionError("a round")):
+            for tolerance in (0, F(1, 10 ** 8)):
+                results = check_layer(weights, bias, inputs=(0, INF), tolerance=tolerance)
+                self.assertEqual([r.argmaxable for r in results], [True, True, True])
+                self.assertTrue(10 ** 300 < results[1].witness[0] < 2 * 10 ** 300)
+                self.assertTrue(all(verify(weights, bias, r, inputs=(0, INF),
+                                           tolerance=tolerance) for r in results))
+        self.assertEqual(Orthant(weights, bias).far_half(), F(2) ** 1007)
 
     def test_a_tiny_tolerance_on_a_half_line_keeps_the_witness_of_t_0(self):
         # Class 1 wins where x_0 + x_1 > 1e300: decided at T = 0 first, its
