@@ -20,14 +20,14 @@ _DENSE_LIMIT = 2 ** 26
 
 
 class ClassResult(namedtuple("ClassResult",
-                             "index argmaxable witness terms classes box tolerance masked")):
+                             "index argmaxable witness terms class_count box tolerance masked")):
     """The decision for one class.
 
     index: the class; argmaxable: bool; witness: d Fractions (a tuple, or a
     reviews.argmax.kernels.witness.Witness, which reads and compares as one) or
     None; terms: the nonzero weights of the combination as
-    ((j, Fraction), ...) in increasing j, or None; classes: C, the layer's
-    number of classes (needed only for ``combination``); box: None for
+    ((j, Fraction), ...) in increasing j, or None; class_count: C, the
+    layer's number of classes (needed only for ``combination``); box: None for
     inputs anywhere in R^d, or the Fraction R for inputs with |x_k| <= R
     (the terms are then a combination for that box: reviews.argmax.check);
     tolerance: the Fraction T > 0 when the question was a ball of radius
@@ -41,9 +41,9 @@ class ClassResult(namedtuple("ClassResult",
 
     __slots__ = ()
 
-    def __new__(cls, index, argmaxable, witness=None, terms=None, classes=None, box=None,
+    def __new__(cls, index, argmaxable, witness=None, terms=None, class_count=None, box=None,
                 tolerance=0, masked=False):
-        return super().__new__(cls, index, argmaxable, witness, terms, classes, box, tolerance,
+        return super().__new__(cls, index, argmaxable, witness, terms, class_count, box, tolerance,
                                masked)
 
     @property
@@ -51,17 +51,17 @@ class ClassResult(namedtuple("ClassResult",
         """The combination as a dense tuple of length C (0 off the terms), or None."""
         if self.terms is None:
             return None
-        if self.classes is None:
+        if self.class_count is None:
             raise InputError("class %d: a dense combination needs the number of classes"
                              % self.index)
-        if self.classes > _DENSE_LIMIT:
+        if self.class_count > _DENSE_LIMIT:
             raise InputError("class %d: a dense combination has at most 2**26 classes, not %s;"
-                             " use its terms" % (self.index, shown_value(self.classes)))
-        dense = [0] * self.classes
+                             " use its terms" % (self.index, shown_value(self.class_count)))
+        dense = [0] * self.class_count
         for j, value in self.terms:
-            if not 0 <= j < self.classes:
+            if not 0 <= j < self.class_count:
                 raise InputError("class %d: its terms name class %d of only %d"
-                                 % (self.index, j, self.classes))
+                                 % (self.index, j, self.class_count))
             dense[j] = value
         return tuple(dense)
 
@@ -74,21 +74,21 @@ def encoded(result):
     """A ClassResult as plain ints, tuples and bools (what ``decoded`` reads).
 
     >>> decoded(encoded(ClassResult(1, False, None, ((0, Fraction(1)),), 2)))
-    ClassResult(index=1, argmaxable=False, witness=None, terms=((0, Fraction(1, 1)),), classes=2, box=None, tolerance=0, masked=False)
+    ClassResult(index=1, argmaxable=False, witness=None, terms=((0, Fraction(1, 1)),), class_count=2, box=None, tolerance=0, masked=False)
     """
     witness = result.witness and Witness.of(result.witness)
     witness = witness and (witness.numerators, witness.denominator)
     terms = result.terms and tuple((j, v.numerator, v.denominator) for j, v in result.terms)
-    return (result.index, result.argmaxable, witness, terms, result.classes, _pair(result.box),
+    return (result.index, result.argmaxable, witness, terms, result.class_count, _pair(result.box),
             _pair(result.tolerance), result.masked)
 
 
 def decoded(plain):
     """The ClassResult that ``encoded`` gave ``plain`` for."""
-    index, argmaxable, witness, terms, classes, box, tolerance, masked = plain
+    index, argmaxable, witness, terms, class_count, box, tolerance, masked = plain
     return ClassResult(index, argmaxable, witness and Witness(*witness),
                        terms and tuple((j, Fraction(n, q)) for j, n, q in terms),
-                       classes, box and Fraction(*box),
+                       class_count, box and Fraction(*box),
                        Fraction(*tolerance) if tolerance else 0, masked)
 
 

@@ -294,7 +294,7 @@ class Geometry:
         found, terms = self.decide_at(result.index, tolerance, short[:_ADDED])
         return result._replace(argmaxable=terms is None, terms=terms,
                                witness=found and Witness.of(found),
-                               classes=terms and len(self.rows))
+                               class_count=terms and len(self.rows))
 
     def radius(self, result, threshold=None):
         """The Radius of an argmaxable result (radii), or None for another."""

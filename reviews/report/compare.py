@@ -40,8 +40,8 @@ def _compared(comparison):
     for reports of some classes only (shards of the same --classes)."""
     classes = comparison.classes
     text = "%d class%s compared" % (len(classes), "" if len(classes) == 1 else "es")
-    if len(classes) != comparison.a.classes:
-        text += " (classes %s of %d)" % (ranges_text(classes), comparison.a.classes)
+    if len(classes) != comparison.a.class_count:
+        text += " (classes %s of %d)" % (ranges_text(classes), comparison.a.class_count)
     return text
 
 
@@ -63,7 +63,7 @@ def compare_text(comparison):
     >>> from fractions import Fraction
     >>> from reviews.argmax.result import ClassResult
     >>> from reviews.report.layer import Provenance
-    >>> Shard = namedtuple("Shard", "path provenance name classes dim bias results inputs")
+    >>> Shard = namedtuple("Shard", "path provenance name class_count dim bias results inputs")
     >>> Comparison = namedtuple("Comparison", "a b classes changes ways tokens note")
     >>> def shard(path, version, sha256):
     ...     made = Provenance(version, [("w.csv", 9, sha256)], None, None, False)
@@ -147,7 +147,7 @@ def compare_json(comparison):
     per changed class, {"index", "token" (where a report has tokens; null
     for a class neither names), "a", "b"}, A's verdict and B's, each
     "argmaxable", "unargmaxable" or "masked"."""
-    header = [("classes", comparison.a.classes), ("asked", ranges_text(comparison.classes)),
+    header = [("classes", comparison.a.class_count), ("asked", ranges_text(comparison.classes)),
               ("numbered_from", 0), ("note", comparison.note),
               ("changed", len(comparison.changes)),
               ("unchanged", len(comparison.classes) - len(comparison.changes)),

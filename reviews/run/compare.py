@@ -82,14 +82,14 @@ def compare_shards(a, b):
 of the same classes
     """
     names = shown_name(a.path), shown_name(b.path)
-    if a.classes != b.classes:
+    if a.class_count != b.class_count:
         raise InputError("%s has %d classes, %s has %d: compare needs reports of the same"
-                         " classes" % (names[0], a.classes, names[1], b.classes))
+                         " classes" % (names[0], a.class_count, names[1], b.class_count))
     classes = [r.index for r in a.results]
     if classes != [r.index for r in b.results]:
         raise InputError("%s holds classes %s of %d, %s classes %s: compare needs reports of"
                          " the same classes (merge each one's shards first)"
-                         % (names[0], ranges_text(classes), a.classes, names[1],
+                         % (names[0], ranges_text(classes), a.class_count, names[1],
                             ranges_text(r.index for r in b.results)))
     _same_tokens(a, b, names)
     changes = [(x.index, verdict(x), verdict(y)) for x, y in zip(a.results, b.results)

@@ -40,7 +40,7 @@ def merge_shards(paths, layer_path=None, bias_path=None):
     first = shards[0]
     # As the whole layer's run (run_layer).
     joined = join(shards, "%s %s" % (SUITE_NAME, __version__),
-                  radii=reports_radii(first.classes, first.classes, first.dim))
+                  radii=reports_radii(first.class_count, first.class_count, first.dim))
     layer = _layer_at_hand(joined, layer_path, bias_path)
     if layer is not None:
         _check_against(joined, layer, shards)
@@ -72,11 +72,11 @@ def _layer_at_hand(joined, layer_path, bias_path):
         if file_digest(name) not in made_from:
             raise InputError("%s is not a file the shards were made from (its size and SHA-256"
                              " are none of theirs)" % shown_name(name))
-    if len(layer.weights) != joined.classes or len(layer.weights[0]) != joined.dim \
+    if len(layer.weights) != joined.class_count or len(layer.weights[0]) != joined.dim \
             or (layer.bias is not None) != joined.bias:
         raise InputError("%s is not the layer of the shards: %d x %d%s, not %d x %d%s" % (
             shown_name(path), len(layer.weights), len(layer.weights[0]),
-            " with a bias" if layer.bias is not None else "", joined.classes, joined.dim,
+            " with a bias" if layer.bias is not None else "", joined.class_count, joined.dim,
             " with a bias" if joined.bias else ""))
     return layer
 

@@ -41,10 +41,10 @@ from reviews.shown import shown_name
 __all__ = ["Shard", "read_shard", "join", "Joined"]
 
 Shard = collections.namedtuple(
-    "Shard", "path provenance name classes dim bias box tolerance certificates results radii"
+    "Shard", "path provenance name class_count dim bias box tolerance certificates results radii"
              " tokens inputs", defaults=(None,))
 Shard.__doc__ = """One shard: where it was read from; the Provenance; the layer's name,
-classes C and dimension d; whether it has a bias; the box (a Fraction or
+class_count C and dimension d; whether it has a bias; the box (a Fraction or
 None) and tolerance (a Fraction) asked; "all" or "unargmaxable" (the
 certificates it lists); a ClassResult per class it holds, in increasing
 order (an argmaxable class without its witness where only the
@@ -53,7 +53,7 @@ radii; {class: token} or None without a vocabulary; the inputs asked
 (reviews.argmax.domain.Inputs), or None for the box or R^d."""
 
 Joined = collections.namedtuple(
-    "Joined", "provenance name classes dim bias results radii tokens certificates inputs",
+    "Joined", "provenance name class_count dim bias results radii tokens certificates inputs",
     defaults=(None,))
 Joined.__doc__ = """The whole layer from its shards: as Shard, every class's result in
 order, the radii only where ``join`` was asked for them, and the
@@ -87,7 +87,7 @@ def read_shard(path, text):
     ...                         [("w.csv", 40, "9d32")], None, None, False)
     >>> report = layer_json("w.csv", results, 2, False, provenance=provenance, class_count=4)
     >>> shard = read_shard("part.json", report)
-    >>> shard.classes, [(r.index, r.argmaxable) for r in shard.results]
+    >>> shard.class_count, [(r.index, r.argmaxable) for r in shard.results]
     (4, [(2, True), (3, False)])
     """
     document = _document(path, text)
@@ -175,10 +175,10 @@ def join(shards, version, radii=True):
         if radii and (shard.radii is None or shard.certificates != "all"):
             raise InputError("%s: a layer of %d x %d has radii in its report: its shards need"
                              " them and every certificate (write them with --certificates all)"
-                             % (shown_name(shard.path), first.classes, first.dim))
-    _cover(shards, first.classes)
-    results = [None] * first.classes
-    found = [None] * first.classes
+                             % (shown_name(shard.path), first.class_count, first.dim))
+    _cover(shards, first.class_count)
+    results = [None] * first.class_count
+    found = [None] * first.class_count
     for shard in shards:
         for n, result in enumerate(shard.results):
             results[result.index] = result
@@ -191,7 +191,7 @@ def join(shards, version, radii=True):
             tokens = tokens or {}
             tokens.update(shard.tokens)
     certificates = "all" if all(s.certificates == "all" for s in shards) else "unargmaxable"
-    return Joined(first.provenance, first.name, first.classes, first.dim, first.bias, results,
+    return Joined(first.provenance, first.name, first.class_count, first.dim, first.bias, results,
                   found if radii else None, tokens, certificates, first.inputs)
 
 
@@ -240,7 +240,7 @@ def _key(shard, key):
     provenance = shard.provenance
     return {"version": provenance.version, "files": provenance.files,
             "weights_tensor": provenance.weights_tensor, "bias_tensor": provenance.bias_tensor,
-            "transpose": provenance.transpose, "file": shard.name, "classes": shard.classes,
+            "transpose": provenance.transpose, "file": shard.name, "classes": shard.class_count,
             "dim": shard.dim, "bias": shard.bias, "box": shard.box, "inputs": shard.inputs,
             "tolerance": shard.tolerance}[key]
 
@@ -430,7 +430,7 @@ class _Results:
             result = ClassResult(index, True, self._witness(line.get("witness"), where),
                                  box=self.box, tolerance=self.tolerance)
         elif line.get("masked") is True:
-            result = ClassResult(index, False, classes=self.classes, box=self.box,
+            result = ClassResult(index, False, class_count=self.classes, box=self.box,
                                  tolerance=self.tolerance, masked=True)
         else:
             result = ClassResult(index, False, None, self._terms(line.get("terms"), where, index),

@@ -71,7 +71,7 @@ class TestSomeClassesAreThoseOfTheWholeCheck(unittest.TestCase):
         # Class 1 wins only for |x| < 1e-9: at T = 1e-8 its terms count all 3 classes.
         (result,) = check_layer([[0], [1], [2]], [0, F(1, 10 ** 9), 0], classes=[1],
                                 tolerance=F(1, 10 ** 8))
-        self.assertEqual((result.argmaxable, result.classes), (False, 3))
+        self.assertEqual((result.argmaxable, result.class_count), (False, 3))
 
     def test_one_dimension_with_and_without_a_box(self):
         weights, bias = gaussian(5, 50, 1, True)

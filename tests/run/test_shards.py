@@ -41,10 +41,10 @@ class TestReadShard(unittest.TestCase):
     def test_results_and_radii_read_back_exactly(self):
         checked = list(iter_check_layer(WEIGHTS, box=2, radii=True))
         read = shard(range(5), box=2)
-        self.assertEqual(read.results, [c.result._replace(classes=c.result.terms and 5)
+        self.assertEqual(read.results, [c.result._replace(class_count=c.result.terms and 5)
                                         for c in checked])
         self.assertEqual(read.radii, [c.radius for c in checked])
-        self.assertEqual((read.classes, read.dim, read.box, read.tolerance), (5, 2, 2, 0))
+        self.assertEqual((read.class_count, read.dim, read.box, read.tolerance), (5, 2, 2, 0))
 
     def test_a_witness_keeps_every_digit(self):
         read = shard([4])

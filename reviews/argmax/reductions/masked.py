@@ -84,7 +84,7 @@ class Masks(Reduction):
         asked, as every result does; None for a class that is kept."""
         if i in self.position:
             return None
-        return ClassResult(i, False, classes=self.classes, box=box, tolerance=tolerance,
+        return ClassResult(i, False, class_count=self.classes, box=box, tolerance=tolerance,
                            masked=True)
 
     def restricted(self, result):

@@ -53,8 +53,8 @@ class Reduction:
         """A ClassResult of the smaller layer, in the classes of the whole one."""
         kept = self.kept
         terms = result.terms and tuple((kept[j], value) for j, value in result.terms)
-        classes = self.classes if terms or result.classes is not None else None
-        return result._replace(index=kept[result.index], terms=terms, classes=classes)
+        count = self.classes if terms or result.class_count is not None else None
+        return result._replace(index=kept[result.index], terms=terms, class_count=count)
 
     def restricted(self, result):
         """A ClassResult of the whole layer on the smaller one: None where it
@@ -65,4 +65,5 @@ class Reduction:
             return None
         terms = None if result.terms is None else tuple((position[j], v) for j, v in result.terms)
         return result._replace(index=position[result.index], terms=terms,
-                               classes=None if result.classes is None else len(self.kept))
+                               class_count=None if result.class_count is None
+                               else len(self.kept))
