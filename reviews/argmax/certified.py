@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator
-from reviews.argmax.strategy.feasibility import is_combination
+from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.layer_input import box_bound, class_index, integer_layer
 from reviews.argmax.reductions.masked import masked_classes
 from reviews.argmax.kernels.packed import Packed
@@ -35,7 +35,7 @@ def verify_all(weights, bias, results, box=None, tolerance=0, inputs=None):
     layer's times a positive number, so the comparisons are those at x; in
     the box it must lie in it too.  A combination holds when its weights
     are positive, sum to 1, leave out its class and give w_i and a bias of
-    at least b_i (in the box: reviews.argmax.strategy.feasibility.is_combination).
+    at least b_i (in the box: reviews.argmax.kernels.norms.holds_at).
     With a tolerance, inputs or a masked class, each result is verify's.
 
     >>> from reviews.argmax.result import ClassResult
@@ -83,15 +83,6 @@ def _combination_holds(rows, biases, i, terms, bound):
     lam = [(class_index(j, len(rows), "a term's class"), Fraction(v)) for j, v in terms]
     if any(j == i or v <= 0 for j, v in lam) or sum(v for _, v in lam) != 1:
         return False
-    if bound is not None:
-        # The integer layer is the exact one times a positive number, as is either side.
-        return is_combination([[a - b for a, b in zip(rows[i], rows[j])] for j, _ in lam],
-                              [biases[i] - biases[j] for j, _ in lam], [v for _, v in lam],
-                              bound)
-    # Weights as integers over one denominator q: sums of Fractions would
-    # reduce by a gcd at every step (most of verify_all's time).
-    q = common_denominator(v for _, v in lam)
-    lam = [(j, int(v * q)) for j, v in lam]
-    mixed = [sum(n * rows[j][k] for j, n in lam) for k in range(len(rows[i]))]
-    return (mixed == [q * v for v in rows[i]]
-            and sum(n * biases[j] for j, n in lam) >= q * biases[i])
+    # The integer layer is the exact one times a positive number, as is either side.
+    return holds_at([[a - b for a, b in zip(rows[j], rows[i])] for j, _ in lam],
+                    [biases[j] - biases[i] for j, _ in lam], [v for _, v in lam], 0, bound)

@@ -319,7 +319,8 @@ class Geometry:
         box = self.box
         bits = FIRST_BITS
         # On the orthant, the rows x_k > 0 (offsets 0) join the program.
-        units = [[int(k == q) for k in range(self.dim)] for q in range(self.dim)] * self.orthant
+        units = ([[int(k == q) for k in range(self.dim)] for q in range(self.dim)]
+                 if self.orthant else [])
         while True:
             rows = [list(map(operator.sub, self.rows[i], self.rows[j])) for j in working]
             offsets = [self.biases[i] - self.biases[j] for j in working]

@@ -16,7 +16,6 @@ from reviews.argmax.kernels.packed import Packed
 from reviews.argmax.question import Question
 from reviews.argmax.reductions.masked import Masks
 from reviews.argmax.result import ClassResult
-from reviews.argmax.strategy.feasibility import is_combination
 from reviews.argmax.tolerance import Geometry
 from reviews.errors import InputError
 from reviews.exact import common_denominator
@@ -126,14 +125,10 @@ class Verifier:
             lam.append(certificate_number(pair[1], "result.terms[%d]'s weight" % n, "weights"))
         if i in support:
             return False
-        if tolerance or self.inputs is not None:
-            return bool(support) and holds_at([[a - b for a, b in zip(rows[j], rows[i])]
-                                               for j in support],
-                                              [biases[j] - biases[i] for j in support], lam,
-                                              tolerance, bound, self.inputs)
-        return bool(support) and is_combination(
-            [[a - b for a, b in zip(rows[i], rows[j])] for j in support],
-            [biases[i] - biases[j] for j in support], lam, bound)
+        return bool(support) and holds_at([[a - b for a, b in zip(rows[j], rows[i])]
+                                           for j in support],
+                                          [biases[j] - biases[i] for j in support], lam,
+                                          tolerance, bound, self.inputs)
 
     def _inside(self, value):
         low, high = self.inputs

@@ -116,9 +116,12 @@ def holds_at(differences, offsets, lam, tolerance, box=None, inputs=None):
     common = common_denominator(lam)
     weights = [int(v * common) for v in lam]
     width = len(differences[0]) + 1
-    flat = [Fraction(v) for a, c in zip(differences, offsets) for v in list(a) + [c]]
-    scale = common_denominator(flat)
-    flat = [int(v * scale) for v in flat]
+    flat = [v for a, c in zip(differences, offsets) for v in list(a) + [c]]
+    if not all(type(v) is int for v in flat):
+        # Rows of an integer layer are ints already: only others are scaled.
+        flat = [Fraction(v) for v in flat]
+        scale = common_denominator(flat)
+        flat = [int(v * scale) for v in flat]
     rows = [flat[k * width:(k + 1) * width - 1] for k in range(len(weights))]
     combined = [sum(n * row[q] for n, row in zip(weights, rows)) for q in range(width - 1)]
     constant = sum(n * flat[k * width + width - 1] for k, n in enumerate(weights))
