@@ -44,6 +44,7 @@ embedding, ``token_embd.weight``.
     gguf_arrays     the Arrays of an open .gguf file
 """
 
+import functools
 import math
 import struct
 from array import array
@@ -103,6 +104,8 @@ _TYPES = {0: ("F32", 1, 4), 1: ("F16", 1, 2), 2: ("Q4_0", 32, 18), 3: ("Q4_1", 3
 _PLAIN = {"F32": "f4", "F64": "f8", "F16": "f2", "BF16": "bf16"}
 
 
+# Cached: the layouts below ask for a few dozen tables some 2,500 times.
+@functools.lru_cache(maxsize=None)
 def _table(shift, width, place, bias):
     """The bytes.translate table taking a byte to its bits shift..shift+width
     moved to bit ``place``, less ``bias``, as a two's complement byte."""
