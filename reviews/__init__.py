@@ -21,7 +21,7 @@ The public API, imported from here (``from reviews import check_layer``):
     softmax_exact, log_softmax_exact,
     logsumexp_exact, ulp_distance                the exact decimal reference
     check_layer, iter_check_layer, verify,
-    ClassResult, radii, region_count             exact argmaxability
+    verify_all, ClassResult, radii, region_count exact argmaxability
     read_layer, read_model                       a layer read from its files
     InputError                                   the one error type
 
@@ -51,6 +51,7 @@ _HOMES = {
     "check_layer": "reviews.argmax.check",
     "iter_check_layer": "reviews.argmax.check",
     "verify": "reviews.argmax.verify",
+    "verify_all": "reviews.argmax.certified",
     "ClassResult": "reviews.argmax.result",
     "radii": "reviews.argmax.tolerance",
     "region_count": "reviews.argmax.regions",

@@ -6,7 +6,7 @@ import unittest
 from fractions import Fraction as F
 
 from reviews.argmax.check import check_layer
-from reviews.argmax.verify import verify
+from reviews.argmax.certified import verify_all
 from reviews.errors import InputError
 from reviews.exact import exact_text, rational_from_text, rational_text, real_number
 
@@ -58,7 +58,7 @@ class TestOtherRealTypes(unittest.TestCase):
         bias = [LongDouble(F(1)), LongDouble(F(1) + F(1, 2 ** 60)), LongDouble(F(1))]
         results = check_layer([[0], [1], [2]], bias)
         self.assertEqual([r.argmaxable for r in results], [True, True, True])
-        self.assertTrue(all(verify([[0], [1], [2]], bias, r) for r in results))
+        self.assertTrue(all(verify_all([[0], [1], [2]], bias, results)))
 
     def test_a_ratio_that_is_no_pair_of_integers_is_refused(self):
         odd = LongDouble(F(1))

@@ -11,6 +11,7 @@ from reviews.argmax.strategy.braid import braid_reflect
 from reviews.argmax.check import check_layer
 from reviews.argmax.kernels.layer_input import check_spread, exact_layer, integer_layer
 from reviews.argmax.result import ClassResult
+from reviews.argmax.certified import verify_all
 from reviews.argmax.verify import verify
 from reviews.errors import InputError
 from tests.support.layers import FIGURE_1, decisions
@@ -35,7 +36,7 @@ class TestFigure1(unittest.TestCase):
         floats = [[-2.0, -2.0], [1.0, 2.0], [1.8, -0.8], [0.9, 0.2]]
         results = check_layer(floats)
         self.assertEqual([r.argmaxable for r in results], [True, True, True, False])
-        self.assertTrue(all(verify(floats, None, r) for r in results))
+        self.assertTrue(all(verify_all(floats, None, results)))
         self.assertNotEqual(results[3].combination, check_layer(FIGURE_1)[3].combination)
 
 
@@ -95,7 +96,7 @@ class TestCertificates(unittest.TestCase):
             weights = [[rng.gauss(0, 1) for _ in range(dim)] for _ in range(classes)]
             biases = [rng.gauss(0, 1) for _ in range(classes)] if bias else None
             results = check_layer(weights, biases)
-            self.assertTrue(all(verify(weights, biases, r) for r in results))
+            self.assertTrue(all(verify_all(weights, biases, results)))
             self.assertTrue(any(r.argmaxable for r in results))
             self.assertTrue(any(not r.argmaxable for r in results))
 
@@ -105,14 +106,14 @@ class TestCertificates(unittest.TestCase):
             weights = [[rng.gauss(0, weight_size) for _ in range(3)] for _ in range(40)]
             bias = [rng.gauss(0, bias_size) for _ in range(40)]
             results = check_layer(weights, bias)
-            self.assertTrue(all(verify(weights, bias, r) for r in results))
+            self.assertTrue(all(verify_all(weights, bias, results)))
 
     def test_magnitudes_from_1e_minus_300_to_1e300(self):
         rng = random.Random(14)
         weights = [[rng.choice([1, -1]) * 10 ** rng.uniform(-300, 300) for _ in range(3)]
                    for _ in range(15)]
         results = check_layer(weights)
-        self.assertTrue(all(verify(weights, None, r) for r in results))
+        self.assertTrue(all(verify_all(weights, None, results)))
 
     def test_verify_rejects_a_wrong_witness_and_a_wrong_combination(self):
         self.assertFalse(verify(FIGURE_1, None, ClassResult(3, True, (F(1), F(0)), None)))
@@ -134,7 +135,7 @@ class TestExactFallbackAlwaysDecides(unittest.TestCase):
         weights, bias = [[1, 0], [-1, 0], [0, 1e-100]], [0, 0, -1]
         results = check_layer(weights, bias)
         self.assertEqual([r.argmaxable for r in results], [True, True, True])
-        self.assertTrue(all(verify(weights, bias, r) for r in results))
+        self.assertTrue(all(verify_all(weights, bias, results)))
         x = results[2].witness
         self.assertGreater(x[1] * F(1e-100) - 1, abs(x[0]))
 
@@ -144,7 +145,7 @@ class TestExactFallbackAlwaysDecides(unittest.TestCase):
         bias = [-3, n - 3, -3]
         results = check_layer(weights, bias)
         self.assertEqual([r.argmaxable for r in results], [True, True, True])
-        self.assertTrue(all(verify(weights, bias, r) for r in results))
+        self.assertTrue(all(verify_all(weights, bias, results)))
 
     def test_spreads_from_1e_minus_80_to_1e_minus_300_all_decide(self):
         for exponent in (80, 85, 150, 300):
@@ -187,7 +188,7 @@ class TestNearestPoint(unittest.TestCase):
             with mock.patch.object(deciding, "nearest", lambda layer, i, working: None):
                 programs = check_layer(weights, biases)
             self.assertEqual([r.argmaxable for r in results], [r.argmaxable for r in programs])
-            self.assertTrue(all(verify(weights, biases, r) for r in results))
+            self.assertTrue(all(verify_all(weights, biases, results)))
             self.assertIn(False, [r.argmaxable for r in results])
 
     def test_a_combination_has_at_most_d_plus_two_terms(self):
@@ -210,7 +211,7 @@ class TestNearestPoint(unittest.TestCase):
                                side_effect=lambda rows: calls.append(rows)):
             results = check_layer(weights, biases, box=100)
         self.assertEqual(calls, [])
-        self.assertTrue(all(verify(weights, biases, r, box=100) for r in results))
+        self.assertTrue(all(verify_all(weights, biases, results, box=100)))
 
 
 class TestNumbersPastTheFloatRange(unittest.TestCase):
@@ -229,7 +230,7 @@ class TestNumbersPastTheFloatRange(unittest.TestCase):
             with self.subTest(weights=weights, bias=bias):
                 results = check_layer(weights, bias)
                 self.assertEqual([r.argmaxable for r in results], expected)
-                self.assertTrue(all(verify(weights, bias, r) for r in results))
+                self.assertTrue(all(verify_all(weights, bias, results)))
 
     def test_a_witness_longer_than_the_input_size_limit_still_verifies(self):
         # Class 2 needs x_2 > 1e19000: more bits than an input number may have.
@@ -276,7 +277,7 @@ class TestSpreadLimit(unittest.TestCase):
         weights = [[Decimal("1e2000"), Decimal("1e-2000")]] * 40
         results = check_layer(weights)
         self.assertEqual([r.argmaxable for r in results], [False] * 40)
-        self.assertTrue(all(verify(weights, None, r) for r in results[:3]))
+        self.assertTrue(all(verify_all(weights, None, results)))
 
     def test_a_box_counts_as_the_weights_times_its_bound_in_a_wide_layer(self):
         # Spanning 1e-700 to 12 on its own (36 x 2,329 bits): within the limit.
@@ -293,7 +294,7 @@ class TestSpreadLimit(unittest.TestCase):
         for box in (Decimal("1e-19000"), Decimal("1e19000")):
             with self.subTest(box=box):
                 results = check_layer(weights, list(range(30)), box=box)
-                self.assertTrue(all(verify(weights, list(range(30)), r, box=box) for r in results))
+                self.assertTrue(all(verify_all(weights, list(range(30)), results, box=box)))
 
     def test_a_tolerance_above_the_layer_counts_beside_it_even_for_floats(self):
         # T = 1e19700 made a 200 x 4 float layer take 200 s instead of 1.25;
@@ -315,8 +316,7 @@ class TestSpreadLimit(unittest.TestCase):
         results = check_layer(weights, list(range(30)), tolerance=tolerance)
         self.assertEqual(sum(r.argmaxable for r in results),
                          sum(r.argmaxable for r in check_layer(weights, list(range(30)))))
-        self.assertTrue(all(verify(weights, list(range(30)), r, tolerance=tolerance)
-                            for r in results))
+        self.assertTrue(all(verify_all(weights, list(range(30)), results, tolerance=tolerance)))
 
 
 class TestBraidReflect(unittest.TestCase):

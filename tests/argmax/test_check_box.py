@@ -9,6 +9,7 @@ from reviews.argmax import check as argmaxable
 from reviews.argmax.check import check_layer
 from reviews.argmax.kernels.layer_input import exact_layer
 from reviews.argmax.result import ClassResult
+from reviews.argmax.certified import verify_all
 from reviews.argmax.verify import verify
 from reviews.argmax.kernels.witness import Witness
 from reviews.errors import InputError
@@ -120,7 +121,7 @@ class TestBox(unittest.TestCase):
         self.assertEqual([r.argmaxable for r in results], [True, True, True, False])
         self.assertEqual(results[0].witness, (F(-1, 10), F(-1, 10)))
         self.assertEqual(results[3].terms, check_layer(FIGURE_1)[3].terms)
-        self.assertTrue(all(verify(FIGURE_1, None, r, box=F(1, 10)) for r in results))
+        self.assertTrue(all(verify_all(FIGURE_1, None, results, box=F(1, 10))))
 
     def test_an_integer_witness_is_boxed_as_its_fractions_are(self):
         # _into_box measures a Witness in integers; at the edge (largest
@@ -155,7 +156,7 @@ class TestBox(unittest.TestCase):
             results = check_layer(weights, bias, box=box)
             with self.subTest(box=box):
                 self.assertEqual([r.argmaxable for r in results], [box * reach > 1] * 2 + [True])
-                self.assertTrue(all(verify(weights, bias, r, box=box) for r in results))
+                self.assertTrue(all(verify_all(weights, bias, results, box=box)))
 
     def test_an_unboxed_combination_proves_every_box(self):
         result = check_layer(FIGURE_1, [0, 0, 0, -1])[3]

@@ -12,6 +12,7 @@ from reviews.argmax.check import check_layer
 from reviews.argmax.strategy.feasibility import Program
 from reviews.argmax.kernels.layer_input import integer_layer
 from reviews.argmax.strategy.span import SpanCoordinates
+from reviews.argmax.certified import verify_all
 from reviews.argmax.verify import verify
 from tests.support.layers import decisions
 
@@ -123,7 +124,7 @@ class TestSpanCoordinates(unittest.TestCase):
         self.assertEqual(decisions([row, row, row]), [False, False, False])
         results = check_layer([row, row, row], [0, 2, 1])
         self.assertEqual([r.argmaxable for r in results], [False, True, False])
-        self.assertTrue(all(verify([row, row, row], [0, 2, 1], r) for r in results))
+        self.assertTrue(all(verify_all([row, row, row], [0, 2, 1], results)))
 
     def test_the_programs_see_the_layers_own_numbers(self):
         # Exact coordinates on the span of rows of 1000 bits would have
@@ -170,7 +171,7 @@ class TestSpanCoordinates(unittest.TestCase):
         # Then exact coordinates, which keep the rank, decide it.
         self.assertEqual(checked, [(2, False)])
         self.assertEqual([r.argmaxable for r in results], [True, True, True])
-        self.assertTrue(all(verify(weights, None, r) for r in results))
+        self.assertTrue(all(verify_all(weights, None, results)))
 
     def test_differences_that_are_multiples_of_the_prime_cost_one_exact_choice(self):
         # Modulo 2**61 - 1 every difference vanishes; exact coordinates keep
@@ -190,7 +191,7 @@ class TestSpanCoordinates(unittest.TestCase):
         for bias in (None, [1, 0, 2, 0, -5, 3]):
             with self.subTest(bias=bias), mock.patch.object(Program, "__init__", recording):
                 results = check_layer(weights, bias)
-                self.assertTrue(all(verify(weights, bias, r) for r in results))
+                self.assertTrue(all(verify_all(weights, bias, results)))
         self.assertTrue(dimensions)
         self.assertLessEqual(max(dimensions), 5)
 
@@ -217,4 +218,4 @@ class TestSpanCoordinates(unittest.TestCase):
                        for _ in range(classes)]
             bias = [rng.randint(-2, 2) for _ in range(classes)] if rng.random() < 0.5 else None
             with self.subTest(weights=weights, bias=bias):
-                self.assertTrue(all(verify(weights, bias, r) for r in check_layer(weights, bias)))
+                self.assertTrue(all(verify_all(weights, bias, check_layer(weights, bias))))

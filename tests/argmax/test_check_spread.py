@@ -17,7 +17,7 @@ from unittest import mock
 from reviews.argmax.strategy import feasibility
 from reviews.argmax.kernels import arithmetic
 from reviews.argmax.check import check_layer
-from reviews.argmax.verify import verify
+from reviews.argmax.certified import verify_all
 
 # Entries from 2**-259 to 2**297: a spread of 556 bits.
 SPREAD = [[F(2) ** -259, F(2) ** 223], [F(2) ** 114, F(2) ** 188],
@@ -53,14 +53,14 @@ class TestWideSpread(unittest.TestCase):
         results, exact = self.exact_programs(SPREAD)
         self.assertEqual(exact, 0)
         self.assertEqual([r.argmaxable for r in results], [True, False, True, True])
-        self.assertTrue(all(verify(SPREAD, None, r) for r in results))
+        self.assertTrue(all(verify_all(SPREAD, None, results)))
 
     def test_the_answer_does_not_depend_on_the_float_scaling(self):
         # The same layer times 2**-40 and with a bias: exact answers, checked.
         weights = [[v * F(2) ** -40 for v in row] for row in SPREAD]
         bias = [F(2) ** 100, -F(2) ** -100, 0, 1]
         results, _ = self.exact_programs(weights, bias)
-        self.assertTrue(all(verify(weights, bias, r) for r in results))
+        self.assertTrue(all(verify_all(weights, bias, results)))
         self.assertEqual([r.argmaxable for r in results],
                          [r.argmaxable for r in check_layer(weights, bias, box=F(2) ** 400)])
 
@@ -68,7 +68,7 @@ class TestWideSpread(unittest.TestCase):
         results, exact = self.exact_programs(weights, bias)
         self.assertEqual(exact, 0)
         self.assertEqual(sum(r.argmaxable for r in results), argmaxable)
-        self.assertTrue(all(verify(weights, bias, r) for r in results))
+        self.assertTrue(all(verify_all(weights, bias, results)))
 
     def test_decimals_decide_random_exponents_up_to_1e300_without_the_exact_program(self):
         # Floats alone left 6 of these 12 classes to the exact program.
@@ -85,7 +85,7 @@ class TestWideSpread(unittest.TestCase):
             results, exact = self.exact_programs(weights, bias)
         self.assertGreater(exact, 0)
         self.assertEqual([r.argmaxable for r in results], expected)
-        self.assertTrue(all(verify(weights, bias, r) for r in results))
+        self.assertTrue(all(verify_all(weights, bias, results)))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from unittest import mock
 
 from reviews.argmax import check as argmaxable
 from reviews.argmax.check import check_layer
+from reviews.argmax.certified import verify_all
 from reviews.argmax.verify import verify
 from reviews.argmax.kernels.layer_input import asked_classes
 from reviews.argmax.tolerance import radii
@@ -55,7 +56,7 @@ class TestSomeClassesAreThoseOfTheWholeCheck(unittest.TestCase):
         some = self.assertAsWhole(weights, bias, [4, 0])
         self.assertTrue(some[0].masked)
         self.assertEqual(some[1].terms, ((1, F(43, 290)), (2, F(61, 145)), (3, F(25, 58))))
-        self.assertTrue(all(verify(weights, bias, r) for r in some))
+        self.assertTrue(all(verify_all(weights, bias, some)))
         (only,) = self.assertAsWhole(weights, bias, [0])
         self.assertTrue(only.masked)
         self.assertEqual(self.assertAsWhole(weights, bias, [2])[0].witness, (1, 2))
@@ -64,8 +65,7 @@ class TestSomeClassesAreThoseOfTheWholeCheck(unittest.TestCase):
         weights, bias = gaussian(11, 30, 3, True)
         asked = [0, 5, 24, 29]
         some = self.assertAsWhole(weights, bias, asked, box=100, tolerance=F(1, 10 ** 8))
-        self.assertTrue(all(verify(weights, bias, r, box=100, tolerance=F(1, 10 ** 8))
-                            for r in some))
+        self.assertTrue(all(verify_all(weights, bias, some, box=100, tolerance=F(1, 10 ** 8))))
 
     def test_the_tolerance_pass_names_the_layer_s_class_count(self):
         # Class 1 wins only for |x| < 1e-9: at T = 1e-8 its terms count all 3 classes.

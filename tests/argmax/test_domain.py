@@ -15,6 +15,7 @@ from reviews.argmax.kernels.layer_input import exact_layer
 from reviews.argmax.result import ClassResult
 from reviews.argmax.strategy.feasibility import decide
 from reviews.argmax.tolerance import Geometry, radii
+from reviews.argmax.certified import verify_all
 from reviews.argmax.verify import verify
 from reviews.errors import InputError
 
@@ -93,8 +94,7 @@ class TestVerdicts(unittest.TestCase):
                     results = check_layer(weights, bias, inputs=domain)
                     self.assertTrue(all(_holds_by_definition(weights, bias, r, domain)
                                         for r in results))
-                    self.assertTrue(all(verify(weights, bias, r, inputs=domain)
-                                        for r in results))
+                    self.assertTrue(all(verify_all(weights, bias, results, inputs=domain)))
 
     def test_a_narrower_domain_never_makes_a_class_argmaxable(self):
         weights, bias = _layer(20, 14, 3)
@@ -135,7 +135,7 @@ class TestVerdicts(unittest.TestCase):
                 results = check_layer(weights, bias, inputs=domain)
                 self.assertEqual([r.argmaxable for r in results], expected)
                 self.assertTrue(results[1].masked)
-                self.assertTrue(all(verify(weights, bias, r, inputs=domain) for r in results))
+                self.assertTrue(all(verify_all(weights, bias, results, inputs=domain)))
 
     def test_masked_classes_and_twins_keep_their_certificates(self):
         weights = [[1, 0], [1, 0], [0, 1], [-1, -1]]
@@ -143,7 +143,7 @@ class TestVerdicts(unittest.TestCase):
         results = check_layer(weights, bias, inputs=(0, INF))
         self.assertEqual([(r.argmaxable, r.masked) for r in results],
                          [(False, False), (False, False), (False, True), (True, False)])
-        self.assertTrue(all(verify(weights, bias, r, inputs=(0, INF)) for r in results))
+        self.assertTrue(all(verify_all(weights, bias, results, inputs=(0, INF))))
 
 
 class TestTolerance(unittest.TestCase):
@@ -157,8 +157,8 @@ class TestTolerance(unittest.TestCase):
                 self.assertEqual([r.argmaxable for r in results],
                                  [r.argmaxable for r in check_layer(moved, moved_bias, box=box,
                                                                      tolerance=tolerance)])
-                self.assertTrue(all(verify(weights, bias, r, inputs=domain, tolerance=tolerance)
-                                    for r in results))
+                self.assertTrue(all(verify_all(weights, bias, results, inputs=domain,
+                                               tolerance=tolerance)))
                 self.assertTrue(all(low <= v <= high for r in results if r.argmaxable
                                     for v in r.witness for low, high in [domain]))
                 # Each class that passes the tolerance passes without it.
@@ -193,8 +193,8 @@ class TestTolerance(unittest.TestCase):
                         self.assertEqual([r.argmaxable for r in results],
                                          [r.argmaxable for r in check_layer(
                                              weights, bias, inputs=long, tolerance=tolerance)])
-                        self.assertTrue(all(verify(weights, bias, r, inputs=domain,
-                                                   tolerance=tolerance) for r in results))
+                        self.assertTrue(all(verify_all(weights, bias, results, inputs=domain,
+                                                       tolerance=tolerance)))
                         self.assertFalse(any(r.argmaxable and not p
                                              for r, p in zip(results, plain)))
                         changed += [r.argmaxable for r in results] != plain
@@ -209,8 +209,8 @@ class TestTolerance(unittest.TestCase):
                 results = check_layer(weights, bias, inputs=(0, INF), tolerance=tolerance)
                 self.assertEqual([r.argmaxable for r in results], [True, True, True])
                 self.assertTrue(10 ** 300 < results[1].witness[0] < 2 * 10 ** 300)
-                self.assertTrue(all(verify(weights, bias, r, inputs=(0, INF),
-                                           tolerance=tolerance) for r in results))
+                self.assertTrue(all(verify_all(weights, bias, results, inputs=(0, INF),
+                                               tolerance=tolerance)))
         self.assertEqual(Orthant(weights, bias).far_half(), F(2) ** 1007)
 
     def test_a_tiny_tolerance_on_a_half_line_keeps_the_witness_of_t_0(self):
@@ -224,8 +224,8 @@ class TestTolerance(unittest.TestCase):
         self.assertEqual([r.argmaxable for r in results], [True, True, True])
         self.assertLess(max(F(v).denominator.bit_length() + F(v).numerator.bit_length()
                             for r in results for v in r.witness), 2100)
-        self.assertTrue(all(verify(weights, bias, r, inputs=(0, INF), tolerance=tolerance)
-                            for r in results))
+        self.assertTrue(all(verify_all(weights, bias, results, inputs=(0, INF),
+                                       tolerance=tolerance)))
 
     def test_radii_on_a_half_line_have_their_centre_on_it(self):
         # Class 1 wins for |x| < 1e-9: centred at x >= 5e-10, its ball reaches

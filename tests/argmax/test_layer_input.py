@@ -9,7 +9,7 @@ from unittest import mock
 from reviews.argmax.kernels import layer_input
 from reviews.argmax.reductions import twins
 from reviews.argmax.check import check_layer
-from reviews.argmax.verify import verify
+from reviews.argmax.certified import verify_all
 from reviews.argmax.kernels.layer_input import FloatRows, check_spread, extremes, integer_layer, validated
 from reviews.argmax.reductions.twins import Twins
 from reviews.errors import InputError
@@ -94,7 +94,7 @@ class TestFloatRows(unittest.TestCase):
                 with _kept_from(0):
                     results = check_layer(weights, bias, **keywords)
                 self.assertEqual(repr(results), repr(expected))
-                self.assertTrue(all(verify(weights, bias, r, **keywords) for r in results[:5]))
+                self.assertTrue(all(verify_all(weights, bias, results[:5], **keywords)))
 
     def test_the_screen_of_many_dimensions_reads_the_same_from_floats(self):
         # From d = 64 blocks are screened on a few coordinates (FloatRows.part).

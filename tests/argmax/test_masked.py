@@ -12,6 +12,7 @@ from reviews.argmax.check import check_layer
 
 from reviews.argmax.result import ClassResult
 
+from reviews.argmax.certified import verify_all
 from reviews.argmax.verify import verify
 from reviews.argmax.tolerance import Radius, radii
 from reviews.errors import InputError
@@ -33,7 +34,7 @@ class TestChecking(unittest.TestCase):
         results = check_layer(LINE, [0, 0, -INF])
         self.assertEqual([(r.argmaxable, r.masked) for r in results],
                          [(True, False), (True, False), (False, True)])
-        self.assertTrue(all(verify(LINE, [0, 0, -INF], r) for r in results))
+        self.assertTrue(all(verify_all(LINE, [0, 0, -INF], results)))
 
     def test_minus_infinity_masks_in_any_sequence_and_any_real_type(self):
         # An array of doubles, a memoryview of one, and a numpy-like scalar
@@ -58,7 +59,7 @@ class TestChecking(unittest.TestCase):
                 results = check_layer(LINE, bias)
                 self.assertEqual([(r.argmaxable, r.masked) for r in results],
                                  [(True, False), (True, False), (False, True)])
-                self.assertTrue(all(verify(LINE, bias, r) for r in results))
+                self.assertTrue(all(verify_all(LINE, bias, results)))
                 self.assertIsNone(radii(LINE, bias, results)[2])
 
     def test_rows_or_a_bias_read_in_key_or_hash_order_are_refused(self):
@@ -83,7 +84,7 @@ class TestChecking(unittest.TestCase):
         self.assertEqual([(r.argmaxable, r.masked, r.tolerance) for r in results],
                          [(True, False, tolerance), (False, False, tolerance),
                           (True, False, tolerance), (False, True, tolerance)])
-        self.assertTrue(all(verify(weights, bias, r, tolerance=tolerance) for r in results))
+        self.assertTrue(all(verify_all(weights, bias, results, tolerance=tolerance)))
         # The witness of T = 0 proves nothing at T.
         self.assertFalse(verify(weights, bias, check_layer(weights, bias)[1],
                                 tolerance=tolerance))

@@ -10,6 +10,7 @@ from unittest import mock
 from reviews.argmax import check as argmaxable
 from reviews.argmax.check import check_layer
 from reviews.argmax.result import ClassResult
+from reviews.argmax.certified import verify_all
 from reviews.argmax.verify import verify
 from reviews.argmax.strategy.feasibility import Program
 from reviews.argmax.kernels.layer_input import integer_layer
@@ -66,8 +67,8 @@ class TestBothCertificatesAreCheckedExactly(unittest.TestCase):
                 with self.subTest(seed=seed, tolerance=tolerance):
                     results = check_layer(weights, biases, box=box, tolerance=tolerance)
                     self.assertTrue(all(r.tolerance == tolerance for r in results))
-                    self.assertTrue(all(verify(weights, biases, r, box=box, tolerance=tolerance)
-                                        for r in results))
+                    self.assertTrue(all(verify_all(weights, biases, results, box=box,
+                                                   tolerance=tolerance)))
 
     def test_a_larger_tolerance_never_adds_an_argmaxable_class(self):
         weights, biases = gaussian(6, 40, 2, True)

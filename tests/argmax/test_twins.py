@@ -7,7 +7,7 @@ from unittest import mock
 
 from reviews.argmax import check as argmaxable
 from reviews.argmax.check import check_layer
-from reviews.argmax.verify import verify
+from reviews.argmax.certified import verify_all
 from reviews.argmax.kernels.layer_input import FloatRows
 from reviews.argmax.reductions.twins import Twins
 
@@ -59,14 +59,14 @@ class TestRepeatedRows(unittest.TestCase):
         self.assertEqual(decided, 0)
         self.assertEqual(results[0].terms, ((1, F(1)),))
         self.assertEqual(results[5].terms, ((0, F(1)),))
-        self.assertTrue(all(verify([[0.0]] * 300, None, r) for r in results))
+        self.assertTrue(all(verify_all([[0.0]] * 300, None, results)))
 
     def test_only_one_row_per_distinct_row_is_decided(self):
         weights = [[1, 1], [1, -1], [-1, 0]] * 100
         results, decided = self.decided(weights)
         self.assertEqual(decided, 0)
         self.assertFalse(any(r.argmaxable for r in results))
-        self.assertTrue(all(verify(weights, None, r) for r in results[::17]))
+        self.assertTrue(all(verify_all(weights, None, results)))
 
     def test_the_largest_bias_of_a_group_wins_against_the_rest(self):
         weights = [[1, 0], [1, 0], [0, 1], [-1, -1], [0, 0]]
@@ -75,7 +75,7 @@ class TestRepeatedRows(unittest.TestCase):
         self.assertEqual(decided, 4)
         self.assertEqual(results[0].terms, ((1, F(1)),))
         self.assertEqual([r.argmaxable for r in results], [False, True, True, True, True])
-        self.assertTrue(all(verify(weights, bias, r) for r in results))
+        self.assertTrue(all(verify_all(weights, bias, results)))
 
     def test_representatives_keep_their_class_numbers_in_certificates(self):
         # Class 4 is the midpoint of classes 0 and 2; classes 1 and 3 repeat them.
@@ -84,14 +84,14 @@ class TestRepeatedRows(unittest.TestCase):
         self.assertEqual(decided, 2)
         self.assertEqual(results[4].terms, ((0, F(1, 2)), (2, F(1, 2))))
         self.assertEqual(results[4].combination, (F(1, 2), 0, F(1, 2), 0, 0, 0))
-        self.assertTrue(all(verify(weights, None, r) for r in results))
+        self.assertTrue(all(verify_all(weights, None, results)))
 
     def test_twins_certify_inside_a_box(self):
         weights, bias = [[1], [1], [0]], [0, -1, -50]
         results, _ = self.decided(weights, bias, box=10)
         self.assertEqual(results[1].terms, ((0, F(1)),))
         self.assertEqual([r.argmaxable for r in results], [True, False, False])
-        self.assertTrue(all(verify(weights, bias, r, box=10) for r in results))
+        self.assertTrue(all(verify_all(weights, bias, results, box=10)))
 
 
 if __name__ == "__main__":
