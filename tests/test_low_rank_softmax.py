@@ -16,8 +16,11 @@ from reviews.papers.low_rank_softmax import (
 )
 from tests.support.claims import run_once
 
-# Each check runs once in the test process (the command's tests share them).
-OUTCOMES = {result.claim.id: result.outcome for result in run_once(CLAIMS)}
+# Each check runs once in the test process (the command's tests share them);
+# the claims that run only when selected are left to
+# tests/golden/regenerate.py --check-selected (tests.test_low_rank_released).
+OUTCOMES = {result.claim.id: result.outcome
+            for result in run_once([c for c in CLAIMS if c.by_default])}
 
 
 def value(claim_id, label):
@@ -42,7 +45,9 @@ class TestVerdicts(unittest.TestCase):
             "low-rank.very-infrequent": NOT_CHECKED,
             "low-rank.trained-layers": PASS,
         }
-        self.assertEqual({key: o.verdict for key, o in OUTCOMES.items()}, expected)
+        self.assertEqual({key: o.verdict for key, o in OUTCOMES.items()},
+                         {key: v for key, v in expected.items()
+                          if key != "low-rank.trained-layers"})
         self.assertEqual({c.id: c.expected for c in CLAIMS}, expected)
 
     def test_the_models_hint_is_the_same_however_the_suite_started(self):
