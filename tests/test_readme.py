@@ -109,6 +109,13 @@ class TestRegenerate(unittest.TestCase):
         self.assertIsNone(refusal_for(old, {"version": "1.0.0", "claims": [2]},
                                       same_version=True))
 
+    def test_check_selected_names_each_claim_not_as_pinned(self):
+        differing = self.regenerate.differing
+        pinned = [{"id": "a", "verdict": "PASS"}, {"id": "b", "verdict": "PASS"}]
+        self.assertEqual(differing(pinned, [{"id": "b", "verdict": "PASS"}]), [])
+        self.assertEqual(differing(pinned, [{"id": "a", "verdict": "FAIL"},
+                                            {"id": "c", "verdict": "PASS"}]), ["a", "c"])
+
     def test_the_golden_file_is_what_the_script_writes(self):
         # The file's own shape: the version and the claims, nothing else.
         with open(self.regenerate.GOLDEN, encoding="utf-8") as handle:
