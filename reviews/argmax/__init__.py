@@ -10,6 +10,7 @@ point down:
                     reduced, split across workers, each class decided
     question        Question: the box, the tolerance and the inputs, as one value
     domain          inputs in [low, high]^d, moved to a box or the orthant
+    orthant         Orthant: the classes of a moved layer decided on y >= 0
     result          ClassResult, Checked: the decision for one class
     verify          verify: a certificate checked from scratch, exactly
     certified       verify_all: every certificate of a layer, read once

@@ -78,7 +78,8 @@ from reviews.argmax.question import Question
 from reviews.argmax.result import Checked, ClassResult, decoded, encoded
 from reviews.argmax.tolerance import Geometry, Radius
 from reviews.argmax.reductions.twins import Twins
-from reviews.argmax.domain import Orthant, moved_back, moved_layer, shown_inputs
+from reviews.argmax.domain import moved_back, moved_layer, shown_inputs
+from reviews.argmax.orthant import Orthant
 from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.workers import iter_items, job_count, start_method
 from reviews.errors import InputError

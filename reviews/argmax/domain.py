@@ -21,8 +21,8 @@ classes it leaves are asked in a second box, [0, M']^d with M' past the
 layer's largest bias over its smallest weight (classes of biases 1e300
 win only that far out), and what is left then is decided by Clarkson's
 rounds of the exact program with the rows y_k > 0 added, against a working set of rivals that beat the
-last point (Orthant, through the rounds reviews.argmax.tolerance runs at a
-tolerance, which ask for T = 0 too).  A tolerance moves with the question
+last point (reviews.argmax.orthant, through the rounds reviews.argmax.tolerance runs
+at a tolerance, which ask for T = 0 too).  A tolerance moves with the question
 (no margin and no distance changes), and so do radii.  Open and closed
 intervals give the same verdicts: the points where i wins strictly form an
 open set, so one on the boundary has others just inside.
@@ -40,10 +40,13 @@ an infinite end (Farkas: the domain's multipliers are that coordinate).
     Inputs        the interval [low, high] of every coordinate (None: no end)
     inputs_value  Inputs from two numbers (None or an infinity: no end), taken exactly
     moved_layer   the layer, box and orthant of the moved question
-    Orthant       the classes of a moved layer decided on y >= 0
     moved_back    a result of the moved layer as one of the layer
     moved         a result of the layer as one of the moved layer in its box
     shown_inputs  the domain as a report says it: "x >= 0", "-1 <= x <= 1"
+    layer_fraction     a number of a validated layer as a Fraction
+    witness_fractions  a witness as a list of Fractions
+
+The orthant's own decisions are reviews.argmax.orthant's.
 """
 
 import array
@@ -54,16 +57,13 @@ import numbers
 from collections import namedtuple
 from fractions import Fraction
 
-from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.witness import Witness
-from reviews.argmax.kernels.layer_input import integer_layer
-from reviews.argmax.reductions.masked import Masks, masked_classes
-from reviews.argmax.result import ClassResult
+from reviews.argmax.reductions.masked import masked_classes
 from reviews.errors import InputError
 from reviews.exact import exact_text, real_number
 
-__all__ = ["Inputs", "inputs_value", "moved_layer", "Orthant", "moved_back", "moved",
-           "shown_inputs"]
+__all__ = ["Inputs", "inputs_value", "moved_layer", "moved_back", "moved", "shown_inputs",
+           "layer_fraction", "witness_fractions"]
 
 class Inputs(namedtuple("Inputs", "low high")):
     """Every coordinate of x in [low, high]: each end a Fraction, or None
@@ -85,14 +85,6 @@ class Inputs(namedtuple("Inputs", "low high")):
         return (self.low + self.high) / 2
 
 
-# Rivals a round of the orthant's program adds at most, the most violated first.
-_ADDED_PER_ROUND = 8
-# Half the side M of the box [0, M]^d asked first on the orthant.  The box
-# decides g2pM's head (876 x 32) over x >= 0 in 6.7 s where the rounds alone
-# took 40 s (2 jobs); a class that wins only farther out is left to the rounds.
-_HALF_BOX = Fraction(500)
-# Bits past the largest bias over the smallest weight of the second box's side.
-_FAR_MARGIN_BITS = 8
 
 
 def _end(value, what, infinity):
@@ -130,7 +122,7 @@ def inputs_value(inputs):
     return Inputs(low, high)
 
 
-def _exact(value):
+def layer_fraction(value):
     """A number of a validated layer as a Fraction (a numpy float32 too)."""
     return Fraction(real_number(value, "a layer's number"))
 
@@ -143,7 +135,7 @@ def _moved_bias(weights, bias, shift):
         return None
     masked = set(masked_classes(bias))
     return [-math.inf if j in masked else
-            (0 if bias is None else _exact(bias[j])) + shift * sum(map(_exact, row))
+            (0 if bias is None else layer_fraction(bias[j])) + shift * sum(map(layer_fraction, row))
             for j, row in enumerate(weights)]
 
 
@@ -174,7 +166,7 @@ def _negated(row):
     return [-v for v in row]
 
 
-def _point(witness):
+def witness_fractions(witness):
     """A witness (tuple or Witness) as a list of Fractions."""
     if isinstance(witness, Witness):
         return [Fraction(n, witness.denominator) for n in witness.numerators]
@@ -188,7 +180,7 @@ def moved(result, inputs, box):
     result = result._replace(box=box)
     if not result.argmaxable or result.witness is None:
         return result
-    x = _point(result.witness)
+    x = witness_fractions(result.witness)
     if inputs.bounded:
         y = [v - inputs.middle for v in x]
     elif inputs.low is not None:
@@ -204,7 +196,7 @@ def moved_back(result, inputs):
     result = result._replace(box=None)
     if not result.argmaxable or result.masked:
         return result
-    y = _point(result.witness)
+    y = witness_fractions(result.witness)
     if inputs.bounded:
         x = [inputs.middle + v for v in y]
     elif inputs.low is not None:
@@ -212,128 +204,6 @@ def moved_back(result, inputs):
     else:
         x = [inputs.high - v for v in y]
     return result._replace(witness=tuple(x))
-
-
-class Orthant:
-    """The classes of a moved layer decided on y >= 0, the layer made exact
-    once as integers over one denominator.
-
-    The box [0, M]^d is asked first, as the box [-M/2, M/2]^d of the layer
-    moved by M/2 (``boxed``), which the checker decides fast, at the
-    tolerance if any: a witness there is one on the orthant, and so is a
-    combination that holds there too; the rest are decided by the exact
-    program's rounds (``decided``), and radii are measured on the orthant
-    (``radius``).
-
-    >>> orthant = Orthant([[0, 0], [1, 0], [0, 1]], [1, 0, 0])
-    >>> orthant.decided(ClassResult(1, True, (-488, -500), None, 3)).witness
-    (Fraction(12, 1), Fraction(0, 1))
-    >>> orthant.decided(ClassResult(0, False, None, ((1, Fraction(1)),), 3)).argmaxable
-    True
-    """
-
-    def __init__(self, weights, bias):
-        self.weights, self.bias = weights, bias
-        self.classes, self.dim = len(weights), len(weights[0])
-        self._geometry = None
-
-    def geometry(self):
-        """The layer's Geometry on the orthant (reviews.argmax.tolerance), the
-        masked classes left out, made when a class first needs it (where the
-        box decides every class and no radius is asked, never)."""
-        if self._geometry is None:
-            # Imported here: reviews.argmax.tolerance moves its own questions
-            # with this module's functions.
-            from reviews.argmax.tolerance import Geometry
-            masks = Masks(self.weights, self.bias)
-            self._finite = masks.kept or list(range(self.classes))
-            self._position = {j: n for n, j in enumerate(self._finite)}
-            weights, bias = ((masks.select(self.weights), masks.select(self.bias))
-                             if masks.masked else (self.weights, self.bias))
-            self._geometry = Geometry(*integer_layer(weights, bias)[:2], None, orthant=True)
-        return self._geometry
-
-    def boxed(self, half=_HALF_BOX):
-        """(weights, bias, box) of the box [0, 2 half]^d moved to [-half, half]^d."""
-        return self.weights, _moved_bias(self.weights, self.bias, half), half
-
-    def far_half(self):
-        """Half the side of a second box [0, M]^d, asked where the first
-        leaves a class: past the layer's largest bias over its smallest
-        weight, where classes that win only far out (biases of 1e300 over
-        weights of 1) have their witnesses; None where that is no farther
-        than the first box."""
-        masks = Masks(self.weights, self.bias)
-        biases = [abs(_exact(v)) for v in (masks.select(self.bias) if masks.masked else
-                                          self.bias or ())]
-        weights = [abs(_exact(v)) for row in self.weights for v in row if v]
-        if not biases or not weights or not max(biases):
-            return None
-        # Powers of two from bit lengths (a float would overflow past 1e308),
-        # so that the box's numbers stay short.
-        largest, smallest = max(biases), min(weights)
-        bits = (largest.numerator.bit_length() - largest.denominator.bit_length() + 1
-                - smallest.numerator.bit_length() + smallest.denominator.bit_length()
-                + _FAR_MARGIN_BITS)
-        half = Fraction(2) ** bits
-        return half if half > _HALF_BOX else None
-
-    def _holds(self, n, terms, tolerance):
-        """Whether the combination ``terms`` (of classes) holds on y >= 0 for
-        the class at position n."""
-        geometry, position = self.geometry(), self._position
-        own, biases = geometry.rows[n], geometry.biases
-        rivals = [position[j] for j, _ in terms]
-        return holds_at([[a - b for a, b in zip(geometry.rows[m], own)] for m in rivals],
-                        [biases[m] - biases[n] for m in rivals], [v for _, v in terms],
-                        tolerance, inputs=(0, None))
-
-    def decided(self, result, far=None):
-        """The result on y >= 0 of the result in the box [0, M]^d (module
-        docstring), at the result's tolerance; ``far``, if given, is a
-        function of a class giving (half, its result in the box
-        [0, 2 half]^d moved to [-half, half]^d), or None where there is no
-        such box, asked before the rounds."""
-        if result.masked:
-            return result
-        if result.argmaxable:
-            return result._replace(witness=tuple(v + _HALF_BOX for v in _point(result.witness)))
-        geometry, tolerance = self.geometry(), result.tolerance
-        n = self._position[result.index]
-        if self._holds(n, result.terms, tolerance):
-            return result
-        found = far and far(result.index)
-        if found:
-            half, farther = found
-            if farther.argmaxable:
-                return result._replace(argmaxable=True, terms=None, witness=tuple(
-                    v + half for v in _point(farther.witness)))
-            if self._holds(n, farther.terms, tolerance):
-                return result._replace(terms=farther.terms)
-        # Decided at T = 0 first, as Geometry.carried does in a box: a
-        # combination there holds at every T, and a witness whose margins
-        # clear T holds at T; only the rest is asked again at T, whose
-        # norms' bounds make every number of the program longer.
-        witness, terms = tuple([Fraction(0)] * self.dim), None
-        working = geometry.short(n, [0] * self.dim, 1, 0)[:_ADDED_PER_ROUND]
-        if working:
-            witness, terms = geometry.decide_at(n, 0, working)
-        if terms is None and tolerance:
-            point = Witness.of(witness)
-            working = geometry.short(n, point.numerators, point.denominator,
-                                     tolerance)[:_ADDED_PER_ROUND]
-            if working:
-                witness, terms = geometry.decide_at(n, tolerance, working)
-        if terms is None:
-            return result._replace(argmaxable=True, witness=tuple(witness), terms=None)
-        return result._replace(terms=tuple((self._finite[m], v) for m, v in terms))
-
-    def radius(self, result):
-        """The Radius on y >= 0 of a result ``decided`` gave (None for a
-        class that is not argmaxable): reviews.argmax.tolerance.radii's."""
-        if not result.argmaxable:
-            return None
-        return self.geometry().radius(result._replace(index=self._position[result.index]))
 
 
 def shown_inputs(inputs):

@@ -9,7 +9,8 @@ from unittest import mock
 from fractions import Fraction as F
 
 from reviews.argmax.check import check_layer, iter_check_layer
-from reviews.argmax.domain import Inputs, Orthant, inputs_value, moved_layer, shown_inputs
+from reviews.argmax.domain import Inputs, inputs_value, moved_layer, shown_inputs
+from reviews.argmax.orthant import Orthant
 from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.layer_input import exact_layer
 from reviews.argmax.result import ClassResult
