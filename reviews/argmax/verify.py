@@ -77,16 +77,15 @@ class Verifier:
 
     def __init__(self, weights, bias, box=None, tolerance=0, inputs=None):
         self.masks = Masks(weights, bias)
-        if self.masks.masked:
-            if len(self.masks.masked) == len(bias):
-                # Every class masked: each is proved by its bias alone, and
-                # no row is left to make exact once the numbers are checked.
-                Masks(weights, bias, validate=True)
-                weights, bias = [], None
-            else:
-                weights, bias = self.masks.select(weights), self.masks.select(bias)
+        every_masked = self.masks.masked and len(self.masks.masked) == len(bias)
+        if every_masked:
+            # Every class masked: each is proved by its bias alone, and no
+            # row is left to make exact once the numbers are checked.
+            Masks(weights, bias, validate=True)
+        elif self.masks.masked:
+            weights, bias = self.masks.select(weights), self.masks.select(bias)
         self.bound, self.tolerance, self.inputs = Question(box, tolerance, inputs)
-        rows, biases, _ = integer_layer(weights, bias) if weights else ([], None, 1)
+        rows, biases, _ = ([], None, 1) if every_masked else integer_layer(weights, bias)
         self.rows, self.biases = rows, biases or [0] * len(rows)
         # A witness at a tolerance is checked with the layer's geometry.
         self._geometry = Geometry(rows, biases, None) if rows and self.tolerance else None

@@ -2,6 +2,7 @@
 
 import random
 import unittest
+from decimal import Decimal
 from fractions import Fraction as F
 
 from reviews.argmax.certified import verify_all
@@ -53,8 +54,41 @@ class TestAsVerify(unittest.TestCase):
                          [False])
 
     def test_a_wrong_shape_is_refused(self):
-        with self.assertRaisesRegex(InputError, "2 coordinates, not the layer's 1"):
+        with self.assertRaisesRegex(InputError, "result.witness has length 2 for d = 1"):
             verify_all([[0], [1]], None, [ClassResult(1, True, (1, 0))])
+
+    def test_a_malformed_result_raises_what_verify_raises(self):
+        # Found by a hostile tester: verify_all's own fast path once took
+        # these as numbers, or spun on Decimal("1e999999999").
+        weights = [[0, 0], [1, 0], [2, 0]]
+        half = F(1, 2)
+        malformed = [
+            (ClassResult(2, True, (Decimal("1e999999999"), 0)), {}),
+            (ClassResult(2, True, (float("nan"), 0)), {}),
+            (ClassResult(2, True, ("1", "0")), {}),
+            (ClassResult(1, False, None, ((2, half), (0, half))), {}),
+            (ClassResult(1, False, None, ((0, half, 1), (2, half))), {}),
+            (ClassResult(1, False, None, None), {}),
+            (None, {}),
+            (ClassResult(2, True, (1, 0)), {"tolerance": None}),
+        ]
+        for result, question in malformed:
+            with self.subTest(result=result, question=question):
+                with self.assertRaises((InputError, TypeError)) as raised:
+                    verify(weights, None, result, **question)
+                with self.assertRaises(type(raised.exception)) as again:
+                    verify_all(weights, None, [result], **question)
+                self.assertEqual(str(again.exception), str(raised.exception))
+
+    def test_a_layer_of_numpy_like_rows_with_no_truth_value_is_read(self):
+        # verify once asked "if weights", which a numpy array refuses.
+        class Rows(list):
+            def __bool__(self):
+                raise ValueError("the truth value of an array is ambiguous")
+        weights = Rows([[0, 0], [1, 0], [2, 0]])
+        results = check_layer([[0, 0], [1, 0], [2, 0]])
+        self.assertEqual(verify_all(weights, None, results, tolerance=F(1, 10)),
+                         [verify(weights, None, r, tolerance=F(1, 10)) for r in results])
 
     def test_in_a_box_it_says_what_verify_says(self):
         weights, biases = gaussian(6, 40, 3, True)
