@@ -52,41 +52,72 @@ def refusal_for(old, new, same_version=False):
 
 
 def differing(pinned_claims, run_claims):
-    """The ids of the claims run whose output is not the one pinned, in order.
+    """The ids of the claims run whose output is not the one pinned, in
+    order, compared as JSON (so that 1 is not true).
 
     >>> differing([{"id": "a", "v": 1}, {"id": "b", "v": 2}], [{"id": "b", "v": 3}])
     ['b']
+    >>> differing([{"id": "a", "v": True}], [{"id": "a", "v": 1}])
+    ['a']
     >>> differing([{"id": "a", "v": 1}], [{"id": "a", "v": 1}])
     []
     """
-    pinned_by_id = {claim["id"]: claim for claim in pinned_claims}
-    return [claim["id"] for claim in run_claims if pinned_by_id.get(claim["id"]) != claim]
+    pinned_by_id = {claim["id"]: _canonical(claim) for claim in pinned_claims}
+    return [claim["id"] for claim in run_claims
+            if pinned_by_id.get(claim["id"]) != _canonical(claim)]
+
+
+def _canonical(claim):
+    return json.dumps(claim, sort_keys=True)
+
+
+class _Failed(Exception):
+    """What stops the script, in one line."""
+
+
+def _json_of(command):
+    """The JSON a command of the suite prints, run in a fresh interpreter."""
+    done = subprocess.run([sys.executable, SCRIPT] + command, cwd=ROOT,
+                          stdout=subprocess.PIPE, universal_newlines=True)
+    if done.returncode != 0:
+        raise _Failed("the suite exited %d" % done.returncode)
+    try:
+        return json.loads(done.stdout)
+    except ValueError as error:
+        raise _Failed("the suite's output is not JSON (%s)" % error) from None
 
 
 def _report(claims):
-    """The suite's JSON report of the claims listed (each a --list entry)
-    in a fresh interpreter, or None if it exits non-zero."""
+    """The suite's JSON report of the claims listed (each a --list entry)."""
     chosen = [argument for claim in claims for argument in ("--claim", claim["id"])]
-    done = subprocess.run([sys.executable, SCRIPT, "--format", "json"] + chosen, cwd=ROOT,
-                          stdout=subprocess.PIPE, universal_newlines=True)
-    return json.loads(done.stdout) if done.returncode == 0 else None
+    return _json_of(["--format", "json"] + chosen)
+
+
+def _pinned_claims():
+    """The golden file's claims, each with its id once."""
+    try:
+        with open(GOLDEN, encoding="utf-8") as handle:
+            claims = json.load(handle)["claims"]
+        ids = [claim["id"] for claim in claims]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise _Failed("cannot read %s: %s" % (GOLDEN, error or type(error).__name__)) from None
+    repeated = sorted({i for i in ids if ids.count(i) > 1}, key=str)
+    if repeated:
+        raise _Failed("%s pins %s more than once" % (GOLDEN, ", ".join(map(str, repeated))))
+    return claims
 
 
 def _check_selected(listed):
-    """0 if the claims that run only when selected print what the golden file pins, else 1."""
+    """The line saying that the claims that run only when selected print
+    what the golden file pins; _Failed if they do not."""
     selected = [claim for claim in listed if not claim["by_default"]]
-    report = _report(selected)
-    with open(GOLDEN, encoding="utf-8") as handle:
-        golden = json.load(handle)
-    if report is None:
-        sys.stderr.write("check-selected: the suite exited non-zero\n")
-        return 1
-    changed = differing(golden["claims"], report["claims"])
+    if not selected:
+        return "check-selected: no claim runs only when selected"
+    pinned = _pinned_claims()
+    changed = differing(pinned, _report(selected)["claims"])
     if changed:
-        sys.stderr.write("check-selected: not as pinned: %s\n" % ", ".join(changed))
-        return 1
-    print("check-selected: as pinned: %s" % ", ".join(claim["id"] for claim in selected))
-    return 0
+        raise _Failed("not as pinned: %s" % ", ".join(changed))
+    return "check-selected: as pinned: %s" % ", ".join(claim["id"] for claim in selected)
 
 
 def main(argv):
@@ -94,14 +125,21 @@ def main(argv):
         sys.stderr.write("usage: python tests/golden/regenerate.py"
                          " [--same-version | --check-selected]\n")
         return 2
-    listed = json.loads(subprocess.run(
-        [sys.executable, SCRIPT, "--list", "--format", "json"], cwd=ROOT,
-        stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout)
-    if argv == ["--check-selected"]:
-        return _check_selected(listed)
-    report = _report(listed)
-    if report is None:
-        sys.stderr.write("regenerate: the suite exited non-zero; nothing written\n")
+    name = "check-selected" if argv == ["--check-selected"] else "regenerate"
+    try:
+        listed = _json_of(["--list", "--format", "json"])
+        if name == "check-selected":
+            print(_check_selected(listed))
+            sys.stdout.flush()
+            return 0
+        report = _report(listed)
+    except _Failed as failure:
+        sys.stderr.write("%s: %s%s\n" % (name, failure, "" if name == "check-selected"
+                                            else "; nothing written"))
+        return 1
+    except OSError as error:
+        # Standard output full or gone: the status says it.
+        sys.stderr.write("%s: cannot write: %s\n" % (name, error))
         return 1
     new = pinned(report)
     try:
