@@ -59,6 +59,7 @@ class ResumeFile:
     Traceback (most recent call last):
       ...
     reviews.errors.InputError: ... is a checkpoint of another layer or options (its "layer" differs): remove it to start again, or name another file
+    >>> import shutil; shutil.rmtree(os.path.dirname(path))
     """
 
     def __init__(self, path, header, question=Question()):

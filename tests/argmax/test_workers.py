@@ -18,7 +18,7 @@ from reviews.argmax import workers
 from reviews.argmax.check import check_layer
 from reviews.errors import InputError
 from tests.support import ROOT, TERMINAL_SIGNALS, FileTestCase
-from tests.support.workers import assert_none_left, ended_workers
+from tests.support.workers import assert_none_left, ended_workers, killed_parent_folder
 
 
 def _layer(classes, dim, seed):
@@ -387,12 +387,14 @@ class TestKilledParent(unittest.TestCase):
     @unittest.skipUnless("fork" in multiprocessing.get_all_start_methods()
                          and os.path.isdir("/proc/self"), "needs fork and /proc")
     def test_workers_end_when_their_parent_is_killed(self):
-        child = subprocess.Popen([sys.executable, "-c", KILLED_PARENT % ROOT],
-                                 stdout=subprocess.PIPE, text=True, **TERMINAL_SIGNALS)
-        with child:
-            pids = [int(pid) for pid in child.stdout.readline().split()]
-            self.assertEqual((child.wait(timeout=120), len(pids)), (-signal.SIGKILL, 2))
-        assert_none_left(self, pids)
+        with killed_parent_folder() as environment:
+            child = subprocess.Popen([sys.executable, "-c", KILLED_PARENT % ROOT],
+                                     stdout=subprocess.PIPE, text=True, env=environment,
+                                     **TERMINAL_SIGNALS)
+            with child:
+                pids = [int(pid) for pid in child.stdout.readline().split()]
+                self.assertEqual((child.wait(timeout=120), len(pids)), (-signal.SIGKILL, 2))
+            assert_none_left(self, pids)
 
 
 # A result this process cannot unpickle, as when memory runs out (a Pool's

@@ -33,9 +33,30 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # cache in a temporary folder instead, removed at exit, so that the tree
 # stays as clean as that setting keeps it.
 # A process the tests started that imports this module uses its parent's.
+# The folder's name holds the process id of the run that made it: a run
+# ended by SIGTERM or SIGKILL runs no exit handler, and the next run
+# removes its folder.
 _BYTECODE_PREFIX = "review-tests-bytecode-"
+
+
+def _remove_orphaned_bytecode():
+    if os.name != "posix":
+        return   # os.kill(pid, 0) would end the process elsewhere
+    folder = tempfile.gettempdir()
+    for name in os.listdir(folder):
+        pid = name[len(_BYTECODE_PREFIX):].split("-", 1)[0]
+        if name.startswith(_BYTECODE_PREFIX) and pid.isdigit():
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                shutil.rmtree(os.path.join(folder, name), True)
+            except OSError:
+                pass   # another user's running process
+
+
 if not os.path.basename(os.environ.get("PYTHONPYCACHEPREFIX", "")).startswith(_BYTECODE_PREFIX):
-    _bytecode = tempfile.mkdtemp(prefix=_BYTECODE_PREFIX)
+    _remove_orphaned_bytecode()
+    _bytecode = tempfile.mkdtemp(prefix="%s%d-" % (_BYTECODE_PREFIX, os.getpid()))
     atexit.register(shutil.rmtree, _bytecode, True)
     os.environ["PYTHONPYCACHEPREFIX"] = _bytecode
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)

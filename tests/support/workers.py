@@ -1,10 +1,12 @@
 """Worker processes for the tests: one that spins until its worker ends, and
-checks that a parent's end leaves no worker running."""
+checks that a parent's end leaves no worker running (nor its temporary files)."""
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 from tests.support import TERMINAL_SIGNALS
@@ -32,19 +34,30 @@ def ended_workers(test, script, arguments, ending):
     """Start ``script`` (its workers print their pids), end it with the
     signal ``ending`` once both work, and assert that no worker is left
     running a generous while later (any left are killed)."""
-    child = subprocess.Popen([sys.executable, "-c", script] + arguments,
-                             stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, text=True, **TERMINAL_SIGNALS)
-    try:
-        pids = [int(child.stdout.readline()) for _ in range(2)]
-        os.kill(child.pid, ending)
-        status = child.wait(timeout=120)
-    finally:
-        child.kill()   # a test that failed before its signal leaves nothing behind
-        child.wait()
-        child.stdout.close()
-    assert_none_left(test, pids)
+    with killed_parent_folder() as environment:
+        child = subprocess.Popen([sys.executable, "-c", script] + arguments,
+                                 stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL, text=True, env=environment,
+                                 **TERMINAL_SIGNALS)
+        try:
+            pids = [int(child.stdout.readline()) for _ in range(2)]
+            os.kill(child.pid, ending)
+            status = child.wait(timeout=120)
+        finally:
+            child.kill()   # a test that failed before its signal leaves nothing behind
+            child.wait()
+            child.stdout.close()
+        assert_none_left(test, pids)
     return status
+
+
+@contextlib.contextmanager
+def killed_parent_folder():
+    """The environment for a parent process the test ends: its temporary
+    folder is one of the test's, removed afterwards (a parent killed ends
+    without removing what multiprocessing made there)."""
+    with tempfile.TemporaryDirectory() as folder:
+        yield dict(os.environ, TMPDIR=folder)
 
 
 def assert_none_left(test, pids):
