@@ -20,9 +20,10 @@ are its combinations whose linear part has no negative coordinate; the
 classes it leaves are asked in a second box, [0, M']^d with M' past the
 layer's largest bias over its smallest weight (classes of biases 1e300
 win only that far out), and what is left then is decided by Clarkson's
-rounds of the exact program with the rows y_k > 0 added, against a working set of rivals that beat the
-last point (reviews.argmax.orthant, through the rounds reviews.argmax.tolerance runs
-at a tolerance, which ask for T = 0 too).  A tolerance moves with the question
+rounds of the exact program with the rows y_k > 0 added, against a working
+set of rivals that beat the last point (reviews.argmax.orthant, through
+the rounds reviews.argmax.tolerance runs at a tolerance, which ask for
+T = 0 too).  A tolerance moves with the question
 (no margin and no distance changes), and so do radii.  Open and closed
 intervals give the same verdicts: the points where i wins strictly form an
 open set, so one on the boundary has others just inside.
@@ -85,8 +86,6 @@ class Inputs(namedtuple("Inputs", "low high")):
         return (self.low + self.high) / 2
 
 
-
-
 def _end(value, what, infinity):
     """An end of the interval: a Fraction, or None for ``infinity`` (-1 or 1)."""
     if value is None:
@@ -135,7 +134,8 @@ def _moved_bias(weights, bias, shift):
         return None
     masked = set(masked_classes(bias))
     return [-math.inf if j in masked else
-            (0 if bias is None else layer_fraction(bias[j])) + shift * sum(map(layer_fraction, row))
+            (0 if bias is None else layer_fraction(bias[j]))
+            + shift * sum(map(layer_fraction, row))
             for j, row in enumerate(weights)]
 
 

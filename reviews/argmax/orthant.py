@@ -114,7 +114,8 @@ class Orthant:
         if result.masked:
             return result
         if result.argmaxable:
-            return result._replace(witness=tuple(v + _HALF_BOX for v in witness_fractions(result.witness)))
+            return result._replace(witness=tuple(v + _HALF_BOX
+                                                 for v in witness_fractions(result.witness)))
         geometry, tolerance = self.geometry(), result.tolerance
         n = self._position[result.index]
         if self._holds(n, result.terms, tolerance):
