@@ -58,8 +58,8 @@ class TestAsVerify(unittest.TestCase):
             verify_all([[0], [1]], None, [ClassResult(1, True, (1, 0))])
 
     def test_a_malformed_result_raises_what_verify_raises(self):
-        # Found by a hostile tester: verify_all's own fast path once took
-        # these as numbers, or spun on Decimal("1e999999999").
+        # verify_all's own fast path once took these as numbers, or spun
+        # on Decimal("1e999999999").
         weights = [[0, 0], [1, 0], [2, 0]]
         half = F(1, 2)
         malformed = [

@@ -44,8 +44,10 @@ def _remove_orphaned_bytecode():
         return   # os.kill(pid, 0) would end the process elsewhere
     folder = tempfile.gettempdir()
     for name in os.listdir(folder):
+        if not name.startswith(_BYTECODE_PREFIX):
+            continue
         pid = name[len(_BYTECODE_PREFIX):].split("-", 1)[0]
-        if name.startswith(_BYTECODE_PREFIX) and pid.isdigit():
+        if pid.isdigit():
             try:
                 os.kill(int(pid), 0)
             except ProcessLookupError:
