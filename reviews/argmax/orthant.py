@@ -54,7 +54,8 @@ class Orthant:
 
     def __init__(self, weights, bias):
         self.weights, self.bias = weights, bias
-        self.classes, self.dim = len(weights), len(weights[0])
+        self.class_count, self.dim = len(weights), len(weights[0])
+        self._masks = Masks(weights, bias)
         self._geometry = None
 
     def geometry(self):
@@ -62,8 +63,8 @@ class Orthant:
         masked classes left out, made when a class first needs it (where the
         box decides every class and no radius is asked, never)."""
         if self._geometry is None:
-            masks = Masks(self.weights, self.bias)
-            self._finite = masks.kept or list(range(self.classes))
+            masks = self._masks
+            self._finite = masks.kept or list(range(self.class_count))
             self._position = {j: n for n, j in enumerate(self._finite)}
             weights, bias = ((masks.select(self.weights), masks.select(self.bias))
                              if masks.masked else (self.weights, self.bias))
@@ -80,9 +81,9 @@ class Orthant:
         weight, where classes that win only far out (biases of 1e300 over
         weights of 1) have their witnesses; None where that is no farther
         than the first box."""
-        masks = Masks(self.weights, self.bias)
-        biases = [abs(layer_fraction(v)) for v in (masks.select(self.bias) if masks.masked else
-                                          self.bias or ())]
+        masks = self._masks
+        kept = masks.select(self.bias) if masks.masked else self.bias or ()
+        biases = [abs(layer_fraction(v)) for v in kept]
         weights = [abs(layer_fraction(v)) for row in self.weights for v in row if v]
         if not biases or not weights or not max(biases):
             return None
