@@ -27,6 +27,13 @@ def _outcome(claim_id):
     return result.outcome
 
 
+def _pinned(claim_id):
+    """A claim's entry in the golden file."""
+    with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:
+        [pinned] = [c for c in json.load(handle)["claims"] if c["id"] == claim_id]
+    return pinned
+
+
 def _braid_search():
     """The "search" evidence of low-rank.braid-reflect."""
     return [row.value for row in _outcome("low-rank.braid-reflect").evidence
@@ -155,12 +162,41 @@ class TestTrainedLayers(unittest.TestCase):
     def test_ci_checks_its_whole_output_against_the_golden_file(self):
         with open(os.path.join(ROOT, ".ci", "run")) as handle:
             self.assertIn('"$python" tests/golden/regenerate.py --check-selected', handle.read())
-        with open(os.path.join(ROOT, "tests", "golden", "claims.json")) as handle:
-            [pinned] = [c for c in json.load(handle)["claims"]
-                        if c["id"] == "low-rank.trained-layers"]
+        pinned = _pinned("low-rank.trained-layers")
         self.assertEqual((pinned["verdict"], pinned["by_default"]), ("PASS", False))
         self.assertIn("g2pM head (C = 876, d = 32): 225 over R^32, 229 over x >= 0",
                       pinned["summary"])
+
+    # The rows below are the golden file's, which --check-selected compares
+    # with the claim's run.
+
+    def test_the_counts_on_each_domain_and_every_certificate(self):
+        rows = [(row["label"], row["value"])
+                for row in _pinned("low-rank.trained-layers")["evidence"]
+                if row["label"].startswith("  over")]
+        self.assertEqual(rows, [
+            ("  over R^64", "0 of 753 classes unargmaxable, 753 argmaxable; 753 of 753"
+             " certificates checked again (verify_all)"),
+            ("  over R^32", "225 of 876 classes unargmaxable, 651 argmaxable; 876 of 876"
+             " certificates checked again (verify_all)"),
+            ("  over x >= 0", "229 of 876 classes unargmaxable, 647 argmaxable; 876 of 876"
+             " certificates checked again (verify_all); the 651 classes argmaxable over R^32"
+             " decided again here, the 225 others by their certificates over R^32, which hold"
+             " on every domain")])
+
+    def test_the_readings_only_the_relu_s_domain_leaves_unargmaxable_are_named(self):
+        rows = {row["label"]: row["value"]
+                for row in _pinned("low-rank.trained-layers")["evidence"]}
+        self.assertEqual(rows["    4 more than over R^32"],
+                         "51 qiong2, 102 zhuai3, 690 gui1, 798 pang1")
+        self.assertTrue(rows["    the first 8"].startswith("4 jian3, 5 nan1, 7 duo2"))
+
+    def test_each_head_says_what_feeds_it(self):
+        fed = [row["value"] for row in _pinned("low-rank.trained-layers")["evidence"]
+               if row["label"] == "  fed by"]
+        self.assertEqual(len(fed), 2)
+        self.assertIn("BatchNorm1d after a ReLU", fed[0])
+        self.assertIn("every input has x >= 0", fed[1])
 
     def test_the_relu_s_domain_leaves_four_more_readings_unargmaxable(self):
         # Class 0 wins somewhere on both domains; 4 jian3 loses everywhere; the
