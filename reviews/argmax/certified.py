@@ -11,6 +11,7 @@ with verify's errors for a malformed one.
     verify_all    verify(weights, bias, r, box, tolerance, inputs) for every result r
 """
 
+from reviews.argmax.question import Question
 from reviews.argmax.verify import Verifier
 
 __all__ = ["verify_all"]
@@ -27,5 +28,4 @@ def verify_all(weights, bias, results, box=None, tolerance=0, inputs=None):
     ...                      ClassResult(1, False, None, ((0, Fraction(1, 2)), (2, Fraction(1, 2))))])
     [True, False, True]
     """
-    checker = Verifier(weights, bias, box, tolerance, inputs)
-    return [checker.holds(result) for result in results]
+    return Verifier(weights, bias, Question(box, tolerance, inputs)).holds_all(results)

@@ -84,7 +84,7 @@ from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.workers import iter_items, job_count, start_method
 from reviews.errors import InputError
 
-__all__ = ["check_layer", "iter_check_layer"]
+__all__ = ["check_layer", "iter_check_layer", "iter_checked"]
 
 
 def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tolerance=0,
@@ -136,9 +136,8 @@ def check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, toleranc
     >>> [r.argmaxable for r in check_layer([[0], [-1]], [0, -1], inputs=(0, None))]
     [True, False]
     """
-    return [checked.result for checked in iter_check_layer(
-        weights, bias, progress, box=box, jobs=jobs, tolerance=tolerance, classes=classes,
-        inputs=inputs)]
+    return [checked.result for checked in iter_checked(
+        weights, bias, Question(box, tolerance, inputs), progress, jobs=jobs, classes=classes)]
 
 
 def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tolerance=0,
@@ -163,6 +162,15 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     >>> next(c.radius for c in iter_check_layer(W, b, radii=True) if c.result.index == 1)
     Radius(value=Fraction(1, 1), exact=False, upper=None)
     """
+    return iter_checked(weights, bias, Question(box, tolerance, inputs), progress, jobs=jobs,
+                        classes=classes, radii=radii)
+
+
+def iter_checked(weights, bias, question, progress=None, *, jobs=1, classes=None, radii=False):
+    """iter_check_layer's iterator for the Question ``question``
+    (reviews.argmax.question), taken as it is: what the public functions
+    call once they have converted their keywords, and what a run of the
+    command passes its one question to."""
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a function called as progress(done, total), not %s"
                         % type(progress).__name__)
@@ -170,14 +178,13 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     # (reviews.argmax.reductions.reduction); the rest is decided on the smaller layer.
     masks = Masks(weights, bias, validate=True)
     jobs = job_count(jobs)
-    question = Question(box, tolerance, inputs)
     if question.inputs is not None:
         # The classes asked are checked here, so that only the moved layer's
         # own errors are said to be the moved layer's.
         asked = None if classes is None else asked_classes(classes, len(weights))
         return _on_inputs(weights, bias, progress, jobs, asked, question, radii)
     if masks.masked:
-        asked = asked_classes(classes, masks.classes)
+        asked = asked_classes(classes, masks.class_count)
         if not any(i in masks.position for i in asked):
             return _in_order(asked, masks, None, question, None)
         weights, bias = masks.select(weights), masks.select(bias)
@@ -187,7 +194,7 @@ def iter_check_layer(weights, bias=None, progress=None, *, box=None, jobs=1, tol
     # Repeated rows are settled by a twin; the rest on one representative per row.
     twins = Twins(rows, biases)
     reduced = (twins.select(rows), twins.select(biases), denominator)
-    check_spread(*reduced, question.box, question.tolerance)
+    check_spread(*reduced, question)
     # Only representatives that stand for a class without a twin need deciding.
     unmasked = asked if not masks.masked else [masks.position[i] for i in asked
                                                if i in masks.position]
@@ -209,15 +216,15 @@ def _on_inputs(weights, bias, progress, jobs, classes, question, radii):
             orthant = Orthant(weights, bias)
             weights, bias, box = orthant.boxed()
         # On the orthant, radii are measured there, not in the box asked first.
-        decided = iter_check_layer(weights, bias, progress, box=box, jobs=jobs, classes=classes,
-                                   tolerance=question.tolerance, radii=radii and not orthant)
+        decided = iter_checked(weights, bias, Question.exact(box, question.tolerance), progress,
+                               jobs=jobs, classes=classes, radii=radii and not orthant)
         far = orthant and _far_box(orthant, question.tolerance)
     except InputError as error:
         # The layer itself was read and validated: what fails is the moved one.
         raise InputError("for the inputs %s, the layer moved to them (each bias b_j plus"
                          " w_j . m, m a point of the inputs: reviews.argmax.domain): %s"
                          % (shown_inputs(inputs), error)) from None
-    return _moved_back(decided, orthant or None, inputs, radii, far)
+    return _moved_back(decided, orthant or None, question, radii, far)
 
 
 def _far_box(orthant, tolerance):
@@ -233,19 +240,19 @@ def _far_box(orthant, tolerance):
         if box[0] is None:
             return None
         half, weights, bias, moved_half = box[0]
-        [checked] = iter_check_layer(weights, bias, box=moved_half, classes=[i],
-                                     tolerance=tolerance)
+        [checked] = iter_checked(weights, bias, Question.exact(moved_half, tolerance),
+                                 classes=[i])
         return half, checked.result
     return decided
 
 
-def _moved_back(decided, orthant, inputs, radii, far):
+def _moved_back(decided, orthant, question, radii, far):
     try:
         for checked in decided:
             if orthant is not None:
                 result = orthant.decided(checked.result, far)
                 checked = Checked(result, orthant.radius(result) if radii else None)
-            yield checked._replace(result=moved_back(checked.result, inputs))
+            yield checked._replace(result=moved_back(checked.result, question))
     finally:
         decided.close()
 
@@ -256,12 +263,12 @@ def _in_order(asked, masks, twins, question, decided):
     try:
         for i in asked:
             if masks.masked:
-                settled = masks.settled(i, question.box, question.tolerance)
+                settled = masks.settled(i, question)
                 if settled is not None:
                     yield Checked(settled, None)
                     continue
                 i = masks.position[i]
-            settled = twins.settled(i, question.box, question.tolerance)
+            settled = twins.settled(i, question)
             checked = Checked(settled, None) if settled is not None else next(decided)
             if masks.masked:
                 checked = checked._replace(result=masks.expanded(checked.result))
@@ -313,13 +320,13 @@ class _Decider:
 
     def __init__(self, plan):
         self.layer = PreparedLayer(*plan.reduced, box=plan.question.box)
-        self.box, self.tolerance = plan.question.box, plan.question.tolerance
+        self.question = plan.question
         self.twins, self.integer, self.radii = plan.twins, plan.integer, plan.radii
         self._geometry = None
 
     def geometry(self):
         if self._geometry is None:
-            self._geometry = Geometry(*self.integer, self.box)
+            self._geometry = Geometry(*self.integer, self.question.box)
         return self._geometry
 
     def finished(self, n, result=None):
@@ -328,11 +335,12 @@ class _Decider:
         its radius if asked."""
         if result is None:
             result = decide(self.layer, n)
-        if self.box is not None:
-            result = _into_box(result, self.box)
-        result = self.twins.expanded(result)
-        if self.tolerance:
-            result = self.geometry().carried(result, self.tolerance)
+        box, tolerance = self.question.box, self.question.tolerance
+        if box is not None:
+            result = _into_box(result, box)
+        result = self.twins.expanded(result)._replace(question=self.question)
+        if tolerance:
+            result = self.geometry().carried(result, tolerance)
         return Checked(result, self.geometry().radius(result) if self.radii else None)
 
     def chunk(self, indices):
@@ -353,7 +361,7 @@ def _decoded(chunk):
 
 
 def _into_box(result, box):
-    """The result for the box: a witness scaled into it, the box recorded.
+    """The result for the box: a witness scaled into it.
 
     Only a layer without bias, decided for R^d, has witnesses outside the
     box, and there a positive multiple of a witness is one.
@@ -363,4 +371,4 @@ def _into_box(result, box):
         size = witness.size()
         if size > box:
             result = result._replace(witness=witness.scaled(box / size))
-    return result._replace(box=box)
+    return result

@@ -38,8 +38,6 @@ lam >= 0 on rivals j, summing to 1, with
 maximum is infinite where a coordinate of the combination has the sign of
 an infinite end (Farkas: the domain's multipliers are that coordinate).
 
-    Inputs        the interval [low, high] of every coordinate (None: no end)
-    inputs_value  Inputs from two numbers (None or an infinity: no end), taken exactly
     moved_layer   the layer, box and orthant of the moved question
     moved_back    a result of the moved layer as one of the layer
     moved         a result of the layer as one of the moved layer in its box
@@ -51,75 +49,16 @@ The orthant's own decisions are reviews.argmax.orthant's.
 """
 
 import array
-import decimal
 import math
 import operator
-import numbers
-from collections import namedtuple
 from fractions import Fraction
 
 from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.reductions.masked import masked_classes
-from reviews.errors import InputError
 from reviews.exact import exact_text, real_number
 
-__all__ = ["Inputs", "inputs_value", "moved_layer", "moved_back", "moved", "shown_inputs",
+__all__ = ["moved_layer", "moved_back", "moved", "shown_inputs",
            "layer_fraction", "witness_fractions"]
-
-class Inputs(namedtuple("Inputs", "low high")):
-    """Every coordinate of x in [low, high]: each end a Fraction, or None
-    where the interval has no end on that side.
-
-    >>> Inputs(Fraction(0), Fraction(2)).middle, Inputs(Fraction(0), None).bounded
-    (Fraction(1, 1), False)
-    """
-
-    __slots__ = ()
-
-    @property
-    def bounded(self):
-        """Whether both ends are finite (a box about ``middle``)."""
-        return self.low is not None and self.high is not None
-
-    @property
-    def middle(self):
-        return (self.low + self.high) / 2
-
-
-def _end(value, what, infinity):
-    """An end of the interval: a Fraction, or None for ``infinity`` (-1 or 1)."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, decimal.Decimal)):
-        raise TypeError("inputs' %s end must be a number, or None for no end, not %s"
-                        % (what, type(value).__name__))
-    exact = real_number(value, "inputs' %s end" % what)
-    if isinstance(exact, float) and math.isinf(exact):
-        if (exact > 0) != (infinity > 0):
-            raise InputError("inputs' %s end is %s: no x is there" % (what, exact))
-        return None
-    return Fraction(exact)
-
-
-def inputs_value(inputs):
-    """Inputs(low, high) of a pair of numbers, taken exactly; None, -inf
-    (low) and inf (high) leave that side open.
-
-    >>> inputs_value((0, float("inf")))
-    Inputs(low=Fraction(0, 1), high=None)
-    >>> inputs_value((1, -1))
-    Traceback (most recent call last):
-      ...
-    reviews.errors.InputError: inputs: the low end 1 is not below the high end -1
-    """
-    if isinstance(inputs, (str, bytes)) or not hasattr(inputs, "__len__") or len(inputs) != 2:
-        raise TypeError("inputs must be a pair (low, high), not %s" % type(inputs).__name__)
-    low, high = _end(inputs[0], "low", -1), _end(inputs[1], "high", 1)
-    if low is not None and high is not None and low >= high:
-        raise InputError("inputs: the low end %s is not below the high end %s"
-                         % (exact_text(low), exact_text(high)))
-    return Inputs(low, high)
-
 
 def layer_fraction(value):
     """A number of a validated layer as a Fraction (a numpy float32 too)."""
@@ -143,6 +82,7 @@ def moved_layer(weights, bias, inputs):
     """(weights, bias, box, orthant) of the question moved from ``inputs``
     (module docstring): a box r (or None), and whether y >= 0 is asked.
 
+    >>> from reviews.argmax.question import Inputs
     >>> moved_layer([[1, 2]], [3], Inputs(Fraction(0), Fraction(2)))
     ([[1, 2]], [Fraction(6, 1)], Fraction(1, 1), False)
     >>> moved_layer([[1, 2]], None, Inputs(None, Fraction(1)))
@@ -173,11 +113,13 @@ def witness_fractions(witness):
     return [Fraction(v) for v in witness]
 
 
-def moved(result, inputs, box):
-    """A result of the layer for ``inputs`` as one of the moved layer, in
-    its ``box`` (None on the orthant): moved_back's inverse, its witness x
-    moved to y = x - m, x - l or h - x."""
-    result = result._replace(box=box)
+def moved(result, question):
+    """A result of the layer for ``question`` (its inputs) as one of the
+    moved layer, in its box (none on the orthant): moved_back's inverse,
+    its witness x moved to y = x - m, x - l or h - x."""
+    inputs = question.inputs
+    box = (inputs.high - inputs.low) / 2 if inputs.bounded else None
+    result = result._replace(question=question.exact(box, question.tolerance))
     if not result.argmaxable or result.witness is None:
         return result
     x = witness_fractions(result.witness)
@@ -190,12 +132,13 @@ def moved(result, inputs, box):
     return result._replace(witness=tuple(y))
 
 
-def moved_back(result, inputs):
-    """The ClassResult of the layer for a result of the moved layer: its
-    witness y moved to x, its box (the moved question's) left out."""
-    result = result._replace(box=None)
+def moved_back(result, question):
+    """The ClassResult of the layer for ``question`` (its inputs) of a
+    result of the moved layer: its witness y moved to x."""
+    result = result._replace(question=question)
     if not result.argmaxable or result.masked:
         return result
+    inputs = question.inputs
     y = witness_fractions(result.witness)
     if inputs.bounded:
         x = [inputs.middle + v for v in y]
@@ -209,6 +152,7 @@ def moved_back(result, inputs):
 def shown_inputs(inputs):
     """The domain as a report says it.
 
+    >>> from reviews.argmax.question import Inputs
     >>> shown_inputs(Inputs(Fraction(0), None)), shown_inputs(Inputs(Fraction(-1), Fraction(1)))
     ('x >= 0', '-1 <= x <= 1')
     >>> shown_inputs(Inputs(None, Fraction(1, 2)))

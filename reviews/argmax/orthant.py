@@ -14,12 +14,12 @@ at T = 0 first).
 
 from fractions import Fraction
 
-from reviews.argmax.domain import Inputs, layer_fraction, moved_layer, witness_fractions
+from reviews.argmax.domain import layer_fraction, moved_layer, witness_fractions
 from reviews.argmax.kernels.layer_input import integer_layer
 from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.witness import Witness
+from reviews.argmax.question import Inputs, Question
 from reviews.argmax.reductions.masked import Masks
-from reviews.argmax.result import ClassResult
 from reviews.argmax.tolerance import Geometry
 
 __all__ = ["Orthant"]
@@ -32,6 +32,8 @@ _ADDED_PER_ROUND = 8
 _HALF_BOX = Fraction(500)
 # Bits past the largest bias over the smallest weight of the second box's side.
 _FAR_MARGIN_BITS = 8
+# The orthant y >= 0, where a combination must hold.
+_ORTHANT = Question.exact(inputs=Inputs(Fraction(0), None))
 
 
 class Orthant:
@@ -45,6 +47,7 @@ class Orthant:
     program's rounds (``decided``), and radii are measured on the orthant
     (``radius``).
 
+    >>> from reviews.argmax.result import ClassResult
     >>> orthant = Orthant([[0, 0], [1, 0], [0, 1]], [1, 0, 0])
     >>> orthant.decided(ClassResult(1, True, (-488, -500), None, 3)).witness
     (Fraction(12, 1), Fraction(0, 1))
@@ -104,7 +107,7 @@ class Orthant:
         rivals = [position[j] for j, _ in terms]
         return holds_at([[a - b for a, b in zip(geometry.rows[m], own)] for m in rivals],
                         [biases[m] - biases[n] for m in rivals], [v for _, v in terms],
-                        tolerance, inputs=(0, None))
+                        _ORTHANT.at(tolerance))
 
     def decided(self, result, far=None):
         """The result on y >= 0 of the result in the box [0, M]^d (module

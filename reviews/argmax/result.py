@@ -1,6 +1,6 @@
 """The decision for one class, and its plain-integer form for a pipe.
 
-    ClassResult   index, argmaxable, witness, terms, classes, box, tolerance, masked
+    ClassResult   index, argmaxable, witness, terms, class_count, question, masked
     encoded       a ClassResult as a tuple of ints (cheap to pickle, no Fraction)
     decoded       the ClassResult of ``encoded``'s tuple
     Checked       a ClassResult and its radius, as iter_check_layer gives them
@@ -12,6 +12,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.shown import shown_value
 from reviews.argmax.kernels.witness import Witness
+from reviews.argmax.question import ANYWHERE, Inputs, Question
 
 __all__ = ["ClassResult", "encoded", "decoded", "Checked"]
 
@@ -20,31 +21,52 @@ _DENSE_LIMIT = 2 ** 26
 
 
 class ClassResult(namedtuple("ClassResult",
-                             "index argmaxable witness terms class_count box tolerance masked")):
-    """The decision for one class.
+                             "index argmaxable witness terms class_count question masked")):
+    """The decision for one class, and the question it answers.
 
     index: the class; argmaxable: bool; witness: d Fractions (a tuple, or a
     reviews.argmax.kernels.witness.Witness, which reads and compares as one) or
     None; terms: the nonzero weights of the combination as
     ((j, Fraction), ...) in increasing j, or None; class_count: C, the
-    layer's number of classes (needed only for ``combination``); box: None for
-    inputs anywhere in R^d, or the Fraction R for inputs with |x_k| <= R
-    (the terms are then a combination for that box: reviews.argmax.check);
-    tolerance: the Fraction T > 0 when the question was a ball of radius
-    above T (reviews.argmax.tolerance), else 0.
-    masked: True for a class whose bias is -inf (never argmaxable; its
-    certificate is its bias).
+    layer's number of classes (needed only for ``combination``); question:
+    the Question answered (reviews.argmax.question: the box, the tolerance,
+    the inputs; all of R^d at tolerance 0 unless given), whose ``box``,
+    ``tolerance`` and ``inputs`` the result reads as its own (the terms are
+    a combination for that question: reviews.argmax.check).  masked: True
+    for a class whose bias is -inf (never argmaxable; its certificate is
+    its bias).
 
     >>> ClassResult(2, False, None, ((0, Fraction(1, 2)), (1, Fraction(1, 2))), 3).combination
     (Fraction(1, 2), Fraction(1, 2), 0)
+    >>> ClassResult(1, False, None, ((0, Fraction(1)),), 2, Question(inputs=(0, 1)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ClassResult(index=1, argmaxable=False, witness=None, terms=((0, Fraction(1, 1)),),
+                class_count=2,
+                question=Question(inputs=Inputs(low=Fraction(0, 1), high=Fraction(1, 1))),
+                masked=False)
     """
 
     __slots__ = ()
 
-    def __new__(cls, index, argmaxable, witness=None, terms=None, class_count=None, box=None,
-                tolerance=0, masked=False):
-        return super().__new__(cls, index, argmaxable, witness, terms, class_count, box, tolerance,
+    def __new__(cls, index, argmaxable, witness=None, terms=None, class_count=None,
+                question=ANYWHERE, masked=False):
+        return super().__new__(cls, index, argmaxable, witness, terms, class_count, question,
                                masked)
+
+    @property
+    def box(self):
+        """The question's box R (a Fraction), or None."""
+        return self.question.box
+
+    @property
+    def tolerance(self):
+        """The question's tolerance T (a Fraction; 0 for check_layer's own)."""
+        return self.question.tolerance
+
+    @property
+    def inputs(self):
+        """The question's inputs (reviews.argmax.question.Inputs), or None."""
+        return self.question.inputs
 
     @property
     def combination(self):
@@ -67,29 +89,36 @@ class ClassResult(namedtuple("ClassResult",
 
 
 def _pair(fraction):
-    return fraction and (fraction.numerator, fraction.denominator)
+    return None if fraction is None else (fraction.numerator, fraction.denominator)
+
+
+def _fraction(pair):
+    return None if pair is None else Fraction(*pair)
 
 
 def encoded(result):
     """A ClassResult as plain ints, tuples and bools (what ``decoded`` reads).
 
     >>> decoded(encoded(ClassResult(1, False, None, ((0, Fraction(1)),), 2)))
-    ClassResult(index=1, argmaxable=False, witness=None, terms=((0, Fraction(1, 1)),), class_count=2, box=None, tolerance=0, masked=False)
+    ClassResult(index=1, argmaxable=False, witness=None, terms=((0, Fraction(1, 1)),), class_count=2, question=Question(), masked=False)
     """
     witness = result.witness and Witness.of(result.witness)
     witness = witness and (witness.numerators, witness.denominator)
     terms = result.terms and tuple((j, v.numerator, v.denominator) for j, v in result.terms)
-    return (result.index, result.argmaxable, witness, terms, result.class_count, _pair(result.box),
-            _pair(result.tolerance), result.masked)
+    question = result.question
+    inputs = question.inputs and tuple(map(_pair, question.inputs))
+    return (result.index, result.argmaxable, witness, terms, result.class_count,
+            (_pair(question.box), _pair(question.tolerance), inputs), result.masked)
 
 
 def decoded(plain):
     """The ClassResult that ``encoded`` gave ``plain`` for."""
-    index, argmaxable, witness, terms, class_count, box, tolerance, masked = plain
+    index, argmaxable, witness, terms, class_count, (box, tolerance, inputs), masked = plain
+    question = Question.exact(_fraction(box), _fraction(tolerance),
+                              inputs and Inputs(*map(_fraction, inputs)))
     return ClassResult(index, argmaxable, witness and Witness(*witness),
                        terms and tuple((j, Fraction(n, q)) for j, n, q in terms),
-                       class_count, box and Fraction(*box),
-                       Fraction(*tolerance) if tolerance else 0, masked)
+                       class_count, question, masked)
 
 
 Checked = namedtuple("Checked", "result radius")

@@ -72,7 +72,8 @@ from collections import namedtuple
 from fractions import Fraction
 
 from reviews.errors import InputError
-from reviews.argmax.domain import inputs_value, moved, moved_layer
+from reviews.argmax.domain import moved, moved_layer
+from reviews.argmax.question import Question
 from reviews.argmax.strategy.feasibility import decide
 from reviews.argmax.kernels.layer_input import class_index, integer_layer
 from reviews.argmax.reductions.masked import Masks
@@ -284,7 +285,7 @@ class Geometry:
         >>> [geometry.carried(r, Fraction(1, 10 ** 8)).argmaxable for r in check_layer(W, b)]
         [True, False, True]
         """
-        result = result._replace(tolerance=tolerance)
+        result = result._replace(question=result.question.at(tolerance))
         if not result.argmaxable:
             return result
         numerators, denominator = _integers(result.witness)
@@ -424,8 +425,10 @@ def _integers(witness):
 
 
 def radii(weights, bias, results, threshold=THRESHOLD, inputs=None):
-    """A Radius per result (None for an unargmaxable class), in the results' box,
-    or for ``inputs`` = (low, high), with its centre in them.
+    """A Radius per result (None for an unargmaxable class), with its centre
+    where the results' question asks (their box or inputs: ClassResult.question),
+    or for ``inputs`` = (low, high), where given, in them ((-inf, inf) and
+    (None, None) are all of R^d, as in check_layer).
 
     Each is its witness's bound; where that is below ``threshold``, the
     largest radius itself: exact = True and value the largest radius rounded
@@ -442,19 +445,21 @@ def radii(weights, bias, results, threshold=THRESHOLD, inputs=None):
     With its centre at x >= 5e-10, the ball reaches 1e-9 sooner:
 
     >>> half = (Fraction(1, 2 * 10 ** 9), None)
-    >>> radii(W, b, check_layer(W, b, inputs=half), inputs=half)[1].value
+    >>> radii(W, b, check_layer(W, b, inputs=half))[1].value
     Fraction(1, 2000000000)
     """
-    orthant = False
+    question = results[0].question if results else Question()
     if inputs is not None:
-        inputs = inputs_value(inputs)
-        # Measured on the moved question: moving x changes no margin and no distance.
-        weights, bias, box, orthant = moved_layer(weights, bias, inputs)
-        results = [moved(result, inputs, box) for result in results]
-    return _radii(weights, bias, results, threshold, orthant)
+        question = Question(inputs=inputs).at(question.tolerance)
+    if question.inputs is None:
+        return _radii(weights, bias, results, threshold, question.box, False)
+    # Measured on the moved question: moving x changes no margin and no distance.
+    weights, bias, box, orthant = moved_layer(weights, bias, question.inputs)
+    return _radii(weights, bias, [moved(result, question) for result in results], threshold,
+                  box, orthant)
 
 
-def _radii(weights, bias, results, threshold, orthant):
+def _radii(weights, bias, results, threshold, box, orthant):
     """radii of the results of a moved question (in a box, or on x >= 0)."""
     masks = Masks(weights, bias)
     if masks.masked:
@@ -463,10 +468,9 @@ def _radii(weights, bias, results, threshold, orthant):
         shown = [result for result in results if result.index in masks.position]
         found = _radii(masks.select(weights), masks.select(bias),
                        [result._replace(index=masks.position[result.index])
-                        for result in shown], threshold, orthant) if shown else []
+                        for result in shown], threshold, box, orthant) if shown else []
         found = dict(zip((result.index for result in shown), found))
         return [found.get(result.index) for result in results]
-    box = results[0].box if results else None
     rows, biases, _ = integer_layer(weights, bias)
     geometry = Geometry(rows, biases, box, orthant)
     return [geometry.radius(result, threshold) for result in results]

@@ -6,14 +6,14 @@ against every logit, a combination by its sums (reviews.argmax.strategy.feasibil
 either at a tolerance by its exact norms (reviews.argmax.tolerance).
 
     verify      True if a ClassResult's certificate proves it
-    Verifier    verify's layer made exact once, for many results of it
+    Verifier    verify's layer made exact once, for many results of it, for one Question
 """
 
 from reviews.argmax.kernels.layer_input import (certificate_number, class_index, integer_layer,
                                                 sequence)
 from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.packed import Packed
-from reviews.argmax.question import Question
+from reviews.argmax.question import ANYWHERE, Question
 from reviews.argmax.reductions.masked import Masks
 from reviews.argmax.result import ClassResult
 from reviews.argmax.tolerance import Geometry
@@ -59,23 +59,24 @@ def verify(weights, bias, result, box=None, tolerance=0, inputs=None):
     >>> verify([[0], [-1]], [0, -1], relu, inputs=(0, None)), verify([[0], [-1]], [0, -1], relu)
     (True, False)
     """
-    return Verifier(weights, bias, box, tolerance, inputs).holds(result)
+    return Verifier(weights, bias, Question(box, tolerance, inputs)).holds(result)
 
 
 class Verifier:
     """The layer of ``verify`` made exact once, as integers over one
     denominator: ``holds(result)`` is verify(weights, bias, result, box,
-    tolerance), at the cost of one pass of integer products a result.  The
+    tolerance, inputs) for the Question (reviews.argmax.question) of those
+    three, at the cost of one pass of integer products a result.  The
     layer times a positive number gives every comparison the same answer
     (a witness's margins and its rows' distances scale alike; so do both
     sides of a combination's inequality).
 
-    >>> checker = Verifier([[0], [1]], [0, -2], box=1)
+    >>> checker = Verifier([[0], [1]], [0, -2], Question(box=1))
     >>> checker.holds(ClassResult(0, True, (0,))), checker.holds(ClassResult(1, True, (1,)))
     (True, False)
     """
 
-    def __init__(self, weights, bias, box=None, tolerance=0, inputs=None):
+    def __init__(self, weights, bias, question=ANYWHERE):
         self.masks = Masks(weights, bias)
         every_masked = self.masks.masked and len(self.masks.masked) == len(bias)
         if every_masked:
@@ -84,12 +85,16 @@ class Verifier:
             Masks(weights, bias, validate=True)
         elif self.masks.masked:
             weights, bias = self.masks.select(weights), self.masks.select(bias)
-        self.bound, self.tolerance, self.inputs = Question(box, tolerance, inputs)
+        self.question = question
         rows, biases, _ = ([], None, 1) if every_masked else integer_layer(weights, bias)
         self.rows, self.biases = rows, biases or [0] * len(rows)
         # A witness at a tolerance is checked with the layer's geometry.
-        self._geometry = Geometry(rows, biases, None) if rows and self.tolerance else None
+        self._geometry = Geometry(rows, biases, None) if rows and question.tolerance else None
         self._packed = None
+
+    def holds_all(self, results):
+        """[self.holds(r) for r in results]: what verify_all gives."""
+        return [self.holds(result) for result in results]
 
     def holds(self, result):
         """Whether ``result``'s certificate proves it (verify)."""
@@ -104,7 +109,7 @@ class Verifier:
             result = masks.restricted(result)
             if result is None:
                 return False
-        rows, biases, bound, tolerance = self.rows, self.biases, self.bound, self.tolerance
+        rows, biases = self.rows, self.biases
         i = class_index(result.index, len(rows), "result.index")
         if result.argmaxable:
             return self._witness_holds(i, result.witness)
@@ -127,14 +132,10 @@ class Verifier:
         return bool(support) and holds_at([[a - b for a, b in zip(rows[j], rows[i])]
                                            for j in support],
                                           [biases[j] - biases[i] for j in support], lam,
-                                          tolerance, bound, self.inputs)
-
-    def _inside(self, value):
-        low, high = self.inputs
-        return (low is None or low <= value) and (high is None or value <= high)
+                                          self.question)
 
     def _witness_holds(self, i, witness):
-        rows, biases, bound, tolerance = self.rows, self.biases, self.bound, self.tolerance
+        rows, tolerance = self.rows, self.question.tolerance
         if witness is None:
             raise InputError("result %d is argmaxable but has no witness" % i)
         x = sequence(witness, "result.witness")
@@ -142,9 +143,7 @@ class Verifier:
             raise InputError("result.witness has length %d for d = %d" % (len(x), len(rows[0])))
         x = [certificate_number(v, "result.witness[%d]" % k, "a witness")
              for k, v in enumerate(x)]
-        if bound is not None and max(map(abs, x)) > bound:
-            return False
-        if self.inputs is not None and not all(map(self._inside, x)):
+        if not self.question.contains(x):
             return False
         # x = p / q: the logits times q, in integers.
         q = common_denominator(x)

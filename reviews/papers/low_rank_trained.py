@@ -24,7 +24,8 @@ from collections import namedtuple
 
 from reviews.argmax.certified import verify_all
 from reviews.argmax.check import check_layer
-from reviews.argmax.domain import inputs_value, shown_inputs
+from reviews.argmax.domain import shown_inputs
+from reviews.argmax.question import inputs_value
 from reviews.claims import FAIL, NOT_CHECKED, PASS, Outcome, Row
 
 __all__ = ["check_trained_layers", "check_very_infrequent", "TRAINED_LAYERS"]

@@ -15,11 +15,11 @@ import os
 from collections import namedtuple
 
 from reviews import SUITE_NAME, __version__
-from reviews.argmax.certified import verify_all
-from reviews.argmax.check import iter_check_layer
-from reviews.argmax.question import Question
+from reviews.argmax.check import iter_checked
+from reviews.argmax.question import ANYWHERE
 from reviews.argmax.result import Checked
 from reviews.argmax.tolerance import radii
+from reviews.argmax.verify import Verifier
 from reviews.argmax.workers import start_method
 from reviews.errors import InputError
 from reviews.exact import rational_text
@@ -39,7 +39,7 @@ EXAMPLES = {"figure1": "figure1.json"}   # --example NAME: files in reviews/data
 # transpose; shown and bias_shown, the names its messages give the layer's
 # file and the bias file (None: no bias file).
 RunOptions = namedtuple("RunOptions", "shown question jobs checkpoint transpose bias_shown",
-                        defaults=(Question(), None, None, False, None))
+                        defaults=(ANYWHERE, None, None, False, None))
 
 
 def example_path(name):
@@ -95,10 +95,8 @@ def run_layer(layer, asked, files, options, notes, progress=None):
     if progress is not None:
         progress.status("preparing %d classes of dimension %d" % (len(weights), len(weights[0])))
     with_radii = reports_radii(decided, len(weights), len(weights[0]))
-    check = functools.partial(_named, options, iter_check_layer, weights, layer.bias,
-                              progress=progress, box=options.question.box, jobs=jobs,
-                              tolerance=options.question.tolerance, radii=with_radii,
-                              inputs=options.question.inputs)
+    check = functools.partial(_named, options, iter_checked, weights, layer.bias,
+                              options.question, progress, jobs=jobs, radii=with_radii)
     if options.checkpoint is None:
         checked = list(check(classes=asked))
     else:
@@ -163,7 +161,7 @@ def _resumed(options, header, check, layer, asked, with_radii, notes):
                 raise InputError("%s: class %d is not one of the classes asked"
                                  % (where, stranger))
             try:
-                holds = verify_all(weights, bias, kept, *options.question)
+                holds = Verifier(weights, bias, options.question).holds_all(kept)
             except InputError as error:
                 raise InputError("%s: %s" % (where, error)) from None
             if not all(holds):
@@ -184,7 +182,6 @@ def _resumed(options, header, check, layer, asked, with_radii, notes):
                 stop.resume = ("%s keeps %d of the %d classes asked: the same command resumes"
                                " from them" % (where, len(kept) + len(decided), len(wanted)))
                 raise
-    found = (radii(weights, bias, kept, inputs=options.question.inputs) if with_radii and kept
-             else [None] * len(kept))
+    found = radii(weights, bias, kept) if with_radii and kept else [None] * len(kept)
     decided.update((r.index, Checked(r, radius)) for r, radius in zip(kept, found))
     return [decided[i] for i in wanted]

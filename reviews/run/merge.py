@@ -16,7 +16,7 @@ checkpoint, with each radius found again.
 import os
 
 from reviews import SUITE_NAME, __version__
-from reviews.argmax.certified import verify_all
+from reviews.argmax.verify import Verifier
 from reviews.argmax.tolerance import radii
 from reviews.errors import InputError
 from reviews.formats.layers import read_model
@@ -85,14 +85,13 @@ def _check_against(joined, layer, shards):
     """InputError naming the shard and class of a certificate that does not
     hold on the layer, or of a radius that is not the one found again."""
     listed = [r for r in joined.results if r.argmaxable is False or r.witness is not None]
-    holds = verify_all(layer.weights, layer.bias, listed, joined.results[0].box,
-                       joined.results[0].tolerance, joined.inputs)
+    holds = Verifier(layer.weights, layer.bias, joined.results[0].question).holds_all(listed)
     if not all(holds):
         index = listed[holds.index(False)].index
         raise InputError("%s: class %d's certificate does not hold on the layer"
                          % (shown_name(_holding(shards, index)), index))
     if joined.radii is not None:
-        found = radii(layer.weights, layer.bias, joined.results, inputs=joined.inputs)
+        found = radii(layer.weights, layer.bias, joined.results)
         for result, given, again in zip(joined.results, joined.radii, found):
             if given != again:
                 raise InputError("%s: class %d's radius is not the one found again on the"

@@ -28,7 +28,7 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import MAX_BITS, common_denominator
-from reviews.argmax.question import Question
+from reviews.argmax.question import ANYWHERE
 from reviews.argmax.result import ClassResult
 from reviews.argmax.kernels.witness import Witness
 from reviews.shown import shown_name
@@ -44,8 +44,8 @@ class ResumeFile:
     of JSON values) describes: made if absent, else read and checked.
 
     ``kept`` lists the ClassResults the file holds, in the order decided
-    (each with ``box`` and ``tolerance`` from the header's "box" and
-    "tolerance" as given to ``question``); ``append(result)`` adds one and
+    (each with ``question``, the Question the header's "box", "tolerance"
+    and "inputs" say); ``append(result)`` adds one and
     flushes it.  Use it as a context manager, or call ``close``.
 
     >>> import os, tempfile
@@ -62,9 +62,9 @@ class ResumeFile:
     >>> import shutil; shutil.rmtree(os.path.dirname(path))
     """
 
-    def __init__(self, path, header, question=Question()):
+    def __init__(self, path, header, question=ANYWHERE):
         self.path, self.kept = path, []
-        self._box, self._tolerance = question.box, question.tolerance
+        self._question = question
         first = json.dumps({"checkpoint": _FORMAT, **header}, sort_keys=True)
         self._handle = _open(path)
         try:
@@ -131,18 +131,16 @@ class ResumeFile:
             if denominator <= 0:
                 raise ValueError(denominator)
             witness = Witness([_integer(p) for p in entry[3]], denominator)
-            return ClassResult(index, True, witness, box=self._box, tolerance=self._tolerance)
+            return ClassResult(index, True, witness, question=self._question)
         if kind == "t" and len(entry) == 3 and entry[2]:
             terms = tuple((_class(j), Fraction(_integer(p), _integer(q)))
                           for j, p, q in entry[2])
             # A checker's terms share a denominator or nearly: one past the
             # size limit is no certificate, and summing it would take minutes.
             common_denominator((v for _, v in terms), MAX_BITS)
-            return ClassResult(index, False, None, terms, box=self._box,
-                               tolerance=self._tolerance)
+            return ClassResult(index, False, None, terms, question=self._question)
         if kind == "m" and len(entry) == 2:
-            return ClassResult(index, False, box=self._box, tolerance=self._tolerance,
-                               masked=True)
+            return ClassResult(index, False, question=self._question, masked=True)
         raise ValueError(kind)
 
     def append(self, result):

@@ -29,7 +29,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.exact import (MAX_BITS, common_denominator, decimal_size_error, exact_text,
                            rational_from_text)
-from reviews.argmax.domain import inputs_value
+from reviews.argmax.question import Question, inputs_value
 from reviews.argmax.result import ClassResult
 from reviews.argmax.tolerance import THRESHOLD, Radius
 from reviews.formats.classes import ranges_text
@@ -119,7 +119,9 @@ def read_shard(path, text):
     unargmaxable = fields.ids("unargmaxable", fields.get("unargmaxable"), classes)
     if thin & set(unargmaxable):
         raise fields.error('its "thinner_than_1e-8" names an unargmaxable class')
-    reader = _Results(fields, classes, dim, box, tolerance, with_radii, thin)
+    inputs = fields.inputs()
+    question = Question.exact(box, tolerance, inputs)
+    reader = _Results(fields, classes, dim, question, with_radii, thin)
     for line in lines:
         reader.read(line)
     results, radii = reader.results, reader.radii
@@ -131,16 +133,16 @@ def read_shard(path, text):
     else:
         if any(r.argmaxable for r in results) or not set(unargmaxable) <= set(asked):
             raise fields.error('its results are not the unargmaxable of the classes it holds')
-        results, radii = _filled(asked, results, box, tolerance, with_radii)
+        results, radii = _filled(asked, results, question, with_radii)
     return Shard(path, provenance, fields.text("file"), classes, dim, fields.flag("bias"), box,
                  tolerance, certificates, results, radii if with_radii else None,
-                 reader.tokens, fields.inputs())
+                 reader.tokens, inputs)
 
 
-def _filled(asked, results, box, tolerance, with_radii):
+def _filled(asked, results, question, with_radii):
     """Every class asked: the listed unargmaxable, the others argmaxable (unlisted)."""
     listed = {r.index: r for r in results}
-    filled = [listed.get(i) or ClassResult(i, True, box=box, tolerance=tolerance) for i in asked]
+    filled = [listed.get(i) or ClassResult(i, True, question=question) for i in asked]
     return filled, [None] * len(filled) if with_radii else None
 
 
@@ -402,9 +404,9 @@ class _ShardKeys:
 class _Results:
     """A shard's result lines read one by one into ClassResults and Radii."""
 
-    def __init__(self, fields, classes, dim, box, tolerance, with_radii, thin):
+    def __init__(self, fields, classes, dim, question, with_radii, thin):
         self.fields, self.classes, self.dim = fields, classes, dim
-        self.box, self.tolerance, self.with_radii, self.thin = box, tolerance, with_radii, thin
+        self.question, self.with_radii, self.thin = question, with_radii, thin
         self.results, self.radii, self.tokens = [], [], None
 
     def read(self, line):
@@ -428,13 +430,13 @@ class _Results:
                 where, _shown(masked), "argmaxable" if argmaxable else "its terms"))
         if argmaxable:
             result = ClassResult(index, True, self._witness(line.get("witness"), where),
-                                 box=self.box, tolerance=self.tolerance)
+                                 question=self.question)
         elif line.get("masked") is True:
-            result = ClassResult(index, False, class_count=self.classes, box=self.box,
-                                 tolerance=self.tolerance, masked=True)
+            result = ClassResult(index, False, class_count=self.classes, question=self.question,
+                                 masked=True)
         else:
             result = ClassResult(index, False, None, self._terms(line.get("terms"), where, index),
-                                 self.classes, self.box, self.tolerance)
+                                 self.classes, self.question)
         self.results.append(result)
         self.radii.append(self._radius(line, where, argmaxable, index))
 

@@ -8,6 +8,7 @@ from fractions import Fraction as F
 from reviews.argmax import check as argmaxable
 from reviews.argmax.check import check_layer
 from reviews.argmax.kernels.layer_input import exact_layer
+from reviews.argmax.question import Question
 from reviews.argmax.result import ClassResult
 from reviews.argmax.certified import verify_all
 from reviews.argmax.verify import verify
@@ -55,11 +56,11 @@ class TestBox(unittest.TestCase):
 
     def test_pinned_boxed_certificates(self):
         self.assertEqual(check_layer(*self.LINE, box=3), [
-            ClassResult(0, True, (F(0),), None, None, F(3)),
-            ClassResult(1, True, (F(3),), None, None, F(3)),
+            ClassResult(0, True, (F(0),), None, None, Question(3)),
+            ClassResult(1, True, (F(3),), None, None, Question(3)),
         ])
         self.assertEqual(check_layer(*self.LINE, box=1)[1],
-                         ClassResult(1, False, None, ((0, F(1)),), 2, F(1)))
+                         ClassResult(1, False, None, ((0, F(1)),), 2, Question(1)))
 
     def test_a_tie_at_the_edge_of_the_box_is_not_argmaxable(self):
         result = check_layer(*self.LINE, box=2)[1]

@@ -9,7 +9,8 @@ from unittest import mock
 from fractions import Fraction as F
 
 from reviews.argmax.check import check_layer, iter_check_layer
-from reviews.argmax.domain import Inputs, inputs_value, moved_layer, shown_inputs
+from reviews.argmax.domain import moved_layer, shown_inputs
+from reviews.argmax.question import Inputs, Question, inputs_value
 from reviews.argmax.orthant import Orthant
 from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.layer_input import exact_layer
@@ -241,6 +242,23 @@ class TestTolerance(unittest.TestCase):
         unbiased = list(iter_check_layer([[1, 0], [0, 1]], radii=True, inputs=(0, INF)))
         self.assertEqual([c.radius.value for c in unbiased], [None, None])
 
+    def test_radii_are_measured_where_the_results_question_asks(self):
+        # The results carry their inputs: radii needs no inputs= to measure there.
+        weights, bias = [[0], [1], [2]], [0, F(1, 10 ** 9), 0]
+        half = (F(1, 2 * 10 ** 9), INF)
+        results = check_layer(weights, bias, inputs=half)
+        self.assertEqual(radii(weights, bias, results)[1].value, F(1, 2 * 10 ** 9))
+        self.assertEqual(radii(weights, bias, check_layer(weights, bias))[1].value,
+                         F(1, 10 ** 9))
+
+    def test_radii_take_all_of_r_d_as_check_layer_does(self):
+        weights, bias = [[0], [1], [2]], [0, 1, 0]
+        results = check_layer(weights, bias)
+        found = radii(weights, bias, results)
+        for inputs in ((-INF, INF), (None, None), (None, INF)):
+            with self.subTest(inputs=inputs):
+                self.assertEqual(radii(weights, bias, results, inputs=inputs), found)
+
     def test_a_witness_that_clears_no_tolerance_is_refused(self):
         # At x = 1 class 1 beats class 0 by 1, at x = 1/2 by 1/2: |w_1 - w_0|_2 = 1.
         weights, bias = [[0], [1]], [0, 0]
@@ -267,11 +285,20 @@ class TestVerify(unittest.TestCase):
     def test_a_combination_check_refuses_weights_that_are_not_a_distribution(self):
         for lam in ([F(1, 2)], [F(-1), F(2)], []):
             with self.subTest(lam=lam):
-                self.assertFalse(holds_at([[0]] * len(lam), [1] * len(lam), lam, 0,
-                                          inputs=Inputs(None, None)))
+                self.assertFalse(holds_at([[0]] * len(lam), [1] * len(lam), lam,
+                                          Question(inputs=(None, None))))
 
 
 class TestQuestions(unittest.TestCase):
+
+    def test_a_result_states_the_question_it_answers(self):
+        # Over R^1 class 1 wins for x > 2; over [0, 1] never: the result must say which.
+        result = check_layer([[0], [1]], [0, -2], inputs=(0, 1))[1]
+        self.assertEqual((result.argmaxable, result.inputs, result.box),
+                         (False, Inputs(F(0), F(1)), None))
+        self.assertIn("question=Question(inputs=Inputs(low=Fraction(0, 1), high=Fraction(1, 1)))",
+                      repr(result))
+        self.assertIn("question=Question()", repr(check_layer([[0], [1]], [0, -2])[1]))
 
     def test_ends_are_exact_and_infinities_are_no_end(self):
         self.assertEqual(inputs_value((0.1, INF)), Inputs(F(0.1), None))

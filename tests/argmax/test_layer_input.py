@@ -12,6 +12,7 @@ from reviews.argmax.check import check_layer
 from reviews.argmax.certified import verify_all
 from reviews.argmax.kernels.layer_input import FloatRows, check_spread, extremes, integer_layer, validated
 from reviews.argmax.reductions.twins import Twins
+from reviews.argmax.question import Question
 from reviews.errors import InputError
 
 
@@ -146,7 +147,7 @@ class TestFloatRows(unittest.TestCase):
         weights, bias = _float_layer(10, 3, 3)
         with _kept_from(0):
             rows, biases, common = integer_layer(weights, bias)
-        self.assertIsNone(check_spread(rows, biases, common, F(100), F(1, 10 ** 8)))
+        self.assertIsNone(check_spread(rows, biases, common, Question(F(100), F(1, 10 ** 8))))
 
 
 class TestDenominators(unittest.TestCase):
@@ -198,8 +199,9 @@ class TestExtremes(unittest.TestCase):
     def test_a_tolerance_above_every_magnitude_counts_beside_them(self):
         # 1e1000 beside weights of about 1: a span past the float range.
         with self.assertRaisesRegex(InputError, "with the tolerance"):
-            check_spread([[1, 2]] * 300, [3] * 300, 1, tolerance=F(10 ** 1000))
-        self.assertIsNone(check_spread([[1, 2]] * 300, [3] * 300, 1, tolerance=F(10 ** 100)))
+            check_spread([[1, 2]] * 300, [3] * 300, 1, Question(tolerance=F(10 ** 1000)))
+        self.assertIsNone(check_spread([[1, 2]] * 300, [3] * 300, 1,
+                                       Question(tolerance=F(10 ** 100))))
 
 
 class TestEqualRows(unittest.TestCase):

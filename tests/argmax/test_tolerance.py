@@ -15,7 +15,8 @@ from reviews.argmax.verify import verify
 from reviews.argmax.strategy.feasibility import Program
 from reviews.argmax.kernels.layer_input import integer_layer
 from reviews.argmax.kernels.packed import dot
-from reviews.argmax.kernels.norms import _at_least_zero, holds_at, tolerance_bound
+from reviews.argmax.kernels.norms import _at_least_zero, holds_at
+from reviews.argmax.question import Question, tolerance_bound
 from reviews.argmax.tolerance import Geometry, Radius, _integers, radii
 from reviews.errors import InputError
 
@@ -138,10 +139,11 @@ class TestExactThresholds(unittest.TestCase):
         # Class i's bias is 1 above two rivals at w_i +- (1, 1): the rivals'
         # mean logit is l_i - 1, so T passes the terms iff T sqrt(2) >= 1.
         rows, offsets, lam = [[1, 1], [-1, -1]], [-1, -1], [F(1, 2)] * 2
-        self.assertFalse(holds_at(rows, offsets, lam, F(7, 10)))
-        self.assertTrue(holds_at(rows, offsets, lam, F(71, 100)))
-        self.assertFalse(holds_at(rows[:1], offsets[:1], [F(1)], 5))   # sum lam (w_j - w_i) != 0
-        self.assertTrue(holds_at(rows[:1], [5], [F(1)], 0, box=2))      # 5 >= 2 * |(1, 1)|_1
+        self.assertFalse(holds_at(rows, offsets, lam, Question(tolerance=F(7, 10))))
+        self.assertTrue(holds_at(rows, offsets, lam, Question(tolerance=F(71, 100))))
+        # sum lam (w_j - w_i) != 0, then 5 >= 2 * |(1, 1)|_1:
+        self.assertFalse(holds_at(rows[:1], offsets[:1], [F(1)], Question(tolerance=5)))
+        self.assertTrue(holds_at(rows[:1], [5], [F(1)], Question(box=2)))
 
 
 class TestTheLinearProgramsQuestion(unittest.TestCase):
@@ -196,7 +198,7 @@ class TestAWideWitnessCostsOnePackedProduct(unittest.TestCase):
                                side_effect=Geometry._products) as products:
             carried = check_layer(weights, biases, box=100, tolerance=DETECTOR)
         self.assertEqual(products.call_count, 0)
-        self.assertEqual([r._replace(tolerance=DETECTOR) for r in results], carried)
+        self.assertEqual([r._replace(question=Question(100, DETECTOR)) for r in results], carried)
         self.assertEqual(sum(r.argmaxable for r in carried), 86)
 
     def test_the_shifted_check_finds_exactly_the_rivals_a_witness_does_not_clear(self):
@@ -322,8 +324,8 @@ class TestRadius(unittest.TestCase):
     def test_a_poor_witness_does_not_put_a_wide_class_on_the_list(self):
         # Class 1 wins for every x > 0; a witness at 1e-12 bounds its radius by 1e-12 only.
         weights, biases = [[0], [1]], [0, 0]
-        poor = [ClassResult(0, True, (F(-1),), box=F(100)),
-                ClassResult(1, True, (F(1, 10 ** 12),), box=F(100))]
+        poor = [ClassResult(0, True, (F(-1),), question=Question(F(100))),
+                ClassResult(1, True, (F(1, 10 ** 12),), question=Question(F(100)))]
         self.assertTrue(verify(weights, biases, poor[1], box=100))
         found = radii(weights, biases, poor)
         self.assertFalse(found[1].exact)

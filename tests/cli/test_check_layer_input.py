@@ -36,14 +36,14 @@ class TestStandardInputCommand(FileTestCase):
     def test_running_out_of_memory_is_one_line_and_exit_2(self):
         # As for a 64 MB .npy under ulimit -v: MemoryError from the checker.
         layer = self.write("fig1.json", FIGURE_1_JSON)
-        with mock.patch.object(layer_run, "iter_check_layer", side_effect=MemoryError):
+        with mock.patch.object(layer_run, "iter_checked", side_effect=MemoryError):
             self.assertEqual(in_process("check-layer", layer),
                              (2, "", "counterexamples: error: out of memory (ask for fewer"
                                      " --jobs, or a smaller layer)\n"))
 
     def test_a_checker_error_about_a_bias_from_standard_input_names_it(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
-        refusal = mock.patch.object(layer_run, "iter_check_layer",
+        refusal = mock.patch.object(layer_run, "iter_checked",
                                     side_effect=InputError("bias[3] is refused", input="bias"))
         with standard_input("[0, 0, 0, 1]"), refusal:
             self.assertEqual(in_process("check-layer", layer, "--bias", "-"),

@@ -52,10 +52,10 @@ class TestJobsForTheLayer(unittest.TestCase):
 class TestJobsOption(FileTestCase):
 
     def jobs_used(self, content, *arguments, method="fork"):
-        """The ``jobs`` that check-layer hands to iter_check_layer, with 5 CPUs
+        """The ``jobs`` that check-layer hands to iter_checked, with 5 CPUs
         started by ``method``."""
         path = self.write("layer.json", content)
-        with mock.patch.object(layer_run, "iter_check_layer", return_value=[]) as check, \
+        with mock.patch.object(layer_run, "iter_checked", return_value=[]) as check, \
                 mock.patch("reviews.argmax.workers.usable_cpus", return_value=5), \
                 mock.patch.object(layer_run, "start_method", return_value=method), \
                 mock.patch.object(layer_command, "LAYER_FORMATS", {"text": lambda *a, **k: ""}):

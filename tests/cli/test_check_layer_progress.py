@@ -225,10 +225,10 @@ class TestProgressOfTheCommand(FileTestCase):
         self.assertNotIn("\n", err.getvalue())
 
     def test_an_interrupt_wipes_the_progress_line_first(self):
-        def interrupted(weights, bias, progress, box, jobs, tolerance, classes, radii, inputs):
+        def interrupted(weights, bias, question, progress, jobs, radii, classes):
             progress(1, 4)
             raise KeyboardInterrupt
-        with mock.patch.object(layer_run, "iter_check_layer", interrupted):
+        with mock.patch.object(layer_run, "iter_checked", interrupted):
             status, out, err = self.run_on_a_terminal(Clock(0, 1))
         self.assertEqual((status, out), (130, ""))
         self.assertEqual(self.drawn(err)[-3:],
@@ -242,14 +242,14 @@ import multiprocessing, os, signal, sys
 signal.signal(signal.SIGINT, signal.default_int_handler)
 from reviews.cli import main
 from reviews.run import layer as layer_run
-checked = layer_run.iter_check_layer
+checked = layer_run.iter_checked
 
-def iter_check_layer(weights, bias, progress, **keywords):
+def iter_checked(weights, bias, question, progress, **keywords):
     def interrupt(done, total):
         os.kill(os.getpid(), signal.SIGINT)
-    return checked(weights, bias, progress=interrupt, **keywords)
+    return checked(weights, bias, question, interrupt, **keywords)
 
-layer_run.iter_check_layer = iter_check_layer
+layer_run.iter_checked = iter_checked
 status = main(["check-layer", sys.argv[1], "--jobs", "2"])
 print(len(multiprocessing.active_children()))
 sys.exit(status)
@@ -275,14 +275,14 @@ from reviews.cli.streams import stop_on
 from reviews.run import layer as layer_run
 number = getattr(signal, sys.argv[3])
 signal.signal(number, stop_on)
-checked = layer_run.iter_check_layer
+checked = layer_run.iter_checked
 
-def iter_check_layer(weights, bias, progress, **keywords):
+def iter_checked(weights, bias, question, progress, **keywords):
     def stop(done, total):
         os.kill(os.getpid(), number)
-    return checked(weights, bias, progress=stop, **keywords)
+    return checked(weights, bias, question, stop, **keywords)
 
-layer_run.iter_check_layer = iter_check_layer
+layer_run.iter_checked = iter_checked
 status = main(["check-layer", sys.argv[1], "--jobs", "2", "--checkpoint", sys.argv[2]])
 print(len(multiprocessing.active_children()))
 sys.exit(status)
@@ -302,7 +302,7 @@ class TestStoppedWorkers(FileTestCase):
                 self.assertRegex(done.stderr.decode(), r"^counterexamples: %s; .*%s keeps [0-4]"
                                  r" of the 4 classes asked: the same command resumes from"
                                  r" them\n$" % (how, re.escape(name + ".checkpoint")))
-                resumed = run_code(STOPPED_WORKERS.replace("progress=stop", "progress=progress"),
+                resumed = run_code(STOPPED_WORKERS.replace("question, stop,", "question, progress,"),
                                    path, checkpoint, name)
                 self.assertEqual(resumed.returncode, 0)
                 self.assertIn(b"1 of 4 classes unargmaxable", resumed.stdout)

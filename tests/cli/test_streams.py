@@ -99,12 +99,12 @@ class TestStreams(FileTestCase):
             # A shell that starts us in the background leaves SIGINT ignored.
             "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
             "from reviews.cli import main\n"
-            "def iter_check_layer(*arguments, **keywords):\n"
+            "def iter_checked(*arguments, **keywords):\n"
             "    os.kill(os.getpid(), signal.SIGINT)\n"
             "    while True:\n"
             "        time.sleep(0.01)\n"
             "from reviews.run import layer\n"
-            "layer.iter_check_layer = iter_check_layer\n"
+            "layer.iter_checked = iter_checked\n"
             "sys.exit(main(['check-layer', sys.argv[1]]))\n")
         done = run_code(interrupted_check, path)
         self.assertEqual((done.returncode, done.stdout, done.stderr),

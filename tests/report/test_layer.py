@@ -4,6 +4,7 @@ import json
 import unittest
 from fractions import Fraction as F
 
+from reviews.argmax.question import Question
 from reviews.argmax.result import ClassResult
 from reviews.report.layer import LAYER_FORMATS, layer_json, layer_markdown, layer_text
 
@@ -229,12 +230,12 @@ class TestQuestionShownExactly(unittest.TestCase):
     def test_the_tolerance_and_the_box_print_exactly(self):
         for tolerance, box in ((F(9999999, 10 ** 7), F(1234567891, 10 ** 10)),
                                (F(10000001, 10 ** 7), F(100000001))):
-            result = ClassResult(0, True, (F(0),), box=box, tolerance=tolerance)
+            result = ClassResult(0, True, (F(0),), question=Question(box, tolerance))
             header = layer_text("w.csv", [result], 1, True).splitlines()[0]
             self.assertIn("|x_k| <= %s; tolerance %s (" % (
                 "0.1234567891" if box < 1 else "100000001",
                 "0.9999999" if tolerance < 1 else "1.0000001"), header)
 
     def test_a_tolerance_without_a_finite_decimal_is_a_fraction(self):
-        result = ClassResult(0, True, (F(0),), tolerance=F(1, 3))
+        result = ClassResult(0, True, (F(0),), question=Question(tolerance=F(1, 3)))
         self.assertIn("; tolerance 1/3 (", layer_text("w.csv", [result], 1, True))

@@ -8,7 +8,6 @@ or TypeError for an argument of the wrong type.
     FloatRows           a large float layer's rows, read as those integers
     check_spread        InputError past the limit on layers of widely spread numbers
     extremes            the smallest nonzero and the largest magnitude of integer rows
-    box_bound           the bound R of the box |x_k| <= R, as a Fraction
     validated           the entries as finite floats, ints, Decimals or Fractions
     sequence            a list of the values, or InputError
     finite              one finite float or Fraction
@@ -33,7 +32,7 @@ from reviews.shown import shown_value
 
 __all__ = ["FLOAT_SPREAD_BITS", "MAX_SPREAD_LAYER_BITS", "FLOAT_ROWS_ENTRIES", "exact_layer",
            "integer_layer", "FloatRows",
-           "check_spread", "extremes", "box_bound", "validated", "sequence", "finite",
+           "check_spread", "extremes", "validated", "sequence", "finite",
            "certificate_number", "class_index", "asked_classes"]
 
 
@@ -329,8 +328,10 @@ _ratio = operator.methodcaller("as_integer_ratio")
 _second = operator.itemgetter(1)
 
 
-def check_spread(rows, biases, denominator, box=None, tolerance=0):
-    """InputError if an integer layer (from integer_layer) is past the spread limit.
+def check_spread(rows, biases, denominator, question=None):
+    """InputError if an integer layer (from integer_layer) is past the spread
+    limit for ``question`` (a reviews.argmax.question.Question; None: all of
+    R^d at tolerance 0).
 
     The limit counts the rows given (a caller passes one row per distinct
     class: repeated rows cost no work).  A layer spanning at most
@@ -348,11 +349,13 @@ def check_spread(rows, biases, denominator, box=None, tolerance=0):
     reviews.errors.InputError: the layer's 602 numbers span 3,321 bits (magnitudes about 1e-1000 to 1); a layer spanning more than 2,100 bits may have at most 1,048,576 in all (numbers times span): this one has 1,999,242, and its exact check would take minutes
     >>> check_spread([[10 ** 600, 0]] * 300 + [[0, 1]], None, 10 ** 600) is None
     True
-    >>> check_spread([[1, 2]] * 300, [3] * 300, 1, tolerance=Fraction(10 ** 1000))
+    >>> from reviews.argmax.question import Question
+    >>> check_spread([[1, 2]] * 300, [3] * 300, 1, Question(tolerance=10 ** 1000))
     Traceback (most recent call last):
       ...
     reviews.errors.InputError: the layer's 900 numbers span 3,321 bits with the tolerance (magnitudes about 1 to 1e1000); a layer spanning more than 2,100 bits may have at most 1,048,576 in all (numbers times span): this one has 2,988,900, and its exact check would take minutes
     """
+    box, tolerance = (None, 0) if question is None else (question.box, question.tolerance)
     # Rows are read once each and not kept: a large float layer's are made when read.
     count = len(rows) * len(rows[0]) + (0 if biases is None else len(biases))
     magnitudes = extremes(rows)
@@ -539,23 +542,3 @@ def asked_classes(classes, count):
     if not asked:
         raise InputError("classes asks for no class (None asks for all)")
     return sorted(asked)
-
-
-def box_bound(box):
-    """The bound R of the box |x_k| <= R: a positive number, taken exactly.
-
-    >>> box_bound(100), box_bound(0.1), box_bound(decimal.Decimal("2.5"))
-    (Fraction(100, 1), Fraction(3602879701896397, 36028797018963968), Fraction(5, 2))
-    >>> box_bound(-1)
-    Traceback (most recent call last):
-      ...
-    reviews.errors.InputError: box is negative; the box's bound R must be positive
-    """
-    if isinstance(box, bool) or not isinstance(box, (numbers.Real, decimal.Decimal)):
-        raise TypeError("box must be a positive number (the bound R of |x_k| <= R), not %s"
-                        % type(box).__name__)
-    bound = Fraction(finite(box, "box", "the box's bound R"))
-    if bound <= 0:
-        raise InputError("box is %s; the box's bound R must be positive"
-                         % ("0" if bound == 0 else "negative"))
-    return bound

@@ -6,46 +6,22 @@ module docstring of reviews.argmax.tolerance says why).  The n_j are square
 roots: these decide the signs exactly, by squaring, or from rational
 bounds of math.isqrt refined until they agree.
 
-    tolerance_bound  the tolerance T, validated, as a Fraction
     clears           exact check: a witness's margins exceed T * n_j
     holds_at         exact check: a combination proves failure at T
     root_bounds      rational bounds on a square root, from math.isqrt
     FIRST_BITS       the bits of the first bounds on a norm
 """
 
-import decimal
 import math
-import numbers
 from fractions import Fraction
 
-from reviews.argmax.kernels.layer_input import finite
 from reviews.argmax.kernels.packed import dot
-from reviews.errors import InputError
 from reviews.exact import common_denominator
 
-__all__ = ["tolerance_bound", "clears", "holds_at", "root_bounds", "FIRST_BITS"]
+__all__ = ["clears", "holds_at", "root_bounds", "FIRST_BITS"]
 
 # Bits of the first bounds on a norm; refining doubles them.
 FIRST_BITS = 64
-
-
-def tolerance_bound(tolerance):
-    """The tolerance T >= 0, any real number taken exactly, as a Fraction.
-
-    >>> tolerance_bound(0), tolerance_bound(decimal.Decimal("1e-8"))
-    (Fraction(0, 1), Fraction(1, 100000000))
-    >>> tolerance_bound(-1)
-    Traceback (most recent call last):
-      ...
-    reviews.errors.InputError: tolerance is negative; it must be 0 or more
-    """
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (numbers.Real, decimal.Decimal)):
-        raise TypeError("tolerance must be a number of 0 or more, not %s"
-                        % type(tolerance).__name__)
-    value = Fraction(finite(tolerance, "tolerance", "the tolerance"))
-    if value < 0:
-        raise InputError("tolerance is negative; it must be 0 or more")
-    return value
 
 
 def root_bounds(q, bits):
@@ -89,23 +65,26 @@ def clears(margin, square, tolerance):
     return margin > 0 and margin * margin > tolerance * tolerance * square
 
 
-def holds_at(differences, offsets, lam, tolerance, box=None, inputs=None):
-    """Exact: lam proves failure at ``tolerance`` (0 for check_layer's own question).
+def holds_at(differences, offsets, lam, question):
+    """Exact: lam proves that class i fails ``question`` (a Question:
+    reviews.argmax.question), at its tolerance T (0 for check_layer's own).
 
     ``differences`` are the rows w_j - w_i and ``offsets`` b_j - b_i of the
     classes lam weighs (rationals); lam >= 0 sums to 1.  With A = sum_j
     lam_j (w_j - w_i), it holds when sum_j lam_j (b_j - b_i + T n_j) is at
-    least the largest -A . x over the inputs asked: R |A|_1 in a box R;
-    without one, 0 where A = 0 (else there is no largest); with ``inputs``
-    (low, high), every x_k between them (None: no end), the sum over k of
+    least the largest -A . x over the question's domain
+    (Question.largest): R |A|_1 in a box R; without one, 0 where A = 0
+    (else there is no largest); on inputs [low, high]^d, the sum over k of
     -A_k times the end that makes it largest (none where that end is
     missing).
 
-    >>> holds_at([[1], [-1]], [-1, -1], [Fraction(1, 2)] * 2, 1)
+    >>> from reviews.argmax.question import Question
+    >>> holds_at([[1], [-1]], [-1, -1], [Fraction(1, 2)] * 2, Question(tolerance=1))
     True
-    >>> holds_at([[1], [-1]], [-1, -1], [Fraction(1, 2)] * 2, Fraction(99, 100))
+    >>> holds_at([[1], [-1]], [-1, -1], [Fraction(1, 2)] * 2, Question(tolerance=0.99))
     False
-    >>> holds_at([[1]], [1], [1], 0, inputs=(0, None)), holds_at([[-1]], [1], [1], 0, inputs=(0, None))
+    >>> relu = Question(inputs=(0, None))
+    >>> holds_at([[1]], [1], [1], relu), holds_at([[-1]], [1], [1], relu)
     (True, False)
     """
     if not lam or any(v < 0 for v in lam) or sum(lam) != 1:
@@ -125,25 +104,8 @@ def holds_at(differences, offsets, lam, tolerance, box=None, inputs=None):
     rows = [flat[k * width:(k + 1) * width - 1] for k in range(len(weights))]
     combined = [sum(n * row[q] for n, row in zip(weights, rows)) for q in range(width - 1)]
     constant = sum(n * flat[k * width + width - 1] for k, n in enumerate(weights))
-    largest = _largest(combined, box, inputs)
+    largest = question.largest(combined)
     if largest is None:
         return False
-    roots = [(tolerance * n, dot(a, a)) for n, a in zip(weights, rows)]
+    roots = [(question.tolerance * n, dot(a, a)) for n, a in zip(weights, rows)]
     return _at_least_zero(constant - largest, roots)
-
-
-def _largest(combined, box, inputs):
-    """The largest -A . x over the inputs asked (holds_at), or None if there is none."""
-    if box is not None:
-        return box * sum(map(abs, combined))
-    if inputs is None:
-        return None if any(combined) else 0
-    low, high = inputs
-    largest = 0
-    for v in combined:
-        end = low if v > 0 else high
-        if v:
-            if end is None:
-                return None
-            largest -= v * end
-    return largest

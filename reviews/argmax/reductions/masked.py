@@ -63,28 +63,29 @@ class Masks(Reduction):
     ``validate`` checks a masked layer's numbers whole, its masked biases
     aside, so that a bad entry is named by its own class.
 
+    >>> from reviews.argmax.question import ANYWHERE
     >>> masks = Masks([[0], [1], [2]], [0, float("-inf"), 1])
-    >>> masks.masked, masks.kept, masks.settled(1).masked
+    >>> masks.masked, masks.kept, masks.settled(1, ANYWHERE).masked
     ([1], [0, 2], True)
     """
 
     def __init__(self, weights, bias, validate=False):
         self.masked = masked_classes(bias)
         if not self.masked:
-            self.classes, self.kept, self.position = None, None, None
+            self.class_count, self.kept, self.position = None, None, None
             return
         if validate:
             validated(weights, [0 if j in self.masked else b for j, b in enumerate(bias)])
         masked = set(self.masked)
         super().__init__(len(bias), [j for j in range(len(bias)) if j not in masked])
 
-    def settled(self, i, box=None, tolerance=0):
-        """The result of masked class i (its certificate is its bias, in any
-        box and at any tolerance), which says the box and the tolerance
-        asked, as every result does; None for a class that is kept."""
+    def settled(self, i, question):
+        """The result of masked class i for ``question`` (its certificate is
+        its bias, in any domain and at any tolerance); None for a class
+        that is kept."""
         if i in self.position:
             return None
-        return ClassResult(i, False, class_count=self.classes, box=box, tolerance=tolerance,
+        return ClassResult(i, False, class_count=self.class_count, question=question,
                            masked=True)
 
     def restricted(self, result):

@@ -6,8 +6,9 @@ class repeats (reviews.argmax.reductions.twins).  A Reduction settles those at o
 keeps the others as a smaller layer, and carries each result of the
 smaller layer back into the classes of the whole one:
 
-    settled(i, box, tolerance)   the result of class i if the reduction
-                                 decides it itself, else None
+    settled(i, question)         the result of class i (for the Question
+                                 asked) if the reduction decides it
+                                 itself, else None
     kept, position               the classes that stay, in increasing
                                  order, and each one's number among them
     select(values)               the kept classes' rows (or biases)
@@ -25,25 +26,25 @@ __all__ = ["Reduction"]
 
 
 class Reduction:
-    """The classes ``kept`` of a layer of ``classes`` classes.
+    """The classes ``kept`` of a layer of ``class_count`` classes.
 
     >>> kept = Reduction(4, [1, 3])
     >>> kept.select([10, 11, 12, 13]), kept.position
     ([11, 13], {1: 0, 3: 1})
     """
 
-    def __init__(self, classes, kept):
-        self.classes, self.kept = classes, kept
+    def __init__(self, class_count, kept):
+        self.class_count, self.kept = class_count, kept
         self.position = {j: n for n, j in enumerate(kept)}
 
-    def settled(self, i, box=None, tolerance=0):
+    def settled(self, i, question):
         raise NotImplementedError
 
     def select(self, values):
         """The entries of ``values`` (one per class) of the kept classes;
         None stays None, and so do ``values`` where every class is kept.  A
         FloatRows stays one (reviews.argmax.kernels.layer_input)."""
-        if values is None or len(self.kept) == self.classes:
+        if values is None or len(self.kept) == self.class_count:
             return values
         if isinstance(values, FloatRows):
             return values.select(self.kept)
@@ -53,7 +54,7 @@ class Reduction:
         """A ClassResult of the smaller layer, in the classes of the whole one."""
         kept = self.kept
         terms = result.terms and tuple((kept[j], value) for j, value in result.terms)
-        count = self.classes if terms or result.class_count is not None else None
+        count = self.class_count if terms or result.class_count is not None else None
         return result._replace(index=kept[result.index], terms=terms, class_count=count)
 
     def restricted(self, result):

@@ -36,10 +36,11 @@ class Twins(Reduction):
     and b_k >= b_j, for every class that cannot be argmaxable so, and is
     ``settled`` by it.
 
+    >>> from reviews.argmax.question import ANYWHERE
     >>> twins = Twins([[1, 0], [2, 0], [1, 0], [1, 0]], [0, 5, 3, 3])
     >>> twins.kept, twins.twin
     ([1, 2], {0: 2, 2: 3, 3: 2})
-    >>> twins.settled(0).terms
+    >>> twins.settled(0, ANYWHERE).terms
     ((2, Fraction(1, 1)),)
     >>> Twins([[1], [2]], None).twin
     {}
@@ -61,13 +62,14 @@ class Twins(Reduction):
                 del self.twin[best[0]]
         super().__init__(classes, sorted(representatives))
 
-    def settled(self, i, box=None, tolerance=0):
-        """The result of class i if a twin defeats it (weight 1 on the twin,
-        in any box), else None."""
+    def settled(self, i, question):
+        """The result of class i for ``question`` if a twin defeats it
+        (weight 1 on the twin, in any domain and at any tolerance), else
+        None."""
         if i not in self.twin:
             return None
-        return ClassResult(i, False, None, ((self.twin[i], Fraction(1)),), self.classes,
-                           box=box, tolerance=tolerance)
+        return ClassResult(i, False, None, ((self.twin[i], Fraction(1)),), self.class_count,
+                           question)
 
 
 def _equal_rows(rows):
