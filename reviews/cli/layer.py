@@ -19,7 +19,8 @@ from reviews.formats.checkpoint import model_files
 from reviews.formats.classes import parse_classes
 from reviews.formats.source import STDIN
 from reviews.report.files import refuse_folder, refuse_inputs
-from reviews.report.layer import CERTIFICATES, LAYER_FORMATS, Provenance
+from reviews.record import LayerReport, Provenance
+from reviews.report.layer import CERTIFICATES, LAYER_FORMATS
 from reviews.report.progress import Progress
 from reviews.report.verdicts import Suite, version_line
 from reviews.run.layer import EXAMPLES, RunOptions, example_path, read_run_layer, run_layer
@@ -182,17 +183,13 @@ def _parse(argv, out):
 
 def _report(arguments, layer, asked, files, results, found, out):
     """Deliver the report; the exit status."""
-    render = LAYER_FORMATS[arguments.format]
     provenance = Provenance(
         version_line(Suite(SUITE_NAME, __version__, platform.python_version())), files,
         layer.weights_tensor, layer.bias_tensor, arguments.transpose)
+    report = LayerReport(arguments.name, results, len(layer.weights[0]), layer.bias is not None,
+                         found, layer.tokens, provenance, len(layer.weights), asked is not None)
     extra = {"certificates": arguments.certificates} if arguments.format == "json" else {}
-    if asked is not None:
-        extra["class_count"] = len(layer.weights)
-    if arguments.question.inputs is not None:
-        extra["inputs"] = arguments.question.inputs
-    deliver(render(arguments.name, results, len(layer.weights[0]), layer.bias is not None, found,
-                   tokens=layer.tokens, provenance=provenance, **extra), arguments.output, out)
+    deliver(LAYER_FORMATS[arguments.format](report, **extra), arguments.output, out)
     if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in results):
         return 1
     return 0

@@ -60,15 +60,10 @@ def merge_command(argv, out, err):
         if arguments.certificates == "all" and joined.certificates != "all":
             raise InputError("--certificates all needs every shard's certificates: %s lists"
                              " the unargmaxable classes' only"
-                             % shown_name(next(s.path for s in shards
-                                               if s.certificates != "all")))
+                             % shown_name(next(path for path, shard in shards
+                                               if shard.certificates != "all")))
         extra["certificates"] = arguments.certificates
-    if joined.inputs is not None:
-        extra["inputs"] = joined.inputs
-    render = LAYER_FORMATS[arguments.format]
-    deliver(render(joined.name, joined.results, joined.dim, joined.bias, joined.radii,
-                   tokens=joined.tokens, provenance=joined.provenance, **extra),
-            arguments.output, out)
+    deliver(LAYER_FORMATS[arguments.format](joined, **extra), arguments.output, out)
     if arguments.fail_on_unargmaxable and not all(r.argmaxable for r in joined.results):
         return 1
     return 0

@@ -15,10 +15,9 @@ changed, A's verdict before B's, with its token where a report names one.
 
 import json
 
-from reviews.exact import rational_text
 from reviews.formats.classes import ranges_text
-from reviews.report.layer import (class_token, markdown_token, provenance_items,
-                                  provenance_json)
+from reviews.record import question_json
+from reviews.report.layer import class_token, markdown_token, provenance_items
 from reviews.report.markdown import markdown_name
 from reviews.shown import shown_name
 
@@ -30,8 +29,10 @@ _LETTERS = ("A", "B")
 def _report_items(shard):
     """(label, text) of each line that says what a report is of: the
     version, the layer, its files, tensors and options."""
-    version, *rest = provenance_items(shard.provenance, shard.results, shard.inputs)
-    layer = "%s, d = %d, %s" % (shown_name(shard.name), shard.dim, "with bias" if shard.bias else "no bias")
+    report = shard.report
+    version, *rest = provenance_items(report)
+    layer = "%s, d = %d, %s" % (shown_name(report.name), report.dim,
+                                "with bias" if report.bias else "no bias")
     return [version, ("layer", layer)] + rest
 
 
@@ -40,8 +41,9 @@ def _compared(comparison):
     for reports of some classes only (shards of the same --classes)."""
     classes = comparison.classes
     text = "%d class%s compared" % (len(classes), "" if len(classes) == 1 else "es")
-    if len(classes) != comparison.a.class_count:
-        text += " (classes %s of %d)" % (ranges_text(classes), comparison.a.class_count)
+    class_count = comparison.a.report.class_count
+    if len(classes) != class_count:
+        text += " (classes %s of %d)" % (ranges_text(classes), class_count)
     return text
 
 
@@ -62,12 +64,13 @@ def compare_text(comparison):
     >>> from collections import namedtuple
     >>> from fractions import Fraction
     >>> from reviews.argmax.result import ClassResult
-    >>> from reviews.report.layer import Provenance
-    >>> Shard = namedtuple("Shard", "path provenance name class_count dim bias results inputs")
+    >>> from reviews.record import LayerReport, Provenance
+    >>> from reviews.run.shards import Shard
     >>> Comparison = namedtuple("Comparison", "a b classes changes ways tokens note")
     >>> def shard(path, version, sha256):
     ...     made = Provenance(version, [("w.csv", 9, sha256)], None, None, False)
-    ...     return Shard(path, made, "w.csv", 3, 1, False, [ClassResult(0, True, (0,))], None)
+    ...     return Shard(path, LayerReport("w.csv", [ClassResult(0, True, (0,))], 1, False,
+    ...                                    provenance=made, class_count=3))
     >>> print(compare_text(Comparison(
     ...     shard("f16.json", "suite 1.0", "ab12"), shard("q4.json", "suite 1.0", "cd34"),
     ...     [0, 1, 2], [(1, "argmaxable", "unargmaxable")],
@@ -127,12 +130,10 @@ def compare_markdown(comparison):
 def _report_json(shard):
     """A report as the comparison's JSON shows it: its file, then the keys
     of check-layer's JSON that say what it is of."""
-    box = None if shard.box is None else rational_text(shard.box)
-    inputs = [] if shard.inputs is None else [
-        ("inputs", [None if end is None else rational_text(end) for end in shard.inputs])]
-    return dict([("report", shard.path)] + provenance_json(shard.provenance) + [
-        ("file", shard.name), ("dim", shard.dim), ("bias", shard.bias), ("box", box)] + inputs
-        + [("tolerance", rational_text(shard.tolerance)), ("certificates", shard.certificates)])
+    report = shard.report
+    return dict([("report", shard.path)] + report.provenance.json_items()
+                + [("file", report.name), ("dim", report.dim), ("bias", report.bias)]
+                + question_json(report.question) + [("certificates", report.certificates)])
 
 
 def compare_json(comparison):
@@ -147,7 +148,8 @@ def compare_json(comparison):
     per changed class, {"index", "token" (where a report has tokens; null
     for a class neither names), "a", "b"}, A's verdict and B's, each
     "argmaxable", "unargmaxable" or "masked"."""
-    header = [("classes", comparison.a.class_count), ("asked", ranges_text(comparison.classes)),
+    header = [("classes", comparison.a.report.class_count),
+              ("asked", ranges_text(comparison.classes)),
               ("numbered_from", 0), ("note", comparison.note),
               ("changed", len(comparison.changes)),
               ("unchanged", len(comparison.classes) - len(comparison.changes)),

@@ -63,14 +63,15 @@ def compare_shards(a, b):
 
     >>> from fractions import Fraction
     >>> from reviews.argmax.result import ClassResult
-    >>> from reviews.report.layer import Provenance, layer_json
+    >>> from reviews.record import LayerReport, Provenance
     >>> made = Provenance("review-counterexamples 0.4.0", [("w.csv", 9, "ab12")], None, None,
     ...                   False)
     >>> def report(path, *argmaxable):
     ...     results = [ClassResult(i, True, (Fraction(i),)) if winner else
     ...                ClassResult(i, False, None, ((1 - i, Fraction(1)),))
     ...                for i, winner in enumerate(argmaxable)]
-    ...     return read_shard(path, layer_json("w.csv", results, 1, False, provenance=made))
+    ...     return read_shard(path, LayerReport("w.csv", results, 1, False,
+    ...                                         provenance=made).to_json())
     >>> compared = compare_shards(report("f16.json", True, True),
     ...                           report("q4.json", True, False))
     >>> compared.changes, compared.ways
@@ -82,25 +83,26 @@ def compare_shards(a, b):
 of the same classes
     """
     names = shown_name(a.path), shown_name(b.path)
-    if a.class_count != b.class_count:
+    x, y = a.report, b.report
+    if x.class_count != y.class_count:
         raise InputError("%s has %d classes, %s has %d: compare needs reports of the same"
-                         " classes" % (names[0], a.class_count, names[1], b.class_count))
-    classes = [r.index for r in a.results]
-    if classes != [r.index for r in b.results]:
+                         " classes" % (names[0], x.class_count, names[1], y.class_count))
+    classes = [r.index for r in x.results]
+    if classes != [r.index for r in y.results]:
         raise InputError("%s holds classes %s of %d, %s classes %s: compare needs reports of"
                          " the same classes (merge each one's shards first)"
-                         % (names[0], ranges_text(classes), a.class_count, names[1],
-                            ranges_text(r.index for r in b.results)))
-    _same_tokens(a, b, names)
-    changes = [(x.index, verdict(x), verdict(y)) for x, y in zip(a.results, b.results)
-               if verdict(x) != verdict(y)]
-    counted = collections.Counter((x, y) for _, x, y in changes)
-    ways = [(x, y, counted[x, y]) for x in VERDICTS for y in VERDICTS if counted[x, y]]
+                         % (names[0], ranges_text(classes), x.class_count, names[1],
+                            ranges_text(r.index for r in y.results)))
+    _same_tokens(x, y, names)
+    changes = [(p.index, verdict(p), verdict(q)) for p, q in zip(x.results, y.results)
+               if verdict(p) != verdict(q)]
+    counted = collections.Counter((p, q) for _, p, q in changes)
+    ways = [(p, q, counted[p, q]) for p in VERDICTS for q in VERDICTS if counted[p, q]]
     tokens = None
-    if a.tokens is not None or b.tokens is not None:
-        named = {**(b.tokens or {}), **(a.tokens or {})}
+    if x.tokens is not None or y.tokens is not None:
+        named = {**(y.tokens or {}), **(x.tokens or {})}
         tokens = {i: named[i] for i, _, _ in changes if i in named}
-    return Comparison(a, b, classes, changes, ways, tokens, _question_note(a, b))
+    return Comparison(a, b, classes, changes, ways, tokens, _question_note(x, y))
 
 
 def _same_tokens(a, b, names):
@@ -123,15 +125,16 @@ def _question_note(a, b):
     They are compared all the same: each verdict is exact for its own
     question, and comparing the questions on one layer is itself a use
     (which classes the released detector's tolerance drops)."""
-    if (a.box, a.tolerance, a.inputs) == (b.box, b.tolerance, b.inputs):
+    if a.question == b.question:
         return None
     return ("the reports ask different questions (A: %s; B: %s): a verdict may change with"
             " the question as well as with the layer" % (_question(a), _question(b)))
 
 
-def _question(shard):
+def _question(report):
     """ "box R = 100, tolerance T = 1e-8": the question a report asks."""
-    box = "no box" if shard.box is None else "box R = %s" % exact_text(shard.box)
-    if shard.inputs is not None:
-        box = "inputs %s" % shown_inputs(shard.inputs)
-    return "%s, tolerance T = %s" % (box, exact_text(shard.tolerance))
+    box, tolerance, inputs = report.question
+    where = "no box" if box is None else "box R = %s" % exact_text(box)
+    if inputs is not None:
+        where = "inputs %s" % shown_inputs(inputs)
+    return "%s, tolerance T = %s" % (where, exact_text(tolerance))

@@ -22,10 +22,10 @@ from reviews.argmax.tolerance import radii
 from reviews.argmax.verify import Verifier
 from reviews.argmax.workers import start_method
 from reviews.errors import InputError
-from reviews.exact import rational_text
 from reviews.formats.classes import ranges_text
 from reviews.formats.layers import read_model
 from reviews.formats.source import file_digest
+from reviews.record import question_json
 from reviews.run.plan import jobs_for, reports_radii
 from reviews.run.resume import ResumeFile
 from reviews.shown import shown_name
@@ -130,19 +130,13 @@ def _checkpoint_header(files, layer, options, asked):
     that change a result, the classes asked and the version."""
     def tensor(t):
         return None if t is None else [t.name, t.dtype, list(t.shape)]
-    box, tolerance, inputs = options.question
-    header = {"version": "%s %s" % (SUITE_NAME, __version__),
+    return {"version": "%s %s" % (SUITE_NAME, __version__),
             "files": [[size, digest] for _, size, digest in files],
             "weights_tensor": tensor(layer.weights_tensor),
             "bias_tensor": tensor(layer.bias_tensor), "transpose": options.transpose,
-            "box": None if box is None else rational_text(box),
-            "tolerance": rational_text(tolerance),
             # Every class listed is no list: the same classes as none.
             "asked": None if asked is None or len(asked) == len(layer.weights)
-            else ranges_text(asked)}
-    if inputs is not None:
-        header["inputs"] = [None if end is None else rational_text(end) for end in inputs]
-    return header
+            else ranges_text(asked), **dict(question_json(options.question))}
 
 
 def _resumed(options, header, check, layer, asked, with_radii, notes):

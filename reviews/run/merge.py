@@ -29,7 +29,7 @@ __all__ = ["merge_shards", "shard_text"]
 
 
 def merge_shards(paths, layer_path=None, bias_path=None):
-    """(the Joined shards at ``paths``, the shards, a note or None): the
+    """(the LayerReport of the shards at ``paths`` joined, the Shards, a note or None): the
     certificates and radii checked against the layer at ``layer_path``
     (with its bias at ``bias_path``), or at the path the shards name; where
     it is not at hand, the note says so, and so does the joined report's
@@ -37,7 +37,7 @@ def merge_shards(paths, layer_path=None, bias_path=None):
     themselves or the layer.
     """
     shards = [read_shard(path, shard_text(path)) for path in paths]
-    first = shards[0]
+    first = shards[0].report
     # As the whole layer's run (run_layer).
     joined = join(shards, "%s %s" % (SUITE_NAME, __version__),
                   radii=reports_radii(first.class_count, first.class_count, first.dim))
@@ -85,7 +85,7 @@ def _check_against(joined, layer, shards):
     """InputError naming the shard and class of a certificate that does not
     hold on the layer, or of a radius that is not the one found again."""
     listed = [r for r in joined.results if r.argmaxable is False or r.witness is not None]
-    holds = Verifier(layer.weights, layer.bias, joined.results[0].question).holds_all(listed)
+    holds = Verifier(layer.weights, layer.bias, joined.question).holds_all(listed)
     if not all(holds):
         index = listed[holds.index(False)].index
         raise InputError("%s: class %d's certificate does not hold on the layer"
@@ -101,7 +101,7 @@ def _check_against(joined, layer, shards):
 
 def _holding(shards, index):
     """The path of the shard that holds class ``index``."""
-    return next(s.path for s in shards if any(r.index == index for r in s.results))
+    return next(path for path, shard in shards if any(r.index == index for r in shard.results))
 
 
 def shard_text(path):

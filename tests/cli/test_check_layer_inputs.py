@@ -46,7 +46,7 @@ class TestQuestion(FileTestCase):
         self.assertEqual((report["inputs"], report["box"], report["unargmaxable"]),
                          (["0", None], None, [0, 1]))
         weights, bias = read_layer(self.layer[0], self.layer[2])
-        for result in read_shard("r.json", out).results:
+        for result in read_shard("r.json", out).report.results:
             self.assertTrue(verify(weights, bias, result, inputs=(0, None)))
             self.assertFalse(result.argmaxable and min(result.witness) < 0)
 
@@ -93,7 +93,7 @@ class TestShardsAndCheckpoints(FileTestCase):
                          (["0", None], "1/2", [0, 1]))
         self.assertEqual([r.get("radius") for r in report["results"]], [None, None, "225", "222"])
         weights, bias = read_layer(self.layer[0], self.layer[2])
-        for result in read_shard("r.json", out).results:
+        for result in read_shard("r.json", out).report.results:
             self.assertTrue(verify(weights, bias, result, inputs=(0, None), tolerance=0.5))
         merged = in_process("merge", self.shard("a.json", "0:2", "0:inf", "0.5"),
                             self.shard("b.json", "2:4", "0:inf", "0.5"), "--format", "json")

@@ -148,7 +148,7 @@ class TestRefusals(MergeTestCase):
         for old, new, message in (('"index": 1', '"index": 0', "increasing class order"),
                                   ('["4", "4"]', '["4/1", "4"]', "not an exact number"),
                                   ('"argmaxable": true', '"argmaxable": 1', '"argmaxable" is 1'),
-                                  ('"asked": "0:3"', '"asked": "0:4"', "names more classes than the shard holds")):
+                                  ('"asked": "0:3"', '"asked": "0:4"', "names more classes than the report holds")):
             with self.subTest(new=new):
                 self.assertIn(old, text)
                 path = self.write("tampered.json", text.replace(old, new, 1))

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 
 from reviews.argmax.check import check_layer
 from reviews.errors import InputError
-from reviews.report.layer import Provenance, layer_json
+from reviews.record import LayerReport, Provenance
 from reviews.run.compare import VERDICTS, compare_shards, verdict
 from reviews.run.shards import read_shard
 
@@ -24,9 +24,8 @@ TOKENS = {0: "alpha", 1: "beta", 2: "gamma", 3: "delta", 4: "epsilon"}
 def shard(path, weights, bias=None, classes=None, certificates="all", tokens=None, **question):
     """The report check-layer writes of ``weights``, read back as compare reads it."""
     results = check_layer(weights, bias, classes=classes, **question)
-    text = layer_json("w.csv", results, 2, bias is not None, certificates=certificates,
-                      provenance=PROVENANCE, tokens=tokens,
-                      class_count=None if classes is None else len(weights))
+    text = LayerReport("w.csv", results, 2, bias is not None, None, tokens, PROVENANCE,
+                       len(weights), classes is not None).to_json(certificates)
     return read_shard(path, text)
 
 
@@ -56,7 +55,7 @@ class TestChanges(unittest.TestCase):
         compared = compare_shards(shard("a.json", FINE, bias), shard("b.json", FINE, masked))
         self.assertEqual(compared.changes, [(3, "argmaxable", "masked"),
                                             (4, "unargmaxable", "masked")])
-        self.assertEqual([verdict(r) for r in compared.b.results],
+        self.assertEqual([verdict(r) for r in compared.b.report.results],
                          ["argmaxable"] * 3 + ["masked"] * 2)
 
     def test_ways_are_counted_in_the_order_of_the_verdicts(self):
@@ -73,7 +72,7 @@ class TestChanges(unittest.TestCase):
 
     def test_tokens_of_the_changed_classes_from_either_report(self):
         a = shard("a.json", FINE, certificates="unargmaxable", tokens=TOKENS)
-        self.assertEqual(a.tokens, {4: "epsilon"})   # the only class it lists
+        self.assertEqual(a.report.tokens, {4: "epsilon"})   # the only class it lists
         compared = compare_shards(a, shard("b.json", COARSE, certificates="unargmaxable",
                                            tokens=TOKENS))
         self.assertEqual(compared.tokens, {3: "delta", 4: "epsilon"})

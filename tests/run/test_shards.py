@@ -5,9 +5,10 @@ import unittest
 from fractions import Fraction as F
 
 from reviews.argmax.check import check_layer, iter_check_layer
+from reviews.argmax.question import Question
 from reviews.errors import InputError
 from reviews.exact import rational_text
-from reviews.report.layer import Provenance, layer_json
+from reviews.record import LayerReport, Provenance
 from reviews.run.shards import join, read_shard
 
 VERSION = "review-counterexamples 0.4.0"
@@ -21,13 +22,18 @@ TERMS = '"terms": [[1, "39/172", "0.226744"], [2, "85/172", "0.494186"], [4, "12
 def report(classes, radii=True, provenance=PROVENANCE, certificates="all", tokens=None,
            **options):
     checked = list(iter_check_layer(WEIGHTS, classes=classes, radii=radii, **options))
-    return layer_json("w.csv", [c.result for c in checked], 2, False,
-                      [c.radius for c in checked] if radii else None, certificates,
-                      provenance=provenance, class_count=len(WEIGHTS), tokens=tokens)
+    results = [c.result for c in checked]
+    return LayerReport("w.csv", results, 2, False, [c.radius for c in checked] if radii else None,
+                       tokens, provenance, len(WEIGHTS), len(results) < len(WEIGHTS)
+                       ).to_json(certificates)
 
 
 def shard(classes, **options):
     return read_shard("s.json", report(classes, **options))
+
+
+def read(classes, **options):
+    return shard(classes, **options).report
 
 
 def edited(text, old, new):
@@ -40,15 +46,23 @@ class TestReadShard(unittest.TestCase):
 
     def test_results_and_radii_read_back_exactly(self):
         checked = list(iter_check_layer(WEIGHTS, box=2, radii=True))
-        read = shard(range(5), box=2)
-        self.assertEqual(read.results, [c.result._replace(class_count=c.result.terms and 5)
-                                        for c in checked])
-        self.assertEqual(read.radii, [c.radius for c in checked])
-        self.assertEqual((read.class_count, read.dim, read.box, read.tolerance), (5, 2, 2, 0))
+        report = read(range(5), box=2)
+        self.assertEqual(report.results, [c.result._replace(class_count=c.result.terms and 5)
+                                          for c in checked])
+        self.assertEqual(report.radii, [c.radius for c in checked])
+        self.assertEqual((report.class_count, report.dim, report.question), (5, 2, Question(2)))
+
+    def test_a_report_read_and_written_again_is_the_same_text(self):
+        for options in ({}, {"box": 2, "tolerance": F(1, 10)}, {"inputs": (0, None)},
+                        {"certificates": "unargmaxable", "radii": False}):
+            with self.subTest(options=options):
+                text = report(range(5), **options)
+                self.assertEqual(LayerReport.from_json(text, "s.json").to_json(), text)
+        text = report([1, 3])
+        self.assertEqual(LayerReport.from_json(text, "s.json").to_json(), text)
 
     def test_a_witness_keeps_every_digit(self):
-        read = shard([4])
-        self.assertEqual(read.results[0].witness, check_layer(WEIGHTS)[4].witness)
+        self.assertEqual(read([4]).results[0].witness, check_layer(WEIGHTS)[4].witness)
 
 
 class TestRefusedShards(unittest.TestCase):
@@ -80,7 +94,18 @@ class TestRefusedShards(unittest.TestCase):
                            "past the limit of 2147483648 values")
         huge = edited(edited(text, '"classes": 5', '"classes": 1000000000'),
                       '"asked": "0:2"', '"asked": "0:1000000000"')
-        self.assertRefused(huge, '"asked" names more classes than the shard holds')
+        self.assertRefused(huge, '"asked" names more classes than the report holds')
+
+    def test_a_question_has_one_form(self):
+        # A box and inputs together, and inputs that are a box or all of R^d,
+        # are not what check-layer writes: compare would call them apart.
+        boxed = report(range(5), box=3)
+        self.assertRefused(edited(boxed, '"box": "3",', '"box": "3",\n  "inputs": ["0", null],'),
+                           'names both a "box" and "inputs"')
+        self.assertRefused(edited(boxed, '"box": "3",', '"box": null,\n  "inputs": ["-3", "3"],'),
+                           '"inputs" is \\["-3", "3"\\], which a report names as its box')
+        self.assertRefused(edited(boxed, '"box": "3",', '"box": null,\n  "inputs": [null, null],'),
+                           "which a report names as R\\^d")
 
     def test_asked_is_ids_and_ranges_only(self):
         for asked in ("@ids.txt", "1,0", "0:2,1", "0:"):
@@ -113,7 +138,7 @@ class TestJoin(unittest.TestCase):
         tokens = {i: "t%d" % i for i in range(5)}
         shards = [shard(classes, certificates="unargmaxable", radii=False, tokens=tokens)
                   for classes in ([0, 1, 2], [3, 4])]
-        self.assertIsNone(shards[0].tokens)   # every class of it argmaxable: none listed
+        self.assertIsNone(shards[0].report.tokens)   # every class of it argmaxable: none listed
         for ordered in (shards, shards[::-1]):
             self.assertEqual(join(ordered, VERSION, radii=False).tokens, {3: "t3"})
 
