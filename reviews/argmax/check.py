@@ -179,9 +179,13 @@ def iter_checked(weights, bias, question, progress=None, *, jobs=1, classes=None
     masks = Masks(weights, bias, validate=True)
     jobs = job_count(jobs)
     if question.inputs is not None:
-        # The classes asked are checked here, so that only the moved layer's
+        # The classes asked and the spread (the inputs' ends beside the
+        # layer's numbers) are checked here, so that only the moved layer's
         # own errors are said to be the moved layer's.
         asked = None if classes is None else asked_classes(classes, len(weights))
+        if masks.kept != []:
+            kept = (masks.select(weights), masks.select(bias)) if masks.masked else (weights, bias)
+            check_spread(*integer_layer(*kept), question)
         return _on_inputs(weights, bias, progress, jobs, asked, question, radii)
     if masks.masked:
         asked = asked_classes(classes, masks.class_count)

@@ -309,6 +309,23 @@ class TestSpreadLimit(unittest.TestCase):
                                     " box bound, and the tolerance"):
             check_layer(weights, list(range(12)), box=100, tolerance=Decimal("1e19000"))
 
+    def test_a_finite_end_of_the_inputs_counts_beside_the_layer_on_a_half_line_too(self):
+        # x >= 1e-19000 moves every bias by 1e-19000 W 1: numbers of 63,000 bits
+        # that took a 330-number layer 52 s; the same as 1e-19000 <= x <= 1.
+        weights = [[k, k * k % 7, 1.5] for k in range(1, 13)]
+        for inputs in ((Decimal("1e-19000"), None), (Decimal("1e-19000"), 1),
+                       (None, Decimal("-1e19000"))):
+            with self.subTest(inputs=inputs), \
+                    mock.patch("reviews.argmax.check.PreparedLayer") as layer, \
+                    self.assertRaisesRegex(InputError, "^the layer's 48 numbers span 63,1.. bits"
+                                           " with the inputs' ends"):
+                check_layer(weights, list(range(12)), inputs=inputs)
+            layer.assert_not_called()
+        # An end of 0, or one within the float range of the layer's numbers, costs nothing.
+        for inputs in ((0, None), (Decimal("1e-300"), None)):
+            with self.subTest(inputs=inputs):
+                self.assertEqual(len(check_layer(weights, list(range(12)), inputs=inputs)), 12)
+
     def test_a_tolerance_below_the_layer_is_not_counted(self):
         # Every witness of T = 0 clears a T that small: no more work.
         weights = [[k, k * k % 7] for k in range(1, 31)]

@@ -341,7 +341,9 @@ def check_spread(rows, biases, denominator, question=None):
     (a Fraction) above the layer's largest magnitude counts beside them,
     float layer or not: classes whose region holds no ball of radius T are
     decided by a linear program with T |w_i - w_j| in it, numbers as long
-    as T is.
+    as T is.  So do the inputs' finite ends other than 0 (their exact
+    values are added to every bias when the question is moved to a box or
+    the orthant: reviews.argmax.domain), small or large.
 
     >>> check_spread([[10 ** 1000, 0]] * 300 + [[0, 1]], None, 10 ** 1000)
     Traceback (most recent call last):
@@ -355,13 +357,14 @@ def check_spread(rows, biases, denominator, question=None):
       ...
     reviews.errors.InputError: the layer's 900 numbers span 3,321 bits with the tolerance (magnitudes about 1 to 1e1000); a layer spanning more than 2,100 bits may have at most 1,048,576 in all (numbers times span): this one has 2,988,900, and its exact check would take minutes
     """
-    box, tolerance = (None, 0) if question is None else (question.box, question.tolerance)
+    box, tolerance, inputs = (None, 0, None) if question is None else question
+    ends = [abs(end) for end in inputs or () if end]
     # Rows are read once each and not kept: a large float layer's are made when read.
     count = len(rows) * len(rows[0]) + (0 if biases is None else len(biases))
     magnitudes = extremes(rows)
     if biases is not None:
         magnitudes = _joined(magnitudes, extremes([biases]))
-    (smallest, largest), scale = _beside(magnitudes, denominator, tolerance)
+    (smallest, largest), scale = _beside(magnitudes, denominator, tolerance, ends)
     if largest.bit_length() - smallest.bit_length() <= FLOAT_SPREAD_BITS:
         return
     boxed = box is not None and biases is not None
@@ -369,7 +372,7 @@ def check_spread(rows, biases, denominator, question=None):
         layer = [[v * box.numerator for v in row] for row in rows]
         layer.append([v * box.denominator for v in biases])
         (smallest, largest), scale = _beside(extremes(layer), denominator * box.denominator,
-                                             tolerance)
+                                             tolerance, ends)
     spread = largest.bit_length() - smallest.bit_length()
     if count * spread > MAX_SPREAD_LAYER_BITS:
         raise InputError(
@@ -377,34 +380,37 @@ def check_spread(rows, biases, denominator, question=None):
             " more than %s bits may have at most %s in all (numbers times span): this one has %s,"
             " and its exact check would take minutes"
             % (format(count, ","), format(spread, ","),
-               _counted(boxed, tolerance), _order(smallest, scale), _order(largest, scale),
+               _counted(boxed, tolerance, ends), _order(smallest, scale),
+               _order(largest, scale),
                format(FLOAT_SPREAD_BITS, ","), format(MAX_SPREAD_LAYER_BITS, ","),
                format(count * spread, ",")), input="layer")
 
 
-def _beside(magnitudes, denominator, tolerance):
+def _beside(magnitudes, denominator, tolerance, ends=()):
     """((smallest, largest), denominator): the extremes ``magnitudes`` of
-    integer values over ``denominator``, with the tolerance T beside them,
-    all over one denominator, if T is above every magnitude (a smaller T
-    is cleared by the witnesses of T = 0, or decided at the layer's own
-    scale)."""
+    integer values over ``denominator``, with the inputs' ``ends``
+    (positive Fractions) beside them, and the tolerance T if it is above
+    every magnitude (a smaller T is cleared by the witnesses of T = 0, or
+    decided at the layer's own scale), all over one denominator."""
     smallest, largest = magnitudes
-    if not tolerance:
-        return magnitudes, denominator
-    q = tolerance.denominator
-    beside = tolerance.numerator * denominator
-    if beside <= largest * q:
-        return magnitudes, denominator
-    return (min(smallest * q, beside) if smallest else beside, beside), denominator * q
+    if tolerance and tolerance.numerator * denominator > largest * tolerance.denominator:
+        ends = list(ends) + [tolerance]
+    for value in ends:
+        q = value.denominator
+        beside = value.numerator * denominator
+        smallest = min(smallest * q, beside) if smallest else beside
+        largest, denominator = max(largest * q, beside), denominator * q
+    return (smallest, largest), denominator
 
 
-def _counted(boxed, tolerance):
+def _counted(boxed, tolerance, ends=()):
     """What the spread counts beside the layer's own numbers, as the message says it."""
-    if boxed and tolerance:
-        return " with its weights times the box bound, and the tolerance"
-    if boxed:
-        return " with its weights times the box bound"
-    return " with the tolerance" if tolerance else ""
+    counted = (["its weights times the box bound"] if boxed else []) + (
+        ["the inputs' ends"] if ends else []) + (["the tolerance"] if tolerance else [])
+    if not counted:
+        return ""
+    return " with " + (counted[0] if len(counted) == 1
+                       else ", ".join(counted[:-1]) + ", and " + counted[-1])
 
 
 def extremes(rows):
