@@ -22,8 +22,8 @@ combination's check needs of it.
     Question        box (a Fraction, or None), tolerance (a Fraction), inputs (Inputs or None)
     Inputs          the interval [low, high] of every coordinate (None: no end)
     ANYWHERE        Question(): all of R^d, at tolerance 0
-    box_bound       the bound R of the box, validated, as a Fraction
-    tolerance_bound the tolerance T, validated, as a Fraction
+    box_value       the bound R of the box, validated, as a Fraction
+    tolerance_value the tolerance T, validated, as a Fraction
     inputs_value    Inputs from two numbers (None or an infinity: no end), taken exactly
 """
 
@@ -37,7 +37,7 @@ from reviews.argmax.kernels.layer_input import finite
 from reviews.errors import InputError
 from reviews.exact import exact_text, real_number
 
-__all__ = ["Question", "Inputs", "ANYWHERE", "box_bound", "tolerance_bound", "inputs_value"]
+__all__ = ["Question", "Inputs", "ANYWHERE", "box_value", "tolerance_value", "inputs_value"]
 
 
 class Inputs(namedtuple("Inputs", "low high")):
@@ -60,12 +60,12 @@ class Inputs(namedtuple("Inputs", "low high")):
         return (self.low + self.high) / 2
 
 
-def box_bound(box):
+def box_value(box):
     """The bound R of the box |x_k| <= R: a positive number, taken exactly.
 
-    >>> box_bound(100), box_bound(0.1), box_bound(decimal.Decimal("2.5"))
+    >>> box_value(100), box_value(0.1), box_value(decimal.Decimal("2.5"))
     (Fraction(100, 1), Fraction(3602879701896397, 36028797018963968), Fraction(5, 2))
-    >>> box_bound(-1)
+    >>> box_value(-1)
     Traceback (most recent call last):
       ...
     reviews.errors.InputError: box is negative; the box's bound R must be positive
@@ -80,12 +80,12 @@ def box_bound(box):
     return bound
 
 
-def tolerance_bound(tolerance):
+def tolerance_value(tolerance):
     """The tolerance T >= 0, any real number taken exactly, as a Fraction.
 
-    >>> tolerance_bound(0), tolerance_bound(decimal.Decimal("1e-8"))
+    >>> tolerance_value(0), tolerance_value(decimal.Decimal("1e-8"))
     (Fraction(0, 1), Fraction(1, 100000000))
-    >>> tolerance_bound(-1)
+    >>> tolerance_value(-1)
     Traceback (most recent call last):
       ...
     reviews.errors.InputError: tolerance is negative; it must be 0 or more
@@ -152,8 +152,8 @@ class Question(namedtuple("Question", "box tolerance inputs")):
     __slots__ = ()
 
     def __new__(cls, box=None, tolerance=0, inputs=None):
-        box = None if box is None else box_bound(box)
-        tolerance = tolerance_bound(tolerance)
+        box = None if box is None else box_value(box)
+        tolerance = tolerance_value(tolerance)
         if inputs is not None:
             if box is not None:
                 raise InputError("ask for the box or for the inputs, not both (the box R is"

@@ -33,7 +33,7 @@ from fractions import Fraction
 
 from reviews.errors import InputError
 from reviews.exact import common_denominator
-from reviews.argmax.strategy.feasibility import decide, is_combination
+from reviews.argmax.strategy.feasibility import decide_system, is_combination
 from reviews.argmax.kernels.layer_input import integer_layer
 from reviews.argmax.kernels.packed import dot
 from reviews.argmax.strategy.span import AffineSpan
@@ -271,9 +271,9 @@ class _Rankings:
         lam = next((lam for lam in self._combinations(order)
                     if is_combination(rows, offsets, lam)), None)
         if lam is None:
-            decision = decide(rows, offsets)
+            decision = decide_system(rows, offsets)
             if decision.witness is not None:
-                # Checked by decide on the span, and lifted exactly.
+                # Checked by decide_system on the span, and lifted exactly.
                 return self._found(order, self._lift([self.denominator * v
                                                       for v in decision.witness]), reflect=True)
             lam = decision.combination

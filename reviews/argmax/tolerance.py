@@ -74,7 +74,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.argmax.domain import moved, moved_layer
 from reviews.argmax.question import Question
-from reviews.argmax.strategy.feasibility import decide
+from reviews.argmax.strategy.feasibility import decide_system
 from reviews.argmax.kernels.layer_input import class_index, integer_layer
 from reviews.argmax.reductions.masked import Masks
 from reviews.argmax.kernels.norms import FIRST_BITS, clears, root_bounds
@@ -207,7 +207,7 @@ class Geometry:
                                    prune=not self.has_bias)
         return self._shifted
 
-    def bound(self, i, witness):
+    def radius_bound(self, i, witness):
         """Radius: min_j m_j / n_j at the witness, rounded down to 3 significant digits.
 
         Without a bias, margins grow with the witness: it is taken to the
@@ -306,7 +306,7 @@ class Geometry:
         if len(result.witness) != self.dim:
             raise InputError("class %d: its witness has %d coordinates, not the layer's %d"
                              % (i, len(result.witness), self.dim))
-        found = self.bound(i, result.witness)
+        found = self.radius_bound(i, result.witness)
         if found.value is not None and found.value <= threshold:
             found = _largest(self, i, result.witness, found.value, threshold,
                              result.tolerance or 0)
@@ -326,7 +326,7 @@ class Geometry:
             rows = [list(map(operator.sub, self.rows[i], self.rows[j])) for j in working]
             offsets = [self.biases[i] - self.biases[j] for j in working]
             norms = [root_bounds(dot(a, a), bits) for a in rows]
-            hard = decide(rows + units, [c - tolerance * upper for c, (_, upper, _)
+            hard = decide_system(rows + units, [c - tolerance * upper for c, (_, upper, _)
                                          in zip(offsets, norms)] + [0] * len(units), box)
             if hard.witness is not None:
                 short = self.short(i, *_integers(hard.witness), tolerance)
@@ -336,7 +336,7 @@ class Geometry:
                 working += short[:_ADDED]
                 continue
             # At T = 0 the bounds do not matter: the program was exact.
-            easy = hard if not tolerance else decide(
+            easy = hard if not tolerance else decide_system(
                 rows + units, [c - tolerance * lower for c, (lower, _, _) in zip(offsets, norms)]
                 + [0] * len(units), box)
             if easy.combination is not None:
@@ -491,7 +491,7 @@ def _largest(geometry, i, witness, low, threshold, tolerance=0):
     working = geometry.closest(i, margins, geometry.distances(i), _ADDED)
     found, _ = geometry.decide_at(i, threshold, working)
     if found is not None:
-        return geometry.bound(i, found)
+        return geometry.radius_bound(i, found)
     # Grid values as integers n: value(n) = (100 + n % 900) * 10**(n // 900 - shift).
     # low >= 1 / its denominator, so low * 10**shift >= 10**(_DIGITS + 1).
     shift = _DIGITS + 2 + int(low.denominator.bit_length() * math.log10(2))
@@ -505,7 +505,7 @@ def _largest(geometry, i, witness, low, threshold, tolerance=0):
         if found is None:
             above = middle
         else:
-            bound = geometry.bound(i, found).value
+            bound = geometry.radius_bound(i, found).value
             below = max(middle, min(_grid_index(bound, shift), above - 1))
         middle = (below + above) // 2
     lower, upper = _grid_value(below, shift), _grid_value(above, shift)

@@ -69,7 +69,7 @@ class TestSharedDirection(unittest.TestCase):
 
     def winners(self, layer, point):
         return sum(not layer.packed.beaten_by(i, layer.candidate(point(i))[0], 1)
-                   for i in range(layer.classes))
+                   for i in range(layer.class_count))
 
     def test_whitened_candidates_win_where_x_equal_w_i_does_not(self):
         layer = PreparedLayer(shared_direction_layer(200, 64, 1), None, 1)

@@ -4,7 +4,7 @@ Small layers (C from 1 to 8, d from 1 to 5) whose entries span 1e-300 to
 1e300, integers near 2**200, Decimals past the float range, Fractions,
 zeros, duplicate and zero rows, with a bias or not: every class must be
 decided, every certificate must pass ``verify`` and an independent check
-written here, and the decisions must agree with reviews.argmax.strategy.feasibility.decide
+written here, and the decisions must agree with reviews.argmax.strategy.feasibility.decide_system
 asked about each class separately.  Each layer is also checked in a box
 |x_k| <= R, R from 1e-30 to 1e400, with the same checks, and the boxed
 answer must never say argmaxable where the answer for R^d says not.
@@ -20,7 +20,7 @@ from reviews.argmax.check import check_layer
 from reviews.argmax.kernels.layer_input import exact_layer
 
 from reviews.argmax.verify import verify
-from reviews.argmax.strategy.feasibility import decide
+from reviews.argmax.strategy.feasibility import decide_system
 
 SEED = 7
 LAYERS = 240
@@ -126,7 +126,7 @@ class TestExtremeLayers(unittest.TestCase):
             rivals = [j for j in range(len(rows)) if j != i]
             if not rivals:
                 continue
-            decision = decide([[p - q for p, q in zip(rows[i], rows[j])] for j in rivals],
+            decision = decide_system([[p - q for p, q in zip(rows[i], rows[j])] for j in rivals],
                               [biases[i] - biases[j] for j in rivals],
                               box=None if box is None else F(box))
             with self.subTest(weights=weights, bias=bias, box=box, index=i):

@@ -15,7 +15,7 @@ from reviews.argmax.orthant import Orthant
 from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.layer_input import exact_layer
 from reviews.argmax.result import ClassResult
-from reviews.argmax.strategy.feasibility import decide
+from reviews.argmax.strategy.feasibility import decide_system
 from reviews.argmax.tolerance import Geometry, radii
 from reviews.argmax.certified import verify_all
 from reviews.argmax.verify import verify
@@ -49,7 +49,7 @@ def _decided_alone(weights, bias, i, domain):
         if high is not None:
             system.append([-v for v in unit])
             offsets.append(high)
-    return decide(system, offsets).witness is not None
+    return decide_system(system, offsets).witness is not None
 
 
 def _holds_by_definition(weights, bias, result, domain):

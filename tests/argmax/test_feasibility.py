@@ -12,7 +12,7 @@ from reviews.argmax.strategy import feasibility
 from reviews.argmax.kernels.arithmetic import EXACT, Decimals
 from reviews.errors import InputError
 from reviews.argmax.strategy.feasibility import (
-    Program, basis_combination, decide, is_combination, is_witness, solve_square,
+    Program, basis_combination, decide_system, is_combination, is_witness, solve_square,
 )
 
 
@@ -30,10 +30,10 @@ def random_system(rng, most_rows, most_dim, entry=None, offset=None, number=None
 class TestDecide(unittest.TestCase):
 
     def test_opposite_rows_give_the_half_half_combination(self):
-        self.assertEqual(decide([[1], [-1]], [0, 0]), (None, (F(1, 2), F(1, 2))))
+        self.assertEqual(decide_system([[1], [-1]], [0, 0]), (None, (F(1, 2), F(1, 2))))
 
     def test_offsets_can_rescue_opposite_rows(self):
-        decision = decide([[1], [-1]], [1, 1])
+        decision = decide_system([[1], [-1]], [1, 1])
         self.assertIsNone(decision.combination)
         self.assertTrue(is_witness([[1], [-1]], [1, 1], decision.witness))
 
@@ -41,7 +41,7 @@ class TestDecide(unittest.TestCase):
         rng = random.Random(3)
         for _ in range(400):
             rows, offsets = random_system(rng, 6, 4, 3, 3)
-            witness, combination = decide(rows, offsets)
+            witness, combination = decide_system(rows, offsets)
             with self.subTest(rows=rows, offsets=offsets):
                 self.assertEqual(witness is None, combination is not None)
                 if witness is None:
@@ -50,12 +50,12 @@ class TestDecide(unittest.TestCase):
                     self.assertTrue(is_witness(rows, offsets, witness))
 
     def test_zero_row_with_zero_offset_is_infeasible(self):
-        self.assertEqual(decide([[0, 0]], [0]).combination, (F(1),))
+        self.assertEqual(decide_system([[0, 0]], [0]).combination, (F(1),))
 
     def test_a_witness_past_1e100_is_found(self):
         # x_2 > 1e100 is needed; the exact program's box must grow that far.
         rows, offsets = [[0, F(1e-100)], [1, F(1e-100)]], [-1, -1]
-        witness = decide(rows, offsets).witness
+        witness = decide_system(rows, offsets).witness
         self.assertIsNotNone(witness)
         self.assertTrue(is_witness(rows, offsets, witness))
 
@@ -64,7 +64,7 @@ class TestDecide(unittest.TestCase):
         for _ in range(60):
             rows, offsets = random_system(
                 rng, 4, 3, number=lambda: rng.choice([0, 1, -1]) * F(10) ** rng.randint(-120, 120))
-            witness, combination = decide(rows, offsets)
+            witness, combination = decide_system(rows, offsets)
             with self.subTest(rows=rows, offsets=offsets):
                 if witness is None:
                     self.assertTrue(is_combination(rows, offsets, combination))
@@ -73,7 +73,7 @@ class TestDecide(unittest.TestCase):
 
     def test_empty_system_is_an_error(self):
         with self.assertRaisesRegex(InputError, "at least one row"):
-            decide([], [])
+            decide_system([], [])
 
 
 class TestProgram(unittest.TestCase):
@@ -213,7 +213,7 @@ class TestBoxedDecide(unittest.TestCase):
         for _ in range(300):
             rows, offsets = random_system(rng, 6, 3, 3, 6)
             box = rng.choice([F(1, 2), 1, 3, F(7, 3)])
-            witness, combination = decide(rows, offsets, box=box)
+            witness, combination = decide_system(rows, offsets, box=box)
             with self.subTest(rows=rows, offsets=offsets, box=box):
                 self.assertEqual(witness is None, combination is not None)
                 if witness is None:
@@ -229,21 +229,21 @@ class TestBoxedDecide(unittest.TestCase):
             offsets = [rng.randint(-6, 6) for _ in range(n)]
             box = rng.choice([F(1, 2), 1, 2, F(5, 3)])
             with self.subTest(rows=rows, offsets=offsets, box=box):
-                self.assertEqual(decide(rows, offsets, box=box).witness is not None,
+                self.assertEqual(decide_system(rows, offsets, box=box).witness is not None,
                                  _feasible_on_a_segment(rows, offsets, box))
 
     def test_a_tie_at_the_edge_is_no_witness(self):
         # x > 2 is needed; the box [-2, 2] only reaches the tie.
-        self.assertEqual(decide([[1]], [-2], box=2), (None, (F(1),)))
-        self.assertEqual(decide([[1]], [-2], box=F(5, 2)).witness, (F(5, 2),))
+        self.assertEqual(decide_system([[1]], [-2], box=2), (None, (F(1),)))
+        self.assertEqual(decide_system([[1]], [-2], box=F(5, 2)).witness, (F(5, 2),))
 
     def test_a_combination_without_residual_proves_every_box(self):
-        lam = decide([[1], [-1]], [0, 0]).combination
+        lam = decide_system([[1], [-1]], [0, 0]).combination
         for box in (F(1, 10 ** 9), 1, 10 ** 9):
             self.assertIs(is_combination([[1], [-1]], [0, 0], lam, box), True)
 
     def test_a_boxed_combination_is_not_one_for_a_larger_box_or_for_r_d(self):
-        lam = decide([[1]], [-2], box=2).combination
+        lam = decide_system([[1]], [-2], box=2).combination
         self.assertIs(is_combination([[1]], [-2], lam, 2), True)
         self.assertIs(is_combination([[1]], [-2], lam, F(201, 100)), False)
         self.assertIs(is_combination([[1]], [-2], lam), False)
@@ -255,7 +255,7 @@ class TestBoxedDecide(unittest.TestCase):
     def test_boxes_past_the_float_range_decide_exactly(self):
         for box in (F(10) ** 400, F(1, 10 ** 400)):
             with self.subTest(box=box):
-                witness, combination = decide([[1], [1]], [0, -1], box=box)
+                witness, combination = decide_system([[1], [1]], [0, -1], box=box)
                 self.assertEqual(witness is not None, box > 1)
                 if witness is None:
                     self.assertIs(is_combination([[1], [1]], [0, -1], combination, box), True)

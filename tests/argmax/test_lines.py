@@ -10,7 +10,7 @@ from reviews.argmax.check import check_layer
 from reviews.argmax.result import ClassResult
 from reviews.argmax.certified import verify_all
 from reviews.argmax.verify import verify
-from reviews.argmax.strategy.feasibility import decide
+from reviews.argmax.strategy.feasibility import decide_system
 from reviews.argmax.strategy.lines import upper_envelope
 
 
@@ -46,7 +46,7 @@ class TestUpperEnvelope(unittest.TestCase):
                 result = ClassResult(i, terms is None, witness, terms, size)
                 others = [j for j in range(size) if j != i]
                 offsets = [0 if bias is None else bias[i] - bias[j] for j in others]
-                expected = size == 1 or decide([[slopes[i] - slopes[j]] for j in others],
+                expected = size == 1 or decide_system([[slopes[i] - slopes[j]] for j in others],
                                                 offsets).witness is not None
                 with self.subTest(slopes=slopes, bias=bias, i=i):
                     self.assertEqual(result.argmaxable, expected)

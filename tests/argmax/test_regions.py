@@ -177,14 +177,14 @@ class TestEnumeration(unittest.TestCase):
             weights = [[rng.gauss(0, 1) for _ in range(d)] for _ in range(classes)]
             biases = [rng.gauss(0, 1) for _ in range(classes)] if bias else None
             with self.subTest(classes=classes, d=d, bias=bias):
-                with mock.patch.object(regions, "decide",
+                with mock.patch.object(regions, "decide_system",
                                        side_effect=AssertionError("a program ran")):
                     rankings = realized_rankings(weights, biases)
                 self.assertEqual(sum(1 for r in rankings if r.witness), count)
                 self.assertCertified(weights, biases, rankings)
 
     def test_equal_rows_leave_the_bias_to_decide_without_a_program(self):
-        with mock.patch.object(regions, "decide", side_effect=AssertionError("a program ran")):
+        with mock.patch.object(regions, "decide_system", side_effect=AssertionError("a program ran")):
             rankings = realized_rankings([[1, 2], [1, 2]], [0, 1])
         self.assertEqual([(r.order, r.witness is not None) for r in rankings],
                          [((0, 1), False), ((1, 0), True)])
@@ -193,7 +193,7 @@ class TestEnumeration(unittest.TestCase):
     def test_without_bias_a_ranking_and_its_reverse_share_one_program(self):
         rng = random.Random(8)
         weights = [[rng.gauss(0, 1) for _ in range(2)] for _ in range(5)]
-        with mock.patch.object(regions, "decide", wraps=regions.decide) as programs:
+        with mock.patch.object(regions, "decide_system", wraps=regions.decide_system) as programs:
             rankings = realized_rankings(weights)
         self.assertLessEqual(programs.call_count, 60)
         realized = {r.order for r in rankings if r.witness}

@@ -16,7 +16,7 @@ from reviews.argmax.strategy.feasibility import Program
 from reviews.argmax.kernels.layer_input import integer_layer
 from reviews.argmax.kernels.packed import dot
 from reviews.argmax.kernels.norms import _at_least_zero, holds_at
-from reviews.argmax.question import Question, tolerance_bound
+from reviews.argmax.question import Question, tolerance_value
 from reviews.argmax.tolerance import Geometry, Radius, _integers, radii
 from reviews.errors import InputError
 
@@ -357,7 +357,7 @@ class TestRadius(unittest.TestCase):
 class TestInput(unittest.TestCase):
 
     def test_tolerance_must_be_a_number_of_0_or_more(self):
-        self.assertEqual(tolerance_bound(Decimal("1e-8")), DETECTOR)
+        self.assertEqual(tolerance_value(Decimal("1e-8")), DETECTOR)
         for bad, error in ((-1, InputError), (float("nan"), InputError),
                            (float("inf"), InputError), ("1e-8", TypeError), (True, TypeError)):
             with self.subTest(bad=bad):

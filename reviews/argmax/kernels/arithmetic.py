@@ -9,7 +9,7 @@ differs is asked of one object, the program's ``arithmetic``:
     Decimals    Decimals(n): n digits and an exponent range past any
                 layer's, so such rows stay whole; they only propose
     EXACT       integers, exact: the program always decides
-    Arithmetic  what every kind answers: number, tolerance, rounds,
+    Arithmetic  what every kind answers: number, negligible, rounds,
                 exact, digits, context
 
 >>> FLOATS.number(1) / 3 == 1 / 3, EXACT.number(6), Decimals(5).number(1)
@@ -29,7 +29,7 @@ __all__ = ["Arithmetic", "FLOATS", "EXACT", "Decimals", "WIDE_EXPONENT"]
 
 # Decimals have an exponent range far past any layer's (reviews.exact.MAX_BITS).
 WIDE_EXPONENT = 10 ** 7
-_FLOAT_TOLERANCE = 1e-11
+_FLOAT_NEGLIGIBLE = 1e-11
 _BITS_PER_DIGIT = math.log2(10)
 
 
@@ -37,7 +37,7 @@ class Arithmetic:
     """A kind of number for a program, and how it computes.
 
     ``number(value)`` converts an input (int, float, Fraction, Decimal);
-    ``tolerance`` is how far from zero an entry still counts as zero;
+    ``negligible`` is how far from zero an entry still counts as zero;
     ``rounds(limit)`` the iterations a loop may take (every one it needs,
     exact); ``exact``, ``digits`` (Decimals') and ``context`` (their
     decimal.Context, else None) say which kind it is.
@@ -46,7 +46,7 @@ class Arithmetic:
     exact = False
     digits = None
     context = None
-    tolerance = 0
+    negligible = 0
 
     def number(self, value):
         raise NotImplementedError
@@ -56,7 +56,7 @@ class Arithmetic:
 
 
 class _Floats(Arithmetic):
-    tolerance = _FLOAT_TOLERANCE
+    negligible = _FLOAT_NEGLIGIBLE
 
     def number(self, value):
         return float(value)

@@ -57,7 +57,7 @@ class SharedDirection:
         # Statistics of a sample, about its own mean: the layer's mean (a
         # pass over all C rows) is made only for a layer that needs it.
         sample = [layer.float_weights[j]
-                  for j in range(0, layer.classes, max(1, layer.classes // _SAMPLE))]
+                  for j in range(0, layer.class_count, max(1, layer.class_count // _SAMPLE))]
         mean = [sum(column) / len(sample) for column in zip(*sample)]
         size = math.sqrt(dot(mean, mean))
         if layer.dim < 2 or not 0 < size < math.inf:

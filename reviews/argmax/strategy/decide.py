@@ -81,10 +81,10 @@ class PreparedLayer:
 
     def __init__(self, weights, bias, denominator, box=None):
         self.weights = weights
-        self.classes, self.dim = len(weights), len(weights[0])
+        self.class_count, self.dim = len(weights), len(weights[0])
         self.has_bias = bias is not None
         self.box = box if self.has_bias else None
-        self.bias = bias if self.has_bias else [0] * self.classes
+        self.bias = bias if self.has_bias else [0] * self.class_count
         self.denominator = denominator
         rows = weights
         if self.has_bias:
@@ -131,7 +131,7 @@ class PreparedLayer:
             sums = [0] * self.dim
             for row in self.weights:
                 sums = list(map(operator.add, sums, row))
-            total = self.classes * self.float_weights.unit
+            total = self.class_count * self.float_weights.unit
             self._centre = [v / total for v in sums]
         return self._centre
 
@@ -228,8 +228,8 @@ class PreparedLayer:
         (once the prime has missed part of the span), kept for the classes
         after.
         """
-        if self.box is not None or self.classes - 1 >= self.dim or not (
-                needed or self.classes ** 3 <= self.dim ** 2):
+        if self.box is not None or self.class_count - 1 >= self.dim or not (
+                needed or self.class_count ** 3 <= self.dim ** 2):
             return None
         if self._reduced is None or (exact and not self._reduced[1].exact):
             span = SpanCoordinates(self.weights, exact=exact)
@@ -261,7 +261,7 @@ class _Search:
 
 
 def _one_class(layer, i, search):
-    if layer.classes == 1:
+    if layer.class_count == 1:
         return ClassResult(i, True, tuple(Fraction(0) for _ in range(layer.dim)), None)
     return None
 

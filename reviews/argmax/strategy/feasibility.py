@@ -47,7 +47,7 @@ sum_k lam_k a_k = v - u, whose 1-norm is at most sum_q (u_q + v_q).  The
 penalty never grows, so each solve decides.  A combination with
 sum_k lam_k a_k = 0 is one for every box.
 
-    decide              witness or combination for a small system
+    decide_system       witness or combination for a small system
     Program             the penalized program over a growing set of rows
     basis_combination   the exact combination on an optimal basis, checked
     is_combination      exact check of a combination
@@ -68,7 +68,7 @@ from reviews.exact import common_denominator, to_float
 from reviews.argmax.kernels.exact_division import exact_divider
 from reviews.argmax.kernels.arithmetic import EXACT, FLOATS, WIDE_EXPONENT
 
-__all__ = ["Decision", "Relaxed", "Program", "decide", "basis_combination",
+__all__ = ["Decision", "Relaxed", "Program", "decide_system", "basis_combination",
            "is_combination", "is_witness", "scaled_floats", "solve_square"]
 
 Decision = namedtuple("Decision", "witness combination")
@@ -116,7 +116,7 @@ class Program:
     any layer's: rows whose entries span thousands of bits stay whole
     (floats drop their small entries), and each operation costs about as
     much as one on integers of that many digits, far less than the exact
-    tableau's determinants of d + 1 rows.  Its tolerance is zero: what it
+    tableau's determinants of d + 1 rows.  It counts only 0 as zero: what it
     proposes is checked exactly by its caller.  In EXACT numbers, rows,
     offsets and penalty must be integers, and the tableau stays integer:
     it holds the true tableau times ``scale``, the basis determinant, and a
@@ -130,7 +130,7 @@ class Program:
 
     def __init__(self, rows, offsets, penalty, arithmetic=FLOATS):
         self.d, self.arithmetic = len(rows[0]), arithmetic
-        self.number, self.tolerance = arithmetic.number, arithmetic.tolerance
+        self.number, self.negligible = arithmetic.number, arithmetic.negligible
         self.scale = 1
         self.divisors = []
         self._start(rows, offsets, penalty)
@@ -268,24 +268,24 @@ class Program:
         rays add u_q = v_q at the positive cost 2M.
         """
         m = self.d + 1
-        tolerance = self.tolerance
-        ratio = _Ratio if self.arithmetic.exact else operator.truediv
+        negligible = self.negligible
+        ratio = _Quotient if self.arithmetic.exact else operator.truediv
         limit = 50 * (len(self.tableau[0]) + m)
         for iteration in self.arithmetic.rounds(limit):
             cost = self.tableau[-1]
             columns = [j for j in range(len(cost) - 1) if j != self.inverse]
             if iteration > limit // 2:
-                entering = next((j for j in columns if cost[j + 1] < -tolerance), None)
+                entering = next((j for j in columns if cost[j + 1] < -negligible), None)
             else:
                 entering = min(columns, key=lambda j: cost[j + 1])
-                if cost[entering + 1] >= -tolerance:
+                if cost[entering + 1] >= -negligible:
                     entering = None
             if entering is None:
                 return self._optimum()
             best = None
             for r in range(m):
                 coefficient = self.tableau[r][entering + 1]
-                if coefficient > tolerance:
+                if coefficient > negligible:
                     key = (ratio(self.tableau[r][0], coefficient), self.basis[r])
                     if best is None or key < best[0]:
                         best = (key, r)
@@ -301,7 +301,7 @@ class Program:
     def _optimum(self):
         d = self.d
         cost = self.tableau[-1]
-        slack = any(col < self.inverse and self.tableau[r][0] > self.tolerance
+        slack = any(col < self.inverse and self.tableau[r][0] > self.negligible
                     for r, col in enumerate(self.basis))
         x = [self._true(cost[1 + q]) - self.penalty for q in range(d)]
         return Relaxed(-self._true(cost[0]), list(self.basis), x, slack)
@@ -325,7 +325,7 @@ class Program:
         return [value / total for value in lam] if total else lam
 
 
-class _Ratio:
+class _Quotient:
     """p / q for integers, q > 0, ordered by cross-multiplication: no gcd as in a Fraction."""
 
     __slots__ = ("p", "q")
@@ -488,17 +488,17 @@ def scaled_floats(rows, offsets, arithmetic=FLOATS):
     return float_rows, float_offsets
 
 
-def decide(rows, offsets, box=None):
+def decide_system(rows, offsets, box=None):
     """Decide a ≥1-row system exactly: a Decision with its certificate.
 
     With ``box`` (a positive rational M), only x with |x_q| <= M count,
     and a combination is one for that box (module docstring).
 
-    >>> decide([[1], [-1]], [0, 0]).combination
+    >>> decide_system([[1], [-1]], [0, 0]).combination
     (Fraction(1, 2), Fraction(1, 2))
-    >>> decide([[1], [1]], [0, -1]).witness
+    >>> decide_system([[1], [1]], [0, -1]).witness
     (Fraction(4, 1),)
-    >>> decide([[1], [1]], [0, -1], box=1).combination
+    >>> decide_system([[1], [1]], [0, -1], box=1).combination
     (Fraction(0, 1), Fraction(1, 1))
     """
     if not rows or not rows[0]:

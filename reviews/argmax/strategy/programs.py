@@ -90,7 +90,7 @@ def _rounds(layer, i, working, arithmetic):
                 if lam is None:
                     return None
             terms = sorted((j, value) for j, value in zip(working, lam) if value)
-            return ClassResult(i, False, None, tuple(terms), layer.classes)
+            return ClassResult(i, False, None, tuple(terms), layer.class_count)
         elif not program.grow_penalty():
             return None
     return None
@@ -176,7 +176,7 @@ def _corral_combination(layer, i, working, corral, lead):
     terms = tuple(sorted((j, Fraction(v, total)) for j, v in zip(rivals, weights) if v))
     if not terms or not layer.combination_holds(i, terms):
         return None
-    return ClassResult(i, False, None, terms, layer.classes)
+    return ClassResult(i, False, None, terms, layer.class_count)
 
 
 def _rows(layer, i, working, arithmetic):
