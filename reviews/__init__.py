@@ -7,9 +7,10 @@ one folder per layer, imports only going down:
     counterexamples   the script's entry point
     cli               the command line: the claims, check-layer, streams
     papers            one module of claims per reviewed paper; all_claims
-    claims            claims as data, and the runner
     run               a check of a layer as one run: workers, checkpoint, merge
     report            renderers: text, markdown, JSON, HTML, SVG, progress
+    claims            claims as data, and the runner
+    record            a check-layer report as one record, read and written
     rounded           correctly rounded softmax and its exact reference
     argmax            exact argmaxability of a layer's classes, certified
     formats           reading a user's layer from its files

@@ -5,7 +5,8 @@ the class is decided, one line each, flushed at once, so that a run that
 is killed loses only the classes in flight; a rerun with the same FILE
 reads what is there and decides the rest.  The first line says which
 layer and which question the file is about (each file's size and SHA-256,
-the tensors, the box, the tolerance, the classes asked, the version); a
+the tensors, the question's keys as a report gives them: the box, the
+inputs where asked, the tolerance; the classes asked, the version); a
 file that says another is refused.  The certificates read back are the
 caller's to check exactly (reviews.argmax.certified.verify_all) before
 they are reported: a checkpoint is a file like any other.
