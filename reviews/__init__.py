@@ -22,8 +22,8 @@ The public API, imported from here (``from reviews import check_layer``):
     softmax_exact, log_softmax_exact,
     logsumexp_exact, ulp_distance                the exact decimal reference
     check_layer, iter_check_layer, verify,
-    verify_all, ClassResult, Question, radii,
-    region_count                                 exact argmaxability
+    verify_all, ClassResult, Question, LayerNorm,
+    RMSNorm, radii, region_count                 exact argmaxability
     LayerReport                                  a check-layer report, read and written
     read_layer, read_model                       a layer read from its files
     InputError                                   the one error type
@@ -57,6 +57,8 @@ _HOMES = {
     "verify_all": "reviews.argmax.certified",
     "ClassResult": "reviews.argmax.result",
     "Question": "reviews.argmax.question",
+    "LayerNorm": "reviews.argmax.question",
+    "RMSNorm": "reviews.argmax.question",
     "LayerReport": "reviews.record",
     "radii": "reviews.argmax.tolerance",
     "region_count": "reviews.argmax.regions",

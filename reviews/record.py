@@ -39,7 +39,7 @@ import re
 from collections import namedtuple
 from fractions import Fraction
 
-from reviews.argmax.question import Question, inputs_value
+from reviews.argmax.question import LayerNorm, Question, RMSNorm, inputs_value
 from reviews.argmax.result import ClassResult
 from reviews.argmax.tolerance import THRESHOLD, Radius
 from reviews.errors import InputError
@@ -93,12 +93,24 @@ class Provenance(namedtuple("Provenance", "version files weights_tensor bias_ten
 def question_json(question):
     """The report's keys of ``question``, in the order reports give them:
     "box" (exact text, or null), "inputs" (where asked: [low, high], each
-    end exact text or null) and "tolerance" (exact text)."""
+    end exact text or null; for a norm's outputs {"norm": "layernorm" or
+    "rmsnorm", "weight" and "bias": lists of exact text or null for 1 and
+    0, "eps": exact text or null, "names": [the weight's, the bias's],
+    each text or null}) and "tolerance" (exact text)."""
     box, tolerance, inputs = question
     items = [("box", None if box is None else rational_text(box))]
-    if inputs is not None:
+    if question.normed:
+        items.append(("inputs", {"norm": inputs.kind, "weight": _texts(inputs.weight),
+                                 "bias": _texts(inputs.bias),
+                                 "eps": None if inputs.eps is None else rational_text(inputs.eps),
+                                 "names": list(inputs.names)}))
+    elif inputs is not None:
         items.append(("inputs", [None if end is None else rational_text(end) for end in inputs]))
     return items + [("tolerance", rational_text(tolerance))]
+
+
+def _texts(values):
+    return None if values is None else [rational_text(v) for v in values]
 
 
 class LayerReport(namedtuple("LayerReport", "name results dim bias radii tokens provenance"
@@ -284,6 +296,9 @@ def _read(path, text):
     inputs = fields.inputs()
     if box is not None and inputs is not None:
         raise fields.error('it names both a "box" and "inputs": one question has one of them')
+    if tolerance and isinstance(inputs, (LayerNorm, RMSNorm)):
+        raise fields.error('it names a tolerance beside a norm\'s outputs, which are asked at'
+                           ' tolerance 0 only')
     question = Question.exact(box, tolerance, inputs)
     reader = _Results(fields, classes, dim, question, with_radii, thin)
     for line in lines:
@@ -387,10 +402,13 @@ class _Keys:
         return number
 
     def inputs(self):
-        """The inputs asked (an Inputs), or None where the report names none."""
+        """The inputs asked (an Inputs, a LayerNorm or an RMSNorm), or None
+        where the report names none."""
         ends = self.get("inputs", None)
         if ends is None:
             return None
+        if isinstance(ends, dict):
+            return self.norm(ends)
         if not (isinstance(ends, list) and len(ends) == 2
                 and all(end is None or isinstance(end, str) for end in ends)):
             raise self.error('"inputs" is %s, not [low, high] as exact text or null'
@@ -405,6 +423,37 @@ class _Keys:
             raise self.error('"inputs" is %s, which a report names as %s'
                              % (_shown(ends), "its box" if inputs.bounded else "R^d"))
         return inputs
+
+    def norm(self, value):
+        """The norm of "inputs" {"norm", "weight", "bias", "eps", "names"}."""
+        kinds = {"layernorm": LayerNorm, "rmsnorm": RMSNorm}
+        if (set(value) != {"norm", "weight", "bias", "eps", "names"}
+                or value["norm"] not in kinds or not isinstance(value["names"], list)):
+            raise self.error('"inputs" is %s, not a norm as check-layer writes it'
+                             % _shown(value))
+        where = '%s: "inputs"' % shown_name(self.path)
+
+        def exact(key):
+            texts = value[key]
+            if texts is None:
+                return None
+            if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+                raise self.error('"inputs"\'s %s is %s, not exact text' % (key, _shown(texts)))
+            return [rational_from_text(text, where) for text in texts]
+
+        eps = value["eps"]
+        if eps is not None and not isinstance(eps, str):
+            raise self.error('"inputs"\'s eps is %s, not exact text' % _shown(eps))
+        try:
+            norm = kinds[value["norm"]]._make((
+                exact("weight"), exact("bias"),
+                None if eps is None else rational_from_text(eps, where), value["names"])).exact()
+        except (InputError, TypeError) as error:
+            raise self.error(str(error)) from None
+        dim = self.count("dim")
+        if norm.dimension_error(dim):
+            raise self.error(norm.dimension_error(dim))
+        return norm
 
     def files(self):
         files = self.get("files")

@@ -8,8 +8,10 @@ point down:
 
     check           check_layer, iter_check_layer: a layer validated,
                     reduced, split across workers, each class decided
-    question        Question: the box, the tolerance and the inputs, as one value
+    question        Question: the box, the tolerance and the inputs (an
+                    interval, or a LayerNorm's or RMSNorm's outputs), as one value
     domain          inputs in [low, high]^d, moved to a box or the orthant
+    normed          classes decided on a final norm's outputs (a ball)
     orthant         Orthant: the classes of a moved layer decided on y >= 0
     result          ClassResult, Checked: the decision for one class
     verify          verify: a certificate checked from scratch, exactly

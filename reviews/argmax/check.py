@@ -74,7 +74,8 @@ from reviews.argmax.strategy.decide import PreparedLayer, decide
 from reviews.argmax.kernels.layer_input import asked_classes, check_spread, integer_layer
 from reviews.argmax.strategy.lines import upper_envelope
 from reviews.argmax.reductions.masked import Masks
-from reviews.argmax.question import Question
+from reviews.argmax.normed import NormedLayer
+from reviews.argmax.question import ANYWHERE, Question
 from reviews.argmax.result import Checked, ClassResult, decoded, encoded
 from reviews.argmax.tolerance import Geometry, Radius
 from reviews.argmax.reductions.twins import Twins
@@ -178,6 +179,9 @@ def iter_checked(weights, bias, question, progress=None, *, jobs=1, classes=None
     # (reviews.argmax.reductions.reduction); the rest is decided on the smaller layer.
     masks = Masks(weights, bias, validate=True)
     jobs = job_count(jobs)
+    if question.normed:
+        asked = None if classes is None else asked_classes(classes, len(weights))
+        return _on_norm(weights, bias, progress, jobs, asked, question)
     if question.inputs is not None:
         # The classes asked and the spread (the inputs' ends beside the
         # layer's numbers) are checked here, so that only the moved layer's
@@ -229,6 +233,25 @@ def _on_inputs(weights, bias, progress, jobs, classes, question, radii):
                          " w_j . m, m a point of the inputs: reviews.argmax.domain): %s"
                          % (shown_inputs(inputs), error)) from None
     return _moved_back(decided, orthant or None, question, radii, far)
+
+
+def _on_norm(weights, bias, progress, jobs, classes, question):
+    """iter_check_layer's Checked per class for a norm's outputs: the layer
+    moved to the norm's z asked over R^d, each result carried to the ball
+    (reviews.argmax.normed); no radii (a ball in a sphere's inside has no
+    box to centre them in)."""
+    layer = NormedLayer(weights, bias, question.inputs)
+    try:
+        decided = iter_checked(*layer.moved, ANYWHERE, progress, jobs=jobs, classes=classes)
+    except InputError as error:
+        raise InputError("for the outputs of the norm, the layer moved to them (w_j times"
+                         " the norm's weight, b_j plus w_j . its bias: reviews.argmax.normed):"
+                         " %s" % error) from None
+    try:
+        for checked in decided:
+            yield Checked(layer.decided(checked.result)._replace(question=question), None)
+    finally:
+        decided.close()
 
 
 def _far_box(orthant, tolerance):

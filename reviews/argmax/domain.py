@@ -54,6 +54,7 @@ import operator
 from fractions import Fraction
 
 from reviews.argmax.kernels.witness import Witness
+from reviews.argmax.question import Inputs
 from reviews.argmax.reductions.masked import masked_classes
 from reviews.exact import exact_text, real_number
 
@@ -82,7 +83,6 @@ def moved_layer(weights, bias, inputs):
     """(weights, bias, box, orthant) of the question moved from ``inputs``
     (module docstring): a box r (or None), and whether y >= 0 is asked.
 
-    >>> from reviews.argmax.question import Inputs
     >>> moved_layer([[1, 2]], [3], Inputs(Fraction(0), Fraction(2)))
     ([[1, 2]], [Fraction(6, 1)], Fraction(1, 1), False)
     >>> moved_layer([[1, 2]], None, Inputs(None, Fraction(1)))
@@ -152,12 +152,13 @@ def moved_back(result, question):
 def shown_inputs(inputs):
     """The domain as a report says it.
 
-    >>> from reviews.argmax.question import Inputs
     >>> shown_inputs(Inputs(Fraction(0), None)), shown_inputs(Inputs(Fraction(-1), Fraction(1)))
     ('x >= 0', '-1 <= x <= 1')
     >>> shown_inputs(Inputs(None, Fraction(1, 2)))
     'x <= 0.5'
     """
+    if not isinstance(inputs, Inputs):
+        return inputs.shown()
     low, high = inputs
     if high is None:
         return "x >= %s" % exact_text(low)

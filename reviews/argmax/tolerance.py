@@ -451,6 +451,9 @@ def radii(weights, bias, results, threshold=THRESHOLD, inputs=None):
     question = results[0].question if results else Question()
     if inputs is not None:
         question = Question(inputs=inputs).at(question.tolerance)
+    if question.normed:
+        raise InputError("radii are not given for a norm's outputs (a ball inside the norm's"
+                         " ball is not asked)")
     if question.inputs is None:
         return _radii(weights, bias, results, threshold, question.box, False)
     # Measured on the moved question: moving x changes no margin and no distance.

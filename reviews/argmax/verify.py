@@ -39,7 +39,10 @@ def verify(weights, bias, result, box=None, tolerance=0, inputs=None):
     and terms must prove that none does (reviews.argmax.tolerance); a
     result for T proves nothing about a smaller T.  With ``inputs`` =
     (low, high), a witness must lie in [low, high]^d and terms must prove
-    that no point of it wins (reviews.argmax.kernels.norms.holds_at).  A malformed
+    that no point of it wins (reviews.argmax.kernels.norms.holds_at); with
+    ``inputs`` a LayerNorm or an RMSNorm (reviews.argmax.question), a
+    witness must be one of its outputs and terms must prove that none
+    wins.  A malformed
     argument raises: TypeError if ``result`` is not a ClassResult or
     ``box`` not a number, InputError (a ValueError) for an index that is
     not a class, a witness that is not d finite numbers, terms that are
@@ -86,6 +89,10 @@ class Verifier:
         elif self.masks.masked:
             weights, bias = self.masks.select(weights), self.masks.select(bias)
         self.question = question
+        if question.normed and weights:
+            error = question.inputs.dimension_error(len(weights[0]))
+            if error is not None:
+                raise InputError(error)
         rows, biases, _ = ([], None, 1) if every_masked else integer_layer(weights, bias)
         self.rows, self.biases = rows, biases or [0] * len(rows)
         # A witness at a tolerance is checked with the layer's geometry.

@@ -71,7 +71,10 @@ def _layer_parser(out):
                              " detector looks in R = 100)")
     parser.add_argument("--inputs", metavar="LO:HI", type=interval,
                         help="only inputs with LO <= x_k <= HI for every k: 0:inf after a"
-                             " ReLU, -1:1 after tanh, 0:1 after a sigmoid; -R:R is --box R")
+                             " ReLU, -1:1 after tanh, 0:1 after a sigmoid; -R:R is --box R;"
+                             " all for R^d; layernorm or rmsnorm for the outputs of a final"
+                             " norm (of weight 1 and bias 0: the ball of radius sqrt(d), in"
+                             " the hyperplane sum x = 0 for a LayerNorm)")
     parser.add_argument("--tolerance", metavar="T", default=0,
                         type=exact_number("a number of 0 or more", lambda value: value >= 0),
                         help="a class passes only where a ball of radius above T wins; with"

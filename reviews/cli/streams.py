@@ -189,14 +189,20 @@ def exact_number(what, allowed):
 
 def interval(text):
     """--inputs LO:HI: (low, high), each a Decimal read as exact_number
-    reads one, or None for no end (-inf, inf, or nothing).
+    reads one, or None for no end (-inf, inf, or nothing); "all" is
+    (None, None), and "layernorm" and "rmsnorm" stay those words.
 
-    >>> interval("-1:1"), interval("0:inf"), interval(":0.5")
-    ((Decimal('-1'), Decimal('1')), (Decimal('0'), None), (None, Decimal('0.5')))
+    >>> interval("-1:1"), interval("0:inf"), interval(":0.5"), interval("all")
+    ((Decimal('-1'), Decimal('1')), (Decimal('0'), None), (None, Decimal('0.5')), (None, None))
     """
+    if text in NORM_INPUTS:
+        return text
+    if text == "all":
+        return (None, None)
     low, colon, high = text.partition(":")
     if not colon:
-        raise argparse.ArgumentTypeError("expected LO:HI (0:inf, -1:1), got %r" % text[:60])
+        raise argparse.ArgumentTypeError("expected LO:HI (0:inf, -1:1), all, layernorm or"
+                                         " rmsnorm, got %r" % text[:60])
     ends = []
     for end, infinity in ((low, "-inf"), (high, "inf")):
         if end.strip() in ("", infinity, "+inf" if infinity == "inf" else infinity):
@@ -204,6 +210,9 @@ def interval(text):
         else:
             ends.append(exact_number("a number, or %s" % infinity, lambda value: True)(end))
     return tuple(ends)
+
+
+NORM_INPUTS = ("layernorm", "rmsnorm")   # --inputs words for a final norm's outputs
 
 
 def attached(argv, option):

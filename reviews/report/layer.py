@@ -26,6 +26,7 @@ so that any string stays on its line and reads one way.
 import textwrap
 
 from reviews.argmax.domain import shown_inputs
+from reviews.argmax.question import Inputs
 from reviews.exact import exact_text
 from reviews.formats.classes import ranges_text
 from reviews.record import CERTIFICATES, approximation, radius_text
@@ -114,6 +115,13 @@ def _meaning(report):
 
 
 def _domain_meaning(domain, tolerance):
+    if not isinstance(domain, Inputs):
+        return ("Unargmaxable on %s: for each, a weighted mean of other classes' logits l[j]"
+                " (weights lam_j >= 0, summing to 1) is at least its logit l[i] at every such"
+                " input y = beta + g * z, because with u = sum_j lam_j g * (w[i] - w[j]) and"
+                " c = sum_j lam_j (b[i] - b[j] + (w[i] - w[j]) . beta), c <= 0 and c^2 >= %s,"
+                " so that c + u . z <= 0 for every z of the ball."
+                % (domain.shown(), "d |u|^2 - (sum u)^2" if domain.centred else "d |u|^2"))
     if tolerance:
         return ("No ball of radius above the tolerance T (its centre in the inputs %s) lies"
                 " where these classes win: for each, sum_j lam_j (b[j] - b[i] + T |w[j] -"

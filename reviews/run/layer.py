@@ -94,7 +94,11 @@ def run_layer(layer, asked, files, options, notes, progress=None):
                                                   "" if jobs == 1 else "es"))
     if progress is not None:
         progress.status("preparing %d classes of dimension %d" % (len(weights), len(weights[0])))
-    with_radii = reports_radii(decided, len(weights), len(weights[0]))
+    with_radii = (reports_radii(decided, len(weights), len(weights[0]))
+                  and not options.question.normed)
+    if options.question.normed:
+        notes.append("no radius reported: a radius is a ball's inside a box or an interval,"
+                     " and none is found inside a norm's ball")
     check = functools.partial(_named, options, iter_checked, weights, layer.bias,
                               options.question, progress, jobs=jobs, radii=with_radii)
     if options.checkpoint is None:
@@ -102,7 +106,7 @@ def run_layer(layer, asked, files, options, notes, progress=None):
     else:
         header = _checkpoint_header(files, layer, options, asked)
         checked = _resumed(options, header, check, layer, asked, with_radii, notes)
-    if not with_radii:
+    if not with_radii and not options.question.normed:
         notes.append("no radius reported: past N * C * d = 2**26, N the classes"
                      " decided, the radii would take minutes more (pass --tolerance T"
                      " to ask about a ball of radius above T)")

@@ -104,6 +104,9 @@ def holds_at(differences, offsets, lam, question):
     rows = [flat[k * width:(k + 1) * width - 1] for k in range(len(weights))]
     combined = [sum(n * row[q] for n, row in zip(weights, rows)) for q in range(width - 1)]
     constant = sum(n * flat[k * width + width - 1] for k, n in enumerate(weights))
+    if question.normed:
+        # Asked at tolerance 0 only: a ball, not a polyhedron (Question).
+        return question.inputs.covers(combined, constant)
     largest = question.largest(combined)
     if largest is None:
         return False
