@@ -12,7 +12,8 @@ import re
 from reviews import __version__
 from reviews.argmax.question import Question
 from reviews.argmax.workers import job_count
-from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, WriteFailed,
+from reviews.cli.streams import (NORM_INPUTS, PROGRAM, SUITE_NAME, Parser, UsageError,
+                                 WriteFailed,
                                  add_format, add_output, attached, certificates_asked, columns,
                                  deliver, exact_number, interval, not_empty, write_notes)
 from reviews.formats.checkpoint import model_files
@@ -75,6 +76,12 @@ def _layer_parser(out):
                              " all for R^d; layernorm or rmsnorm for the outputs of a final"
                              " norm (of weight 1 and bias 0: the ball of radius sqrt(d), in"
                              " the hyperplane sum x = 0 for a LayerNorm)")
+    parser.add_argument("--norm-weight", metavar="NAME", type=not_empty("an array name"),
+                        help="with --inputs layernorm or rmsnorm: the norm's weight g, an"
+                             " array of FILE (default: 1 everywhere)")
+    parser.add_argument("--norm-bias", metavar="NAME", type=not_empty("an array name"),
+                        help="with --inputs layernorm: the norm's bias beta, an array of FILE"
+                             " (default: 0)")
     parser.add_argument("--tolerance", metavar="T", default=0,
                         type=exact_number("a number of 0 or more", lambda value: value >= 0),
                         help="a class passes only where a ball of radius above T wins; with"
@@ -131,8 +138,10 @@ def check_layer_command(argv, out, err):
         layer, asked, files = read_run_layer(
             arguments.file, arguments.bias, arguments.asked, notes, tensor=arguments.tensor,
             bias_tensor=arguments.bias_tensor, transpose=arguments.transpose,
-            vocab=arguments.vocab,
+            vocab=arguments.vocab, norm=arguments.norm,
             name=arguments.name if arguments.example is not None else None)
+        if layer.norm is not None:
+            arguments.question = arguments.question._replace(inputs=layer.norm)
         if arguments.output is not None:
             # A model folder names its files only as it is read; the report is not written yet.
             refuse_inputs(arguments.output, layer.files)
@@ -153,6 +162,7 @@ def _parse(argv, out):
     arguments = _layer_parser(out).parse_args(attached(argv, "--inputs"))
     arguments.certificates = certificates_asked(arguments)
     arguments.question = Question(arguments.box, arguments.tolerance, arguments.inputs)
+    arguments.norm = _norm_asked(arguments)
     if (arguments.file is None) == (arguments.example is None):
         raise UsageError("check-layer needs FILE or --example NAME (one of them)")
     if arguments.example is not None:
@@ -182,6 +192,23 @@ def _parse(argv, out):
     arguments.shown = shown_name(arguments.name)
     arguments.bias_shown = bias_name and shown_name(bias_name)
     return arguments
+
+
+def _norm_asked(arguments):
+    """What read_model is asked of a final norm: the tensors named with
+    --inputs layernorm or rmsnorm; "auto" for a model folder asked nothing
+    else (its config.json names the norm that feeds its head); else None."""
+    named = (arguments.norm_weight, arguments.norm_bias)
+    if arguments.inputs in NORM_INPUTS:
+        if arguments.inputs == "rmsnorm" and arguments.norm_bias is not None:
+            raise UsageError("--norm-bias goes with --inputs layernorm: an RMSNorm has no bias")
+        return (arguments.inputs,) + named if any(named) else None
+    if any(named):
+        raise UsageError("--norm-weight and --norm-bias go with --inputs layernorm or rmsnorm")
+    folder = arguments.file is not None and os.path.isdir(arguments.file)
+    asked_else = (arguments.inputs is not None or arguments.box is not None
+                  or arguments.tolerance)
+    return "auto" if folder and not asked_else else None
 
 
 def _report(arguments, layer, asked, files, results, found, out):

@@ -60,6 +60,7 @@ from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Che
                                         bias_like, choose_array, choose_layer, folder_config,
                                         reader_kind)
 from reviews.formats.embeddings import embedding_rows
+from reviews.formats.final_norm import feeding_norm, named_norm
 from reviews.formats.heads import added_tokens
 from reviews.formats.source import STDIN, open_regular, read_text
 from reviews.shown import excerpt, shown_shape
@@ -75,7 +76,8 @@ _SEPARATORS = {".csv": ",", ".tsv": "\t", ".txt": None, ".vec": None}
 _WORD_VECTORS = (".txt", ".vec")
 _INDEX = ".index.json"
 
-Layer = namedtuple("Layer", "weights bias weights_tensor bias_tensor files tokens")
+Layer = namedtuple("Layer", "weights bias weights_tensor bias_tensor files tokens norm",
+                   defaults=(None,))
 Layer.__doc__ = """A layer as read: its weights and bias (or None), the Tensors they came
 from (None for text), the paths of the files read, in order, and the
 classes' tokens ({id: token}, None without a vocabulary)."""
@@ -185,9 +187,12 @@ def _classes(array, transpose):
     return array.shape[-1 if transpose else 0] if array.shape else 0
 
 
-def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
+def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path, norm):
     """(Layer(weights, bias, weights_tensor, bias_tensor, files), oriented)
     of ``path``: oriented if the file says which axis holds the classes."""
+    if norm not in (None, "auto") and not _is_model(path):
+        raise InputError("%s has no named arrays: a norm's weight and bias are tensors of a"
+                         " model, .npz or .safetensors file" % path)
     if _is_model(path):
         with contextlib.ExitStack() as stack:
             checkpoint = Checkpoint(path, stack)
@@ -200,8 +205,14 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
                 _unread_bias(checkpoint.arrays_beside(chosen.name), chosen, len(weights),
                              where, bias_path, note)
             bias = None if found is None else _vector(found, checkpoint.file_of(found.name))
+            width = len(weights[0])
+            if norm == "auto":
+                norm = (feeding_norm(checkpoint, chosen.name, width, note, path)
+                        if checkpoint.config is not None else None)
+            elif norm is not None:
+                norm = named_norm(checkpoint, *norm, width)
             return Layer(weights, bias, _tensor(chosen), _tensor(found), checkpoint.files,
-                         checkpoint.labels), checkpoint.shipped is not None
+                         checkpoint.labels, norm), checkpoint.shipped is not None
     if tensor is not None or bias_tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
                          " files)" % path)
@@ -290,12 +301,16 @@ def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
 
 
 def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
-               vocab=None, note=None):
-    """Layer(weights, bias, weights_tensor, bias_tensor, files, tokens):
+               vocab=None, note=None, norm=None):
+    """Layer(weights, bias, weights_tensor, bias_tensor, files, tokens, norm):
     what read_layer reads, with the tensors chosen (Tensor(name, dtype,
-    shape), None for text), the files read, in order, and the tokens of
-    the vocabulary file ``vocab`` (reviews.formats.vocab), or of a model
-    folder's own tokenizer file if it has one."""
+    shape), None for text), the files read, in order, the tokens of the
+    vocabulary file ``vocab`` (reviews.formats.vocab), or of a model
+    folder's own tokenizer file if it has one, and the final norm that
+    feeds the head: with ``norm`` "auto", the one a model folder's
+    config.json names (reviews.formats.final_norm, with a note either way);
+    with ("layernorm" or "rmsnorm", weight name, bias name), the one read
+    from those tensors of the model (None: weight 1, bias 0); else None."""
     for what, value in (("path", path), ("bias_path", bias_path), ("tensor", tensor),
                         ("bias_tensor", bias_tensor), ("vocab", vocab)):
         if not (isinstance(value, str) or value is None and what != "path"):
@@ -311,7 +326,7 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
     path = STDIN if path == "-" else path
     bias_path = STDIN if bias_path == "-" else bias_path
     layer, oriented = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
-                                    transpose, note, bias_path)
+                                    transpose, note, bias_path, norm)
     weights = layer.weights
     if bias_path is not None:
         if layer.bias is not None:

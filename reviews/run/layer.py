@@ -94,8 +94,7 @@ def run_layer(layer, asked, files, options, notes, progress=None):
                                                   "" if jobs == 1 else "es"))
     if progress is not None:
         progress.status("preparing %d classes of dimension %d" % (len(weights), len(weights[0])))
-    with_radii = (reports_radii(decided, len(weights), len(weights[0]))
-                  and not options.question.normed)
+    with_radii = reports_radii(decided, len(weights), len(weights[0]), options.question)
     if options.question.normed:
         notes.append("no radius reported: a radius is a ball's inside a box or an interval,"
                      " and none is found inside a norm's ball")

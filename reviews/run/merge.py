@@ -40,7 +40,8 @@ def merge_shards(paths, layer_path=None, bias_path=None):
     first = shards[0].report
     # As the whole layer's run (run_layer).
     joined = join(shards, "%s %s" % (SUITE_NAME, __version__),
-                  radii=reports_radii(first.class_count, first.class_count, first.dim))
+                  radii=reports_radii(first.class_count, first.class_count, first.dim,
+                                      first.question))
     layer = _layer_at_hand(joined, layer_path, bias_path)
     if layer is not None:
         _check_against(joined, layer, shards)
@@ -63,10 +64,17 @@ def _layer_at_hand(joined, layer_path, bias_path):
     if (bias is None and joined.bias and provenance.bias_tensor is None
             and not os.path.isdir(path) and len(provenance.files) > 1):
         bias = provenance.files[1][0] if layer_path is None else None
+    # A norm read from tensors is read again from them (a name "1 + NAME" too).
+    norm = joined.question.inputs if joined.question.normed else None
+    named = norm is not None and any(norm.names)
     layer = read_model(path, bias,
                        tensor=provenance.weights_tensor and provenance.weights_tensor.name,
                        bias_tensor=provenance.bias_tensor and provenance.bias_tensor.name,
-                       transpose=provenance.transpose)
+                       transpose=provenance.transpose,
+                       norm=(norm.kind,) + norm.names if named else None)
+    if named and (layer.norm.weight, layer.norm.bias) != (norm.weight, norm.bias):
+        raise InputError("%s: its norm's %s are not the ones the shards name"
+                         % (shown_name(path), " and ".join(n for n in norm.names if n)))
     made_from = {(size, digest) for _, size, digest in provenance.files}
     for name in layer.files:
         if file_digest(name) not in made_from:

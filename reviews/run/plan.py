@@ -46,12 +46,13 @@ def jobs_for(jobs, class_count, dim, method="fork", decided=None):
 _RADIUS_WORK = 1 << 26
 
 
-def reports_radii(decided, class_count, dim):
+def reports_radii(decided, class_count, dim, question):
     """Whether a report of ``decided`` of a layer's ``class_count`` classes
-    of dimension ``dim`` gives radii: only where they cost at most minutes
-    more.
+    of dimension ``dim`` for ``question`` gives radii: only where they cost
+    at most minutes more, and not on a norm's outputs (which have none).
 
-    >>> reports_radii(753, 753, 64), reports_radii(128256, 128256, 4096)
+    >>> from reviews.argmax.question import ANYWHERE
+    >>> reports_radii(753, 753, 64, ANYWHERE), reports_radii(128256, 128256, 4096, ANYWHERE)
     (True, False)
     """
-    return decided * class_count * dim <= _RADIUS_WORK
+    return decided * class_count * dim <= _RADIUS_WORK and not question.normed

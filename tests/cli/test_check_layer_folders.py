@@ -12,7 +12,8 @@ from tests.support.models import model
 class TestModelFolders(unittest.TestCase):
 
     def test_a_bert_folder_names_its_unargmaxable_tokens(self):
-        status, out, err = in_process("check-layer", model("bert-mlm"), "--jobs", "1")
+        status, out, err = in_process("check-layer", model("bert-mlm"), "--jobs", "1",
+                                      "--inputs", "all")
         self.assertEqual(status, 0)
         self.assertIn("%s: 200 classes, d = 16, with bias" % model("bert-mlm"), out)
         self.assertRegex(out, r"\n  class 0 '\[PAD\]': w\[0\] = ")
@@ -40,9 +41,13 @@ class TestModelFolders(unittest.TestCase):
     def test_json_names_the_tensors_and_files(self):
         _, out, _ = in_process("check-layer", model("gpt2-sharded"), "--format", "json")
         document = json.loads(out)
+        # The final norm, transformer.ln_f, is in the second shard: it is read too.
         self.assertEqual([os.path.basename(f["path"]) for f in document["files"]],
                          ["config.json", "model.safetensors.index.json",
-                          "model-00001-of-00002.safetensors", "tokenizer.json"])
+                          "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors",
+                          "tokenizer.json"])
+        self.assertEqual(document["inputs"]["names"],
+                         ["transformer.ln_f.weight", "transformer.ln_f.bias"])
         self.assertEqual((document["weights_tensor"], document["bias_tensor"]),
                          ({"name": "transformer.wte.weight", "dtype": "F32",
                            "shape": [300, 16]}, None))
