@@ -29,6 +29,7 @@ opened only for the tensors used.
 import decimal
 import math
 import os
+import re
 
 from reviews.errors import InputError
 from reviews.formats.binary import Arrays
@@ -58,6 +59,8 @@ ARRAY_READERS = {".npy": lambda handle, size, path: npy_arrays(handle, size, pat
                  ".onnx": onnx_arrays, ".gguf": gguf_arrays, _COMPONENT_MODEL: thinc_arrays}
 WEIGHTS_OPTION = "tensor=... or --tensor"
 BIAS_OPTION = "bias_tensor=... or --bias-tensor"
+# Where a bias was chosen for the user: how to name another, or none.
+_OTHER_BIAS = "name another with %s, or none with no_bias=True or --no-bias" % BIAS_OPTION
 _LISTED = 12
 
 # The weights files of a folder, in the order they are looked for.
@@ -81,6 +84,11 @@ _BIASES = ("final_logits_bias", "cls.predictions.bias", "lm_head.bias", "embed_o
 # Words of the names of heads' biases (outside numbered blocks), in any shard.
 _HEAD_WORDS = ("predictions", "decoder", "lm_head", "cls", "output", "logits", "head",
                "classifier", "score", "generator_lm_head", "vocab_projector")
+# A layer's weights and its bias, by the last part of their names (after ".",
+# "/" or "_", before a Keras ":0"): torch's weight and bias, thinc's W and b,
+# Keras's kernel and bias, g2p-en's fc_w and fc_b.
+_SIBLING = re.compile(r"(.*[./_])(weight|W|kernel|w)(:[0-9]+)?")
+_BIAS_OF = {"weight": "bias", "W": "b", "kernel": "bias", "w": "b"}
 # Models whose tied head scales the decoder's output by d_model ** -0.5.
 _SCALED_WHEN_TIED = ("t5", "mt5", "umt5")
 
@@ -96,6 +104,21 @@ def reader_kind(path):
     if os.path.basename(path) == _COMPONENT_MODEL:
         return _COMPONENT_MODEL
     return os.path.splitext(path)[1].lower()
+
+
+def _sibling_bias(name):
+    """The name of the bias beside the weights ``name`` by the usual pairs
+    of names, or None.
+
+    >>> _sibling_bias("lm_head.weight"), _sibling_bias("output_layer.W"), _sibling_bias("fc_w")
+    ('lm_head.bias', 'output_layer.b', 'fc_b')
+    >>> _sibling_bias("dense/kernel:0"), _sibling_bias("enc_w_ih")
+    ('dense/bias:0', None)
+    """
+    match = _SIBLING.fullmatch(name)
+    if match is None:
+        return None
+    return match[1] + _BIAS_OF[match[2]] + (match[3] or "")
 
 
 def listing(arrays):
@@ -180,10 +203,11 @@ def _found_bias(arrays, weights, classes, checkpoint, note):
     copies = len(candidates) > 1 and _equal_values(candidates)
     path = checkpoint.file_of(weights.name)
     if len(candidates) == 1 or copies:
-        note("%s: array %s %s (one value per class) is read as the bias%s; name another with %s"
-             % (checkpoint.file_of(candidates[0].name), excerpt(candidates[0].name), shown_shape(candidates[0].shape),
+        note("%s: array %s %s (one value per class) is read as the bias%s; %s"
+             % (checkpoint.file_of(candidates[0].name), excerpt(candidates[0].name),
+                shown_shape(candidates[0].shape),
                 ", the same values as %s" % ", ".join(excerpt(a.name) for a in candidates[1:])
-                if copies else "", BIAS_OPTION))
+                if copies else "", _OTHER_BIAS))
         return candidates[0]
     others = [a for a in arrays if a is not weights and len(a.shape) == 1]
     if candidates:
@@ -510,9 +534,11 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
 def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, find_bias):
     """choose_layer's answer for a file that names its output layer: that
     layer and its own bias (none if the file's graph adds none), unless
-    the user names others; its tokens name the classes of a layer of as
-    many classes."""
+    the user names others (weights named by the user keep the bias beside
+    them by name); its tokens name the classes of a layer of as many
+    classes."""
     head = shipped.head
+    named = tensor
     if tensor is None:
         if head is None:
             if shipped.refusal is not None:
@@ -525,11 +551,20 @@ def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, f
                              % (checkpoint.path, WEIGHTS_OPTION, _matrices(checkpoint)))
         note("%s: %s" % (checkpoint.path, head.why))
         tensor = head.weights
-        if bias_tensor is None and find_bias:
-            bias_tensor = head.bias
     weights = checkpoint.array(tensor, "weights", WEIGHTS_OPTION)
-    bias = None if bias_tensor is None else checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
     classes = classes_of(weights)
+    if bias_tensor is not None:
+        bias = checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
+    elif not find_bias:
+        bias = None
+    elif head is not None and tensor == head.weights:
+        # The file's own head: its bias is the one its graph adds, if any.
+        bias = None if head.bias is None else checkpoint.array(head.bias, "bias", BIAS_OPTION)
+        if named is not None and bias is not None:
+            note("%s: array %s is read as the bias: the file's output layer adds it to %s; %s"
+                 % (checkpoint.path, excerpt(bias.name), excerpt(tensor), _OTHER_BIAS))
+    else:
+        bias = _own_bias(checkpoint, weights, classes, note)
     if bias is not None and tuple(bias.shape) not in _per_class(classes):
         raise InputError("%s: array %s %s, the bias, does not have one value for each of the"
                          " %d classes of %s" % (checkpoint.path, excerpt(bias.name),
@@ -559,27 +594,18 @@ def _beside_and_heads(checkpoint, weights):
 def _named_bias(checkpoint, weights, classes, note):
     """The bias of ``weights`` by name (said in a note), or None.
 
-    Weights ``X.weight`` are a Linear layer's, whose bias is ``X.bias``: an
-    untied RoBERTa head keeps ``lm_head.decoder.bias``, which the forward
-    pass adds, beside ``lm_head.bias``, which it does not.  Without it, the
-    heads' biases by their usual names; several that differ are an error
-    listing them (which is added is the model's code's to say).
+    Weights ``X.weight`` are a Linear layer's, whose bias is ``X.bias`` (and
+    so ``X.W`` and ``X.b``, ...: _sibling_bias): an untied RoBERTa head
+    keeps ``lm_head.decoder.bias``, which the forward pass adds, beside
+    ``lm_head.bias``, which it does not.  Without it, the heads' biases by
+    their usual names; several that differ are an error listing them (which
+    is added is the model's code's to say).
     """
     names = set(checkpoint.names)
     where = checkpoint.path
-    stem, dot, last = weights.name.rpartition(".")
-    own = stem + ".bias" if dot and last == "weight" else None
-    if own in names:
-        bias = checkpoint.array(own, "bias", BIAS_OPTION)
-        if tuple(bias.shape) not in _per_class(classes):
-            raise InputError("%s: array %s %s, the bias of %s by its name, does not have one"
-                             " value for each of its %d classes (stored as (d, C)? then read"
-                             " it transposed)" % (where, excerpt(own), shown_shape(bias.shape),
-                                                  excerpt(weights.name), classes))
-        note("%s: array %s %s is read as the bias (the bias of %s by its name); name another"
-             " with %s" % (where, excerpt(own), shown_shape(bias.shape), excerpt(weights.name),
-                           BIAS_OPTION))
-        return bias
+    own = _own_bias(checkpoint, weights, classes, note)
+    if own is not None:
+        return own
     named = [checkpoint.array(name, "bias", BIAS_OPTION) for name in _BIASES if name in names]
     for other in named:
         if tuple(other.shape) not in _per_class(classes):
@@ -592,9 +618,27 @@ def _named_bias(checkpoint, weights, classes, note):
     if not _equal_values(named):
         raise InputError("%s has %d biases of the output layer that differ; name one with %s:"
                          " %s" % (where, len(named), BIAS_OPTION, listing(named)))
-    note("%s: array %s %s is read as the bias (the output layer's bias by its name%s); name"
-         " another with %s" % (where, excerpt(named[0].name), shown_shape(named[0].shape),
-                               ", the same values as %s" % ", ".join(
-                                   excerpt(a.name) for a in named[1:]) if named[1:] else "",
-                               BIAS_OPTION))
+    note("%s: array %s %s is read as the bias (the output layer's bias by its name%s); %s"
+         % (where, excerpt(named[0].name), shown_shape(named[0].shape),
+            ", the same values as %s" % ", ".join(excerpt(a.name) for a in named[1:])
+            if named[1:] else "", _OTHER_BIAS))
     return named[0]
+
+
+def _own_bias(checkpoint, weights, classes, note):
+    """The bias beside ``weights`` by the pair of their names (said in a
+    note), or None; InputError if it has not one value per class."""
+    own = _sibling_bias(weights.name)
+    if own is None or own not in set(checkpoint.names):
+        return None
+    bias = checkpoint.array(own, "bias", BIAS_OPTION)
+    if tuple(bias.shape) not in _per_class(classes):
+        raise InputError("%s: array %s %s, the bias of %s by its name, does not have one"
+                         " value for each of its %d classes (stored as (d, C)? then read"
+                         " it transposed)" % (checkpoint.path, excerpt(own),
+                                              shown_shape(bias.shape), excerpt(weights.name),
+                                              classes))
+    note("%s: array %s %s is read as the bias (the bias of %s by its name); %s"
+         % (checkpoint.path, excerpt(own), shown_shape(bias.shape), excerpt(weights.name),
+            _OTHER_BIAS))
+    return bias

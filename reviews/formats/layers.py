@@ -74,6 +74,7 @@ _SEPARATORS = {".csv": ",", ".tsv": "\t", ".txt": None, ".vec": None}
 # Text files that may hold GloVe or word2vec vectors, a token per line.
 _WORD_VECTORS = (".txt", ".vec")
 _INDEX = ".index.json"
+_NO_BIAS = "no bias is read (no_bias=True or --no-bias)"
 
 Layer = namedtuple("Layer", "weights bias weights_tensor bias_tensor files tokens")
 Layer.__doc__ = """A layer as read: its weights and bias (or None), the Tensors they came
@@ -166,13 +167,12 @@ def _text_file(path, extension):
     return text, extension
 
 
-def _unread_bias(arrays, weights, classes, path, bias_path, note):
-    """A note for each array of one value per class left unread because
-    the bias comes from ``bias_path``: dropping one silently would change
-    the verdicts."""
+def _unread_bias(arrays, weights, classes, path, why, note):
+    """A note for each array of one value per class left unread, and
+    ``why``: dropping one silently would change the verdicts."""
     for array in bias_like(arrays, weights, classes):
-        note("%s: array %s %s (one value per class) is not read: the bias comes from %s"
-             % (path, excerpt(array.name), shown_shape(array.shape), bias_path))
+        note("%s: array %s %s (one value per class) is not read: %s"
+             % (path, excerpt(array.name), shown_shape(array.shape), why))
 
 
 def _is_model(path):
@@ -185,7 +185,7 @@ def _classes(array, transpose):
     return array.shape[-1 if transpose else 0] if array.shape else 0
 
 
-def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
+def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path, no_bias):
     """(Layer(weights, bias, weights_tensor, bias_tensor, files), oriented)
     of ``path``: oriented if the file says which axis holds the classes."""
     if _is_model(path):
@@ -193,12 +193,12 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path):
             checkpoint = Checkpoint(path, stack)
             chosen, found = choose_layer(checkpoint, tensor, bias_tensor,
                                          lambda array: _classes(array, transpose), note,
-                                         find_bias=bias_path is None)
+                                         find_bias=bias_path is None and not no_bias)
             where = checkpoint.file_of(chosen.name)
             weights = _weight_rows(chosen, where, transpose)
-            if bias_path is not None:
-                _unread_bias(checkpoint.arrays_beside(chosen.name), chosen, len(weights),
-                             where, bias_path, note)
+            if bias_path is not None or no_bias:
+                _unread_bias(checkpoint.arrays_beside(chosen.name), chosen, len(weights), where,
+                             _NO_BIAS if no_bias else "the bias comes from %s" % bias_path, note)
             bias = None if found is None else _vector(found, checkpoint.file_of(found.name))
             return Layer(weights, bias, _tensor(chosen), _tensor(found), checkpoint.files,
                          checkpoint.labels), checkpoint.shipped is not None
@@ -268,16 +268,17 @@ def _read_bias(path, tensor, note):
 
 
 def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
-               note=None):
+               no_bias=False, note=None):
     """(weights, bias or None) read exactly from ``path`` and ``bias_path``.
 
     ``path`` is a layer file, or a model: a folder with config.json and its
     weights, an ``*.index.json`` of shards, or a weights file.  ``tensor``
     and ``bias_tensor`` name arrays of a model, .npz or .safetensors file
     (the bias from ``bias_path`` if given, else from ``path``); unnamed,
-    they are found as reviews.formats.checkpoint says.  ``transpose`` reads
-    weights stored as (d, C).  A separate bias file must have one number per
-    class.  ``-`` reads JSON or CSV from standard input (JSON if it starts
+    they are found as reviews.formats.checkpoint says, and weights named
+    keep the bias beside them by name.  ``no_bias`` reads no bias at all,
+    for W x alone.  ``transpose`` reads weights stored as (d, C).  A
+    separate bias file must have one number per class.  ``-`` reads JSON or CSV from standard input (JSON if it starts
     with [ or {).  ``note``, if given, is called with a line of text for
     what the user should know but is not an error: a header row skipped,
     an array chosen without being named (an output layer or its bias), an
@@ -285,12 +286,12 @@ def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
     stored transposed).
     """
     layer = read_model(path, bias_path, tensor=tensor, bias_tensor=bias_tensor,
-                       transpose=transpose, note=note)
+                       transpose=transpose, no_bias=no_bias, note=note)
     return layer.weights, layer.bias
 
 
 def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
-               vocab=None, note=None):
+               no_bias=False, vocab=None, note=None):
     """Layer(weights, bias, weights_tensor, bias_tensor, files, tokens):
     what read_layer reads, with the tensors chosen (Tensor(name, dtype,
     shape), None for text), the files read, in order, and the tokens of
@@ -301,6 +302,12 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
         if not (isinstance(value, str) or value is None and what != "path"):
             raise TypeError("%s must be a str%s, not %s" % (
                 what, "" if what == "path" else " or None", type(value).__name__))
+    if not isinstance(no_bias, bool):
+        raise TypeError("no_bias must be a bool, not %s" % type(no_bias).__name__)
+    if no_bias and (bias_path is not None or bias_tensor is not None):
+        raise InputError("no_bias=True (--no-bias) reads no bias: do not also name one (%s)"
+                         % ("bias_path, --bias" if bias_path is not None
+                            else "bias_tensor, --bias-tensor"))
     if path == "-" and bias_path == "-":
         raise InputError("the layer and the bias cannot both come from standard input (-)")
     if vocab == "-":
@@ -311,7 +318,10 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
     path = STDIN if path == "-" else path
     bias_path = STDIN if bias_path == "-" else bias_path
     layer, oriented = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
-                                    transpose, note, bias_path)
+                                    transpose, note, bias_path, no_bias)
+    if no_bias and layer.bias is not None:   # a JSON layer's "bias"
+        note("%s: its bias is not read: %s" % (path, _NO_BIAS))
+        layer = layer._replace(bias=None)
     weights = layer.weights
     if bias_path is not None:
         if layer.bias is not None:

@@ -1,6 +1,7 @@
 """Tests of check-layer on model files: arrays chosen by name, notes, errors."""
 
 import json
+import os
 
 from tests.support import FileTestCase
 from tests.support.arrays import npy_bytes, npz_bytes, raw, safetensors_bytes
@@ -53,7 +54,8 @@ class TestModelFiles(FileTestCase):
         self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, []))
         self.assertEqual(err, "counterexamples: note: %s: array 'final_logits_bias' (4,) is read"
                               " as the bias (the output layer's bias by its name); name another"
-                              " with bias_tensor=... or --bias-tensor\n" % path)
+                              " with bias_tensor=... or --bias-tensor, or none with"
+                              " no_bias=True or --no-bias\n" % path)
 
     def test_bias_tensor_from_a_separate_bias_file(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
@@ -87,6 +89,23 @@ class TestModelFiles(FileTestCase):
                 self.assertEqual(in_process("check-layer", path, flag, ""),
                                  (2, "", "counterexamples: error: argument %s: expected an"
                                   " array name, got an empty string\n" % flag))
+
+    def test_no_bias_with_a_bias_named_is_a_usage_error_before_any_reading(self):
+        missing = os.path.join(self.folder.name, "missing.npz")
+        for flags, named in ((["--bias", missing], "--bias"), (["--bias-tensor", "b"],
+                                                              "--bias-tensor")):
+            with self.subTest(named=named):
+                self.assertEqual(in_process("check-layer", missing, "--no-bias", *flags),
+                                 (2, "", "counterexamples: error: --no-bias reads no bias: it"
+                                         " cannot go with %s\n" % named))
+
+    def test_no_bias_checks_w_x_alone(self):
+        path = self.write("l.json", '{"weights": [[0], [1], [2]], "bias": [0, 2, 0]}')
+        status, out, err = in_process("check-layer", path, "--no-bias", "--format", "json")
+        self.assertEqual((status, json.loads(out)["bias"], json.loads(out)["unargmaxable"]),
+                         (0, False, [1]))
+        self.assertEqual(err, "counterexamples: note: %s: its bias is not read: no bias is read"
+                              " (no_bias=True or --no-bias)\n" % path)
 
     def test_transpose_reads_a_layer_stored_as_d_by_c(self):
         columns = "\n".join(",".join(str(row[k]) for row in FIGURE_1_ROWS) for k in range(2))

@@ -12,6 +12,7 @@ import unittest
 from reviews.cli import main
 from reviews.errors import InputError
 from reviews.formats.source import open_regular
+from reviews.formats.layers import read_model
 from reviews.formats.thinc import MAX_BYTES, move_names, thinc_arrays
 from tests.support import ROOT, FileTestCase
 
@@ -96,6 +97,17 @@ class TestRealModels(unittest.TestCase):
                          [0.07232715934515, -0.039858847856521606, -0.0576055645942688])
         self.assertEqual(loaded["upper.b"][:2].tolist(), [0.9204484224319458, 0.9364824891090393])
         self.assertEqual(loaded["upper.W"].format, "f")
+
+    def test_the_upper_layer_named_by_the_user_keeps_its_bias(self):
+        notes = []
+        layer = read_model(PARSER, tensor="upper.W", note=notes.append)
+        self.assertEqual((layer.bias_tensor.name, len(layer.bias)), ("upper.b", 106))
+        self.assertIn("%s: array 'upper.b' is read as the bias: the file's output layer adds it"
+                      " to 'upper.W'; name another with bias_tensor=... or --bias-tensor, or none"
+                      " with no_bias=True or --no-bias" % PARSER, notes)
+        # A layer the file does not name as its head keeps the bias beside it by name.
+        layer = read_model(PARSER, tensor="linear#6.W")
+        self.assertEqual(layer.bias_tensor.name, "linear#6.b")
 
     def test_the_parser_classes_are_named_as_spacy_names_its_moves(self):
         arrays, _ = read(PARSER)
