@@ -22,6 +22,7 @@ opened only for the tensors used.
     choose_layer    (weights Array, bias Array or None) of a Checkpoint
     choose_array    one Array by name, or the only one of some dimensions
     bias_like       the arrays of one value per class beside the weights
+    sibling_bias    the name of the bias beside weights by the usual pairs of names
     model_files     every file of a model's folder (none may be replaced by a report)
     folder_config   config.json's object of a model folder, or None
 """
@@ -46,7 +47,7 @@ from reviews.formats.thinc import thinc_arrays
 from reviews.formats.torch import torch_arrays
 
 __all__ = ["ARRAY_READERS", "reader_kind", "Checkpoint", "choose_layer", "choose_array", "bias_like",
-           "model_files", "folder_config"]
+           "sibling_bias", "model_files", "folder_config"]
 
 # A spaCy pipeline component's folder keeps its weights in this file.
 _COMPONENT_MODEL = "model"
@@ -106,13 +107,13 @@ def reader_kind(path):
     return os.path.splitext(path)[1].lower()
 
 
-def _sibling_bias(name):
+def sibling_bias(name):
     """The name of the bias beside the weights ``name`` by the usual pairs
     of names, or None.
 
-    >>> _sibling_bias("lm_head.weight"), _sibling_bias("output_layer.W"), _sibling_bias("fc_w")
+    >>> sibling_bias("lm_head.weight"), sibling_bias("output_layer.W"), sibling_bias("fc_w")
     ('lm_head.bias', 'output_layer.b', 'fc_b')
-    >>> _sibling_bias("dense/kernel:0"), _sibling_bias("enc_w_ih")
+    >>> sibling_bias("dense/kernel:0"), sibling_bias("enc_w_ih")
     ('dense/bias:0', None)
     """
     match = _SIBLING.fullmatch(name)
@@ -503,6 +504,8 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
                              " %s%s" % (checkpoint.path, ", ".join(_HEADS), WEIGHTS_OPTION,
                                         _matrices(checkpoint)))
         if tensor is None and not checkpoint.sharded:
+            tensor = _paired_head(checkpoint, classes_of, note)
+        if tensor is None and not checkpoint.sharded:
             weights = choose_array(checkpoint.arrays_beside(None), None, checkpoint.weights_path,
                                    2, "weights", WEIGHTS_OPTION, bias_tensor)
         elif tensor is None:
@@ -575,6 +578,22 @@ def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, f
     return weights, bias
 
 
+def _paired_head(checkpoint, classes_of, note):
+    """The name of the only matrix with a bias beside it by name, of one
+    value per class (g2p-en's fc_w and fc_b beside its GRU's weights), said
+    in a note; None where there is not exactly one."""
+    arrays = checkpoint.arrays_beside(None)
+    shapes = {array.name: tuple(array.shape) for array in arrays}
+    paired = [array for array in arrays if len(array.shape) == 2
+              and shapes.get(sibling_bias(array.name)) in _per_class(classes_of(array))]
+    if len(paired) != 1:
+        return None
+    note("%s: weights %s %s: no array has an output layer's usual name, and this is the only"
+         " matrix with a bias beside it by name, of one value per class"
+         % (checkpoint.path, excerpt(paired[0].name), shown_shape(paired[0].shape)))
+    return paired[0].name
+
+
 def _beside_and_heads(checkpoint, weights):
     """The arrays of the weights' file, and in other shards those whose name
     says they may be a head's bias (ALBERT's predictions.bias, ModernBERT's
@@ -595,7 +614,7 @@ def _named_bias(checkpoint, weights, classes, note):
     """The bias of ``weights`` by name (said in a note), or None.
 
     Weights ``X.weight`` are a Linear layer's, whose bias is ``X.bias`` (and
-    so ``X.W`` and ``X.b``, ...: _sibling_bias): an untied RoBERTa head
+    so ``X.W`` and ``X.b``, ...: sibling_bias): an untied RoBERTa head
     keeps ``lm_head.decoder.bias``, which the forward pass adds, beside
     ``lm_head.bias``, which it does not.  Without it, the heads' biases by
     their usual names; several that differ are an error listing them (which
@@ -628,7 +647,7 @@ def _named_bias(checkpoint, weights, classes, note):
 def _own_bias(checkpoint, weights, classes, note):
     """The bias beside ``weights`` by the pair of their names (said in a
     note), or None; InputError if it has not one value per class."""
-    own = _sibling_bias(weights.name)
+    own = sibling_bias(weights.name)
     if own is None or own not in set(checkpoint.names):
         return None
     bias = checkpoint.array(own, "bias", BIAS_OPTION)

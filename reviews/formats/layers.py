@@ -58,7 +58,7 @@ from collections import namedtuple
 from reviews.errors import InputError
 from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Checkpoint,
                                         bias_like, choose_array, choose_layer, folder_config,
-                                        reader_kind)
+                                        reader_kind, sibling_bias)
 from reviews.formats.embeddings import embedding_rows
 from reviews.formats.heads import added_tokens
 from reviews.formats.source import STDIN, open_regular, read_text
@@ -352,7 +352,10 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
                 tokens = {**added, **tokens}
         layer = layer._replace(tokens=_tokens(tokens, len(weights), vocab, note),
                                files=layer.files + [vocab])
-    if len(weights[0]) > len(weights) and not oriented:
+    # A bias paired with the weights by name, of one value per row, says the rows are classes.
+    paired = (layer.weights_tensor is not None and layer.bias_tensor is not None
+              and layer.bias_tensor.name == sibling_bias(layer.weights_tensor.name))
+    if len(weights[0]) > len(weights) and not oriented and not paired:
         note("%s: %d class%s of dimension d = %d > C: if the layer is stored as (d, C),"
              " read it transposed" % (path, len(weights), "" if len(weights) == 1 else "es",
                                       len(weights[0])))

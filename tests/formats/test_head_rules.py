@@ -256,3 +256,40 @@ class TestShardedRefusals(FolderTestCase):
                                                 r" name the weights with tensor=... or --tensor:"
                                                 r" 'b.weight' \(4, 2\) F32; 'a.weight'"):
             read_model(folder)
+
+
+class TestPairedHeads(FileTestCase):
+
+    def test_g2p_en_s_head_is_found_without_tensor_and_oriented_by_its_bias(self):
+        # g2p-en's checkpoint layout (tests/data/models/README.md): fc_w and fc_b
+        # beside a GRU's arrays, whose names pair no weights with a bias.
+        path = model("g2p-en", "checkpoint20.npz")
+        notes = []
+        layer = read_model(path, note=notes.append)
+        self.assertEqual((layer.weights_tensor.name, layer.weights_tensor.shape,
+                          layer.bias_tensor.name), ("fc_w", (8, 12), "fc_b"))
+        # No note asks whether the layer of d = 12 > C = 8 is stored transposed:
+        # its bias by name has one value per row.
+        self.assertEqual(notes, [
+            "%s: weights 'fc_w' (8, 12): no array has an output layer's usual name, and this is"
+            " the only matrix with a bias beside it by name, of one value per class" % path,
+            "%s: array 'fc_b' (8,) is read as the bias (the bias of 'fc_w' by its name); name"
+            " another with bias_tensor=... or --bias-tensor, or none with no_bias=True or"
+            " --no-bias" % path])
+        status, out, _ = in_process("check-layer", path, "--format", "json")
+        self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, [5]))
+
+    def test_two_matrices_with_their_biases_are_not_guessed_between(self):
+        path = self.write("mlp.safetensors", safetensors_bytes([
+            f32("fc1_w", (3, 2), [1, 0, 0, 1, 1, 1]), f32("fc1_b", (3,), [0, 0, 0]),
+            f32("fc2_w", (2, 3), [1, 0, 0, 0, 1, 0]), f32("fc2_b", (2,), [0, 0])]))
+        with self.assertRaisesRegex(InputError, "holds 4 arrays; name the weights"):
+            read_model(path)
+
+    def test_a_bias_found_by_its_shape_alone_leaves_the_transpose_note(self):
+        path = self.write("dc.safetensors", safetensors_bytes([
+            f32("head", (2, 4), [1, 0, 0, 0, 0, 1, 0, 0]), f32("logits_bias", (2,), [0, 0])]))
+        notes = []
+        read_model(path, note=notes.append)
+        self.assertIn("%s: 2 classes of dimension d = 4 > C: if the layer is stored as (d, C),"
+                      " read it transposed" % path, notes)
