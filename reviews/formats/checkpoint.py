@@ -72,7 +72,7 @@ _INDEX = ".index.json"
 # then the heads' biases: the names the common architectures give them.
 _HEADS = ("lm_head.weight", "embed_out.weight", "output.weight",
           "cls.predictions.decoder.weight", "lm_head.decoder.weight", "vocab_projector.weight",
-          "generator_lm_head.weight", "proj_out.weight")
+          "generator_lm_head.weight", "proj_out.weight", "output_projection.weight")
 _EMBEDDINGS = ("transformer.wte.weight", "model.embed_tokens.weight",
                "model.decoder.embed_tokens.weight", "model.shared.weight", "shared.weight",
                "bert.embeddings.word_embeddings.weight", "gpt_neox.embed_in.weight",
@@ -90,6 +90,11 @@ _HEAD_WORDS = ("predictions", "decoder", "lm_head", "cls", "output", "logits", "
 # Keras's kernel and bias, g2p-en's fc_w and fc_b.
 _SIBLING = re.compile(r"(.*[./_])(weight|W|kernel|w)(:[0-9]+)?")
 _BIAS_OF = {"weight": "bias", "W": "b", "kernel": "bias", "w": "b"}
+# Composite models (transformers' EncoderDecoderModel and its vision and
+# speech kin) keep their decoder's config under "decoder" in config.json,
+# and its tensors under "decoder.": the model's head is the decoder's.
+_COMPOSITES = ("encoder-decoder", "vision-encoder-decoder", "speech-encoder-decoder")
+_DECODER = "decoder"
 # Models whose tied head scales the decoder's output by d_model ** -0.5.
 _SCALED_WHEN_TIED = ("t5", "mt5", "umt5")
 
@@ -403,12 +408,28 @@ def _tied(config, where):
                      % (where, describe_json(tie), WEIGHTS_OPTION))
 
 
-def _weights_name(checkpoint, note):
-    """The output layer's name, chosen from the usual names (with a note),
-    or None if no usual name is there."""
+def _head_part(config):
+    """(the config.json object of the part of the model whose head is the
+    model's, the prefix of that part's tensor names): a composite model's
+    decoder, else the model itself.
+
+    >>> _head_part({"model_type": "encoder-decoder", "decoder": {"vocab_size": 9}})
+    ({'vocab_size': 9}, 'decoder.')
+    >>> _head_part({"model_type": "bert"})
+    ({'model_type': 'bert'}, '')
+    """
+    if (isinstance(config, dict) and config.get("model_type") in _COMPOSITES
+            and isinstance(config.get(_DECODER), dict)):
+        return config[_DECODER], _DECODER + "."
+    return config, ""
+
+
+def _weights_name(checkpoint, config, prefix, note):
+    """The output layer's name, chosen from the usual names (under
+    ``prefix``, with a note), or None if no usual name is there."""
     names = set(checkpoint.names)
-    heads = [n for n in _HEADS if n in names]
-    embeddings = [n for n in _EMBEDDINGS if n in names]
+    heads = [prefix + n for n in _HEADS if prefix + n in names]
+    embeddings = [prefix + n for n in _EMBEDDINGS if prefix + n in names]
     where = checkpoint.path
     if len(heads) > 1:
         raise InputError("%s has %d output layers; name one with %s: %s"
@@ -416,7 +437,7 @@ def _weights_name(checkpoint, note):
     if heads:
         note("%s: weights %s: the model's output layer" % (where, excerpt(heads[0])))
         return heads[0]
-    reason = _tied(checkpoint.config, where)
+    reason = _tied(config, where)
     if reason is None:
         return None
     if len(embeddings) > 1:
@@ -478,7 +499,8 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
         return _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note,
                               find_bias)
     weights = None
-    labels = classifier_labels(checkpoint.config) if tensor is None else None
+    config, prefix = _head_part(checkpoint.config)
+    labels = classifier_labels(config) if tensor is None else None
     if labels is not None:
         # A classifier's head is its classification layer, not the word
         # embedding its name lookup would find; its classes are its labels.
@@ -491,17 +513,24 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
         # Unless config.json unties the head from the input embedding: then
         # a lone embedding is not the head, and the lookup by name says so.
         if (weights is not None and weights.name in _EMBEDDINGS
-                and _tied(checkpoint.config, checkpoint.path) is None):
+                and _tied(config, checkpoint.path) is None):
             weights = None
     if weights is None and tensor is None:
-        tensor = _weights_name(checkpoint, note)
-        if tensor is None and checkpoint.config is not None:
-            tensor = head_by_rows(checkpoint, checkpoint.config,
-                                  _tied(checkpoint.config, checkpoint.path) is None, note)
-        if tensor is None and _tied(checkpoint.config, checkpoint.path) is None:
-            raise InputError("%s: config.json has tie_word_embeddings = false, and no array has"
+        if prefix:
+            note("%s: config.json names a composite model (%s): its output layer is its"
+                 " decoder's, found by the decoder's config (model_type %s) among the arrays"
+                 " whose names start with %r" % (
+                     checkpoint.path, describe_json(checkpoint.config["model_type"]),
+                     describe_json(config.get("model_type")), prefix))
+        tensor = _weights_name(checkpoint, config, prefix, note)
+        if tensor is None and config is not None:
+            tensor = head_by_rows(checkpoint, config, _tied(config, checkpoint.path) is None,
+                                  note, prefix)
+        if tensor is None and _tied(config, checkpoint.path) is None:
+            raise InputError("%s: config.json has tie_word_embeddings = false%s, and no array has"
                              " an output layer's usual name (%s); name the output layer with"
-                             " %s%s" % (checkpoint.path, ", ".join(_HEADS), WEIGHTS_OPTION,
+                             " %s%s" % (checkpoint.path, " for its decoder" if prefix else "",
+                                        ", ".join(prefix + n for n in _HEADS), WEIGHTS_OPTION,
                                         _matrices(checkpoint)))
         if tensor is None and not checkpoint.sharded:
             tensor = _paired_head(checkpoint, classes_of, note)
@@ -515,14 +544,14 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
                                 WEIGHTS_OPTION, _matrices(checkpoint)))
     if weights is None:
         weights = checkpoint.array(tensor, "weights", WEIGHTS_OPTION)
-    _monotone_notes(checkpoint.config, checkpoint.path, note)
+    _monotone_notes(config, checkpoint.path, note)
     if bias_tensor is None and not find_bias:
         return weights, None
     classes = classes_of(weights)
     if bias_tensor is not None:
         bias = checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
     else:
-        bias = _named_bias(checkpoint, weights, classes, note)
+        bias = _named_bias(checkpoint, weights, classes, prefix, note)
         if bias is None:
             return weights, _found_bias(_beside_and_heads(checkpoint, weights), weights,
                                         classes, checkpoint, note)
@@ -610,7 +639,7 @@ def _beside_and_heads(checkpoint, weights):
     return arrays
 
 
-def _named_bias(checkpoint, weights, classes, note):
+def _named_bias(checkpoint, weights, classes, prefix, note):
     """The bias of ``weights`` by name (said in a note), or None.
 
     Weights ``X.weight`` are a Linear layer's, whose bias is ``X.bias`` (and
@@ -625,7 +654,8 @@ def _named_bias(checkpoint, weights, classes, note):
     own = _own_bias(checkpoint, weights, classes, note)
     if own is not None:
         return own
-    named = [checkpoint.array(name, "bias", BIAS_OPTION) for name in _BIASES if name in names]
+    named = [checkpoint.array(prefix + name, "bias", BIAS_OPTION) for name in _BIASES
+             if prefix + name in names]
     for other in named:
         if tuple(other.shape) not in _per_class(classes):
             note("%s: array %s %s is not read as the bias: it does not have one value for each"

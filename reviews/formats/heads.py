@@ -111,10 +111,11 @@ def classifier_head(checkpoint, labels, note):
                      % (where, labels, len(chosen), _why(chosen, "%d rows" % labels)))
 
 
-def head_by_rows(checkpoint, config, untied, note):
+def head_by_rows(checkpoint, config, untied, note, prefix=""):
     """The name of the head by its rows (``vocab_size``; a note says why),
-    None where config.json gives no vocabulary size or no matrix has it, or
-    InputError listing the candidates that differ."""
+    among the arrays whose names start with ``prefix`` (a composite's
+    decoder's); None where config.json gives no vocabulary size or no
+    matrix has it, or InputError listing the candidates that differ."""
     size = None
     for key in ("vocab_size", "tgt_vocab_size"):
         value = config.get(key) if isinstance(config, dict) else None
@@ -123,7 +124,7 @@ def head_by_rows(checkpoint, config, untied, note):
     if size is None:
         return None
     found = [a for a in checkpoint.all_arrays() if len(a.shape) == 2 and a.shape[0] == size
-             and not (untied and "embed" in a.name)]
+             and a.name.startswith(prefix) and not (untied and "embed" in a.name)]
     if not found:
         return None
     distinct = _distinct(found)

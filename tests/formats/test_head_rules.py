@@ -293,3 +293,44 @@ class TestPairedHeads(FileTestCase):
         read_model(path, note=notes.append)
         self.assertIn("%s: 2 classes of dimension d = 4 > C: if the layer is stored as (d, C),"
                       " read it transposed" % path, notes)
+
+
+# (folder, head, bias, unargmaxable) of tests/data/models/composites, written by
+# transformers 5.25.0; each head's row 5 was set to the midpoint of rows 3 and 4.
+COMPOSITES = [
+    ("encoder-decoder", "decoder.cls.predictions.decoder.weight",
+     "decoder.cls.predictions.decoder.bias", [0, 5, 9]),
+    ("encoder-decoder-tied", "decoder.bert.embeddings.word_embeddings.weight",
+     "decoder.cls.predictions.bias", [5]),
+    ("vision-encoder-decoder", "decoder.output_projection.weight", None, [5]),
+]
+
+
+class TestComposites(FolderTestCase):
+
+    def test_a_composite_s_head_is_its_decoder_s_found_by_the_decoder_s_config(self):
+        for folder, head, bias, unargmaxable in COMPOSITES:
+            with self.subTest(folder=folder):
+                path = model("composites", folder)
+                notes = []
+                layer = read_model(path, note=notes.append)
+                self.assertEqual((layer.weights_tensor.name,
+                                  layer.bias_tensor and layer.bias_tensor.name), (head, bias))
+                weights = os.path.join(path, "model.safetensors")
+                self.assertEqual(listed(layer.weights), rows(*safetensors_tensor(weights, head)))
+                if bias is not None:
+                    self.assertEqual(list(layer.bias), safetensors_tensor(weights, bias)[1])
+                self.assertIn("%s: config.json names a composite model" % path, notes[0])
+                status, out, _ = in_process("check-layer", path, "--format", "json")
+                self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, unargmaxable))
+
+    def test_an_untied_decoder_without_a_head_is_refused_for_its_decoder(self):
+        config = {"model_type": "encoder-decoder",
+                  "decoder": {"model_type": "bert", "tie_word_embeddings": False}}
+        folder = self.folder_with(config, [
+            f32("decoder.bert.embeddings.word_embeddings.weight", (3, 2), [0] * 6),
+            f32("encoder.embeddings.word_embeddings.weight", (3, 2), [0] * 6)])
+        with self.assertRaisesRegex(InputError, "config.json has tie_word_embeddings = false for"
+                                                " its decoder, and no array has an output"
+                                                " layer's usual name \\(decoder.lm_head.weight,"):
+            read_model(folder)
