@@ -34,7 +34,8 @@ import re
 
 from reviews.errors import InputError
 from reviews.formats.binary import Arrays
-from reviews.formats.heads import classifier_head, classifier_labels, head_by_rows
+from reviews.formats.heads import (classifier_head, classifier_labels, concatenated_head,
+                                   head_by_rows)
 from reviews.formats.npy import npy_arrays, npz_arrays
 from reviews.formats.safetensors import safetensors_arrays
 from reviews.formats.source import open_regular, read_text
@@ -293,6 +294,7 @@ class Checkpoint:
         self.labels = None      # a classifier's {id: label}, once its head is chosen
         self._arrays = {}       # file -> its [Array], for the files opened
         self._where = None      # tensor name -> shard file, for an index
+        self._derived = {}      # a head made of stored arrays: name -> (Array, a part's name)
         if os.path.isdir(path):
             config = os.path.join(path, "config.json")
             if os.path.isfile(config):
@@ -361,8 +363,14 @@ class Checkpoint:
         return [a.name for a in self._arrays[self.weights_path]]
 
     def file_of(self, name):
-        """The file that holds the tensor ``name``."""
+        """The file that holds the tensor ``name`` (of a derived head: its part's)."""
+        name = self._derived[name][1] if name in self._derived else name
         return self.weights_path if self._where is None else self._where[name]
+
+    def derive(self, array, part):
+        """Keep ``array``, a head made of stored arrays, whose part ``part``
+        names the file it is said to be in."""
+        self._derived[array.name] = (array, part)
 
     def arrays_beside(self, name):
         """The Arrays of the file holding ``name``, opening it if need be."""
@@ -377,6 +385,8 @@ class Checkpoint:
 
     def array(self, name, what, option):
         """The Array called ``name``, or InputError listing the names."""
+        if name in self._derived:
+            return self._derived[name][0]
         if self._where is not None and name not in self._where:
             shown = sorted(self._where)
             raise InputError("%s has no tensor %s; it has: %s%s" % (
@@ -498,15 +508,15 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
     if shipped is not None:
         return _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note,
                               find_bias)
-    weights = None
     config, prefix = _head_part(checkpoint.config)
-    labels = classifier_labels(config) if tensor is None else None
+    weights = concatenated_head(checkpoint, config, tensor, note)
+    labels = classifier_labels(config) if tensor is None and weights is None else None
     if labels is not None:
         # A classifier's head is its classification layer, not the word
         # embedding its name lookup would find; its classes are its labels.
         tensor = classifier_head(checkpoint, labels[0], note)
         checkpoint.labels = labels[1]
-    if tensor is None and not checkpoint.sharded:
+    if weights is None and tensor is None and not checkpoint.sharded:
         # A file with one layer in it needs no names.
         only = _candidates(checkpoint.arrays_beside(None), 2, bias_tensor)
         weights = only[0] if len(only) == 1 else None

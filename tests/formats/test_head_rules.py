@@ -304,6 +304,7 @@ COMPOSITES = [
      "decoder.cls.predictions.bias", [5]),
     ("vision-encoder-decoder", "decoder.output_projection.weight", None, [5]),
 ]
+MOBILEBERT = "concat(%s, cls.predictions.dense.weight.T)"
 
 
 class TestComposites(FolderTestCase):
@@ -334,3 +335,64 @@ class TestComposites(FolderTestCase):
                                                 " its decoder, and no array has an output"
                                                 " layer's usual name \\(decoder.lm_head.weight,"):
             read_model(folder)
+
+    def test_mobilebert_s_head_is_both_its_matrices_not_the_embedding_alone(self):
+        for folder, first, dtype in (("mobilebert", "mobilebert.embeddings.word_embeddings.weight",
+                                      "F32"),
+                                     ("mobilebert-bin", "cls.predictions.decoder.weight",
+                                      "float32")):
+            with self.subTest(folder=folder):
+                path = model("composites", folder)
+                notes = []
+                layer = read_model(path, note=notes.append)
+                self.assertEqual(layer.weights_tensor, (MOBILEBERT % first, dtype, (12, 8)))
+                self.assertEqual(layer.bias_tensor.name, "cls.predictions.bias")
+                self.assertIn("MobileBERT's head, which multiplies by the concatenation of %r"
+                              " (12, 4) and 'cls.predictions.dense.weight' (4, 12) transposed"
+                              % first, notes[0])
+                status, out, _ = in_process("check-layer", path, "--format", "json")
+                self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, [7]))
+        # Each class's row: its embedding, then its column of the dense weight.
+        weights = model("composites", "mobilebert", "model.safetensors")
+        embedding = rows(*safetensors_tensor(weights, "mobilebert.embeddings.word_embeddings.weight"))
+        dense = rows(*safetensors_tensor(weights, "cls.predictions.dense.weight"))
+        self.assertEqual(listed(read_model(model("composites", "mobilebert")).weights),
+                         [embedding[c] + [row[c] for row in dense] for c in range(12)])
+
+    def test_the_embedding_alone_is_read_when_named_with_a_note(self):
+        path = model("composites", "mobilebert")
+        name = "mobilebert.embeddings.word_embeddings.weight"
+        status, out, err = in_process("check-layer", path, "--tensor", name, "--format", "json")
+        # Read alone, the half says class 5 is unargmaxable; the whole head can predict it.
+        self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, [2, 5, 7]))
+        self.assertIn("array %r is only the first columns of MobileBERT's head, %s" % (
+            name, MOBILEBERT % name), err)
+        # The head's own name reads it whole (as merge reads a shard's layer).
+        layer = read_model(path, tensor=MOBILEBERT % name)
+        self.assertEqual((len(layer.weights), len(layer.weights[0])), (12, 8))
+
+    def test_a_sharded_mobilebert_reads_each_part_from_its_shard(self):
+        config = {"model_type": "mobilebert", "vocab_size": 3}
+        folder = self.folder_with(config, [
+            f32("mobilebert.embeddings.word_embeddings.weight", (3, 2), [1, 2, 3, 4, 5, 6])], [
+            f32("cls.predictions.dense.weight", (1, 3), [7, 8, 9]),
+            f32("cls.predictions.bias", (3,), [0, 0, 1])])
+        layer = read_model(folder)
+        self.assertEqual((listed(layer.weights), layer.bias),
+                         ([[1, 2, 7], [3, 4, 8], [5, 6, 9]], [0, 0, 1]))
+        self.assertEqual([os.path.basename(f) for f in layer.files],
+                         ["config.json", "model.safetensors.index.json",
+                          "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"])
+
+    def test_mobilebert_parts_that_do_not_fit_are_one_error_naming_the_architecture(self):
+        for tensors, problem in (
+                ([f32("cls.predictions.dense.weight", (1, 4), [0] * 4),
+                  f32("mobilebert.embeddings.word_embeddings.weight", (3, 2), [0] * 6)],
+                 "do not fit \\(V x e and \\(d - e\\) x V, one dtype\\)"),
+                ([f32("cls.predictions.dense.weight", (1, 3), [0] * 3)],
+                 "the model has no 'cls.predictions.decoder.weight' nor")):
+            with self.subTest(problem=problem):
+                folder = self.folder_with({"model_type": "mobilebert"}, tensors)
+                with self.assertRaisesRegex(InputError, "^%s: MobileBERT's head multiplies by"
+                                                        " concat\\(.*%s" % (folder, problem)):
+                    read_model(folder)
