@@ -130,7 +130,7 @@ def check_layer_command(argv, out, err):
         layer, asked, files = read_run_layer(
             arguments.file, arguments.bias, arguments.asked, notes, tensor=arguments.tensor,
             bias_tensor=arguments.bias_tensor, transpose=arguments.transpose,
-            no_bias=arguments.no_bias, vocab=arguments.vocab,
+            no_bias=arguments.no_bias, binary=True, vocab=arguments.vocab,
             name=arguments.name if arguments.example is not None else None)
         if arguments.output is not None:
             # A model folder names its files only as it is read; the report is not written yet.

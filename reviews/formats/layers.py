@@ -268,7 +268,7 @@ def _read_bias(path, tensor, note):
 
 
 def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
-               no_bias=False, note=None):
+               no_bias=False, binary=False, note=None):
     """(weights, bias or None) read exactly from ``path`` and ``bias_path``.
 
     ``path`` is a layer file, or a model: a folder with config.json and its
@@ -278,32 +278,42 @@ def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
     they are found as reviews.formats.checkpoint says, and weights named
     keep the bias beside them by name.  ``no_bias`` reads no bias at all,
     for W x alone.  ``transpose`` reads weights stored as (d, C).  A
-    separate bias file must have one number per class.  ``-`` reads JSON or CSV from standard input (JSON if it starts
-    with [ or {).  ``note``, if given, is called with a line of text for
-    what the user should know but is not an error: a header row skipped,
-    an array chosen without being named (an output layer or its bias), an
-    array of one value per class left unread, or d > C (the layer may be
-    stored transposed).
+    separate bias file must have one number per class.  ``-`` reads JSON
+    or CSV from standard input (JSON if it starts with [ or {).  With
+    ``binary``, a layer of one row is read as the two rows of its binary
+    decision (see read_model).  ``note``, if given, is called with a line of text for what the user
+    should know but is not an error: a header row skipped, an array chosen
+    without being named (an output layer or its bias), an array of one
+    value per class left unread, d > C (the layer may be stored
+    transposed), or a layer of one row read as a binary decision.
     """
     layer = read_model(path, bias_path, tensor=tensor, bias_tensor=bias_tensor,
-                       transpose=transpose, no_bias=no_bias, note=note)
+                       transpose=transpose, no_bias=no_bias, binary=binary, note=note)
     return layer.weights, layer.bias
 
 
 def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
-               no_bias=False, vocab=None, note=None):
+               no_bias=False, binary=False, vocab=None, note=None):
     """Layer(weights, bias, weights_tensor, bias_tensor, files, tokens):
     what read_layer reads, with the tensors chosen (Tensor(name, dtype,
     shape), None for text), the files read, in order, and the tokens of
     the vocabulary file ``vocab`` (reviews.formats.vocab), or of a model
-    folder's own tokenizer file if it has one."""
+    folder's own tokenizer file if it has one.
+
+    A head of one output is a binary decision, logit > 0 (a sigmoid above
+    1/2), not a softmax of one class: with ``binary`` (as check-layer reads
+    layers) it is read as the two classes of that decision, "logit > 0"
+    (its row w and bias b) and "logit < 0" (a row of zeros and bias 0),
+    whose argmax is the decision, so that each verdict says whether some
+    input reaches that side."""
     for what, value in (("path", path), ("bias_path", bias_path), ("tensor", tensor),
                         ("bias_tensor", bias_tensor), ("vocab", vocab)):
         if not (isinstance(value, str) or value is None and what != "path"):
             raise TypeError("%s must be a str%s, not %s" % (
                 what, "" if what == "path" else " or None", type(value).__name__))
-    if not isinstance(no_bias, bool):
-        raise TypeError("no_bias must be a bool, not %s" % type(no_bias).__name__)
+    for what, value in (("no_bias", no_bias), ("binary", binary)):
+        if not isinstance(value, bool):
+            raise TypeError("%s must be a bool, not %s" % (what, type(value).__name__))
     if no_bias and (bias_path is not None or bias_tensor is not None):
         raise InputError("no_bias=True (--no-bias) reads no bias: do not also name one (%s)"
                          % ("bias_path, --bias" if bias_path is not None
@@ -359,7 +369,30 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
         note("%s: %d class%s of dimension d = %d > C: if the layer is stored as (d, C),"
              " read it transposed" % (path, len(weights), "" if len(weights) == 1 else "es",
                                       len(weights[0])))
+    if binary and len(weights) == 1:
+        layer = _binary_decision(layer, path, note)
     return layer
+
+
+def _binary_decision(layer, path, note):
+    """A head of one output as the two classes of its decision: logit > 0
+    (its row w and bias b) and logit < 0 (a row of zeros, bias 0), whose
+    argmax is that decision; a note says so."""
+    row = layer.weights[0]
+    if isinstance(row, _array.array):
+        zeros = _array.array(row.typecode, bytes(row.itemsize * len(row)))
+    else:
+        zeros = [0] * len(row)
+    named = (layer.tokens or {}).get(0)
+    tokens = ({0: "logit > 0", 1: "logit < 0"} if named is None else
+              {0: "%s (logit > 0)" % named, 1: "not %s (logit < 0)" % named})
+    note("%s: one output: a binary decision, logit > 0 (a sigmoid above 1/2), not a softmax of"
+         " one class; read as two classes, 0 %r (the head's row and bias) and 1 %r (zeros),"
+         " whose argmax is that decision: each is argmaxable where some input reaches its side"
+         % (path, tokens[0], tokens[1]))
+    return layer._replace(weights=[row, zeros],
+                          bias=None if layer.bias is None else list(layer.bias) + [0],
+                          tokens=tokens)
 
 
 def _c_order(flat, shape):

@@ -68,7 +68,7 @@ def _layer_at_hand(joined, layer_path, bias_path):
                        bias_tensor=provenance.bias_tensor and provenance.bias_tensor.name,
                        transpose=provenance.transpose,
                        # Shards of W x alone (--no-bias) read none of the file's bias.
-                       no_bias=not joined.bias and bias is None)
+                       no_bias=not joined.bias and bias is None, binary=True)
     made_from = {(size, digest) for _, size, digest in provenance.files}
     for name in layer.files:
         if file_digest(name) not in made_from:
