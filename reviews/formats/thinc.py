@@ -83,6 +83,9 @@ _NOT_SOFTMAX = {
                           " weights are a hash table of n-gram features, not a matrix read here"}
 _WRAPPERS = ("with_array(", "with_cpu(", "with_padded(", "with_list(", "with_ragged(",
              "resizable(")
+# spaCy nests two at most (with_cpu(resizable(...))); each level costs a pass
+# over the name, so a name of a million wrappers is not unwrapped.
+_MOST_WRAPPERS = 8
 # spaCy's SentenceRecognizer names its two classes in its code, not its cfg.
 _SENTER_LABELS = ("I", "S")
 
@@ -332,17 +335,18 @@ def _last_layer(nodes):
 
 
 def _unwrapped(name):
-    """The name of the layer inside thinc's wrappers (with_array(...), ...).
+    """The name of the layer inside thinc's wrappers (with_array(...), ...),
+    at most _MOST_WRAPPERS of them.
 
     >>> _unwrapped("with_array(softmax)"), _unwrapped("with_array(a)>>with_array(b)")
     ('softmax', 'with_array(a)>>with_array(b)')
     """
-    wrapped = True
-    while wrapped:
-        wrapped = False
-        for wrapper in _WRAPPERS:
-            if name.startswith(wrapper) and _closes_last(name, len(wrapper) - 1):
-                name, wrapped = name[len(wrapper):-1], True
+    for _ in range(_MOST_WRAPPERS):
+        wrapper = next((w for w in _WRAPPERS if name.startswith(w)
+                        and _closes_last(name, len(w) - 1)), None)
+        if wrapper is None:
+            break
+        name = name[len(wrapper):-1]
     return name
 
 
