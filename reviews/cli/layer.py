@@ -51,6 +51,9 @@ def _layer_parser(out):
                              " layer by name)")
     parser.add_argument("--bias-tensor", metavar="NAME", type=not_empty("an array name"),
                         help="the bias's array, in the --bias file if given, else in FILE")
+    parser.add_argument("--no-bias", action="store_true",
+                        help="read no bias, for W x alone (by default the bias beside the"
+                             " weights is read, with a note)")
     parser.add_argument("--vocab", metavar="FILE", type=not_empty("a file name"),
                         help="name each class by its token: tokenizer.json, vocab.json,"
                              " vocab.txt, a sentencepiece .vocab or one token per line (a"
@@ -138,7 +141,8 @@ def check_layer_command(argv, out, err):
         layer, asked, files = read_run_layer(
             arguments.file, arguments.bias, arguments.asked, notes, tensor=arguments.tensor,
             bias_tensor=arguments.bias_tensor, transpose=arguments.transpose,
-            vocab=arguments.vocab, norm=arguments.norm,
+            no_bias=arguments.no_bias, binary=True, vocab=arguments.vocab,
+            norm=arguments.norm,
             name=arguments.name if arguments.example is not None else None)
         if layer.norm is not None:
             arguments.question = arguments.question._replace(inputs=layer.norm)
@@ -165,6 +169,9 @@ def _parse(argv, out):
     arguments.norm = _norm_asked(arguments)
     if (arguments.file is None) == (arguments.example is None):
         raise UsageError("check-layer needs FILE or --example NAME (one of them)")
+    if arguments.no_bias and (arguments.bias is not None or arguments.bias_tensor is not None):
+        raise UsageError("--no-bias reads no bias: it cannot go with %s"
+                         % ("--bias" if arguments.bias is not None else "--bias-tensor"))
     if arguments.example is not None:
         arguments.file = example_path(arguments.example)
     # Read before the layer: a mistake in the list costs no reading of a large file.

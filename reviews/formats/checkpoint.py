@@ -22,6 +22,7 @@ opened only for the tensors used.
     choose_layer    (weights Array, bias Array or None) of a Checkpoint
     choose_array    one Array by name, or the only one of some dimensions
     bias_like       the arrays of one value per class beside the weights
+    sibling_bias    the name of the bias beside weights by the usual pairs of names
     model_files     every file of a model's folder (none may be replaced by a report)
     folder_config   config.json's object of a model folder, or None
 """
@@ -29,10 +30,12 @@ opened only for the tensors used.
 import decimal
 import math
 import os
+import re
 
 from reviews.errors import InputError
 from reviews.formats.binary import Arrays
-from reviews.formats.heads import classifier_head, classifier_labels, head_by_rows
+from reviews.formats.heads import (classifier_head, classifier_labels, concatenated_head,
+                                   head_by_rows)
 from reviews.formats.npy import npy_arrays, npz_arrays
 from reviews.formats.safetensors import safetensors_arrays
 from reviews.formats.source import open_regular, read_text
@@ -45,7 +48,7 @@ from reviews.formats.thinc import thinc_arrays
 from reviews.formats.torch import torch_arrays
 
 __all__ = ["ARRAY_READERS", "reader_kind", "Checkpoint", "choose_layer", "choose_array", "bias_like",
-           "model_files", "folder_config"]
+           "sibling_bias", "model_files", "folder_config"]
 
 # A spaCy pipeline component's folder keeps its weights in this file.
 _COMPONENT_MODEL = "model"
@@ -58,6 +61,8 @@ ARRAY_READERS = {".npy": lambda handle, size, path: npy_arrays(handle, size, pat
                  ".onnx": onnx_arrays, ".gguf": gguf_arrays, _COMPONENT_MODEL: thinc_arrays}
 WEIGHTS_OPTION = "tensor=... or --tensor"
 BIAS_OPTION = "bias_tensor=... or --bias-tensor"
+# Where a bias was chosen for the user: how to name another, or none.
+_OTHER_BIAS = "name another with %s, or none with no_bias=True or --no-bias" % BIAS_OPTION
 _LISTED = 12
 
 # The weights files of a folder, in the order they are looked for.
@@ -68,7 +73,7 @@ _INDEX = ".index.json"
 # then the heads' biases: the names the common architectures give them.
 _HEADS = ("lm_head.weight", "embed_out.weight", "output.weight",
           "cls.predictions.decoder.weight", "lm_head.decoder.weight", "vocab_projector.weight",
-          "generator_lm_head.weight", "proj_out.weight")
+          "generator_lm_head.weight", "proj_out.weight", "output_projection.weight")
 _EMBEDDINGS = ("transformer.wte.weight", "model.embed_tokens.weight",
                "model.decoder.embed_tokens.weight", "model.shared.weight", "shared.weight",
                "bert.embeddings.word_embeddings.weight", "gpt_neox.embed_in.weight",
@@ -81,6 +86,16 @@ _BIASES = ("final_logits_bias", "cls.predictions.bias", "lm_head.bias", "embed_o
 # Words of the names of heads' biases (outside numbered blocks), in any shard.
 _HEAD_WORDS = ("predictions", "decoder", "lm_head", "cls", "output", "logits", "head",
                "classifier", "score", "generator_lm_head", "vocab_projector")
+# A layer's weights and its bias, by the last part of their names (after ".",
+# "/" or "_", before a Keras ":0"): torch's weight and bias, thinc's W and b,
+# Keras's kernel and bias, g2p-en's fc_w and fc_b.
+_SIBLING = re.compile(r"(.*[./_])(weight|W|kernel|w)(:[0-9]+)?")
+_BIAS_OF = {"weight": "bias", "W": "b", "kernel": "bias", "w": "b"}
+# Composite models (transformers' EncoderDecoderModel and its vision and
+# speech kin) keep their decoder's config under "decoder" in config.json,
+# and its tensors under "decoder.": the model's head is the decoder's.
+_COMPOSITES = ("encoder-decoder", "vision-encoder-decoder", "speech-encoder-decoder")
+_DECODER = "decoder"
 # Models whose tied head scales the decoder's output by d_model ** -0.5.
 _SCALED_WHEN_TIED = ("t5", "mt5", "umt5")
 
@@ -96,6 +111,21 @@ def reader_kind(path):
     if os.path.basename(path) == _COMPONENT_MODEL:
         return _COMPONENT_MODEL
     return os.path.splitext(path)[1].lower()
+
+
+def sibling_bias(name):
+    """The name of the bias beside the weights ``name`` by the usual pairs
+    of names, or None.
+
+    >>> sibling_bias("lm_head.weight"), sibling_bias("output_layer.W"), sibling_bias("fc_w")
+    ('lm_head.bias', 'output_layer.b', 'fc_b')
+    >>> sibling_bias("dense/kernel:0"), sibling_bias("enc_w_ih")
+    ('dense/bias:0', None)
+    """
+    match = _SIBLING.fullmatch(name)
+    if match is None:
+        return None
+    return match[1] + _BIAS_OF[match[2]] + (match[3] or "")
 
 
 def listing(arrays):
@@ -180,10 +210,11 @@ def _found_bias(arrays, weights, classes, checkpoint, note):
     copies = len(candidates) > 1 and _equal_values(candidates)
     path = checkpoint.file_of(weights.name)
     if len(candidates) == 1 or copies:
-        note("%s: array %s %s (one value per class) is read as the bias%s; name another with %s"
-             % (checkpoint.file_of(candidates[0].name), excerpt(candidates[0].name), shown_shape(candidates[0].shape),
+        note("%s: array %s %s (one value per class) is read as the bias%s; %s"
+             % (checkpoint.file_of(candidates[0].name), excerpt(candidates[0].name),
+                shown_shape(candidates[0].shape),
                 ", the same values as %s" % ", ".join(excerpt(a.name) for a in candidates[1:])
-                if copies else "", BIAS_OPTION))
+                if copies else "", _OTHER_BIAS))
         return candidates[0]
     others = [a for a in arrays if a is not weights and len(a.shape) == 1]
     if candidates:
@@ -263,6 +294,7 @@ class Checkpoint:
         self.labels = None      # a classifier's {id: label}, once its head is chosen
         self._arrays = {}       # file -> its [Array], for the files opened
         self._where = None      # tensor name -> shard file, for an index
+        self._derived = {}      # a head made of stored arrays: name -> (Array, a part's name)
         if os.path.isdir(path):
             config = os.path.join(path, "config.json")
             if os.path.isfile(config):
@@ -331,8 +363,14 @@ class Checkpoint:
         return [a.name for a in self._arrays[self.weights_path]]
 
     def file_of(self, name):
-        """The file that holds the tensor ``name``."""
+        """The file that holds the tensor ``name`` (of a derived head: its part's)."""
+        name = self._derived[name][1] if name in self._derived else name
         return self.weights_path if self._where is None else self._where[name]
+
+    def derive(self, array, part):
+        """Keep ``array``, a head made of stored arrays, whose part ``part``
+        names the file it is said to be in."""
+        self._derived[array.name] = (array, part)
 
     def arrays_beside(self, name):
         """The Arrays of the file holding ``name``, opening it if need be."""
@@ -347,6 +385,8 @@ class Checkpoint:
 
     def array(self, name, what, option):
         """The Array called ``name``, or InputError listing the names."""
+        if name in self._derived:
+            return self._derived[name][0]
         if self._where is not None and name not in self._where:
             shown = sorted(self._where)
             raise InputError("%s has no tensor %s; it has: %s%s" % (
@@ -378,12 +418,28 @@ def _tied(config, where):
                      % (where, describe_json(tie), WEIGHTS_OPTION))
 
 
-def _weights_name(checkpoint, note):
-    """The output layer's name, chosen from the usual names (with a note),
-    or None if no usual name is there."""
+def _head_part(config):
+    """(the config.json object of the part of the model whose head is the
+    model's, the prefix of that part's tensor names): a composite model's
+    decoder, else the model itself.
+
+    >>> _head_part({"model_type": "encoder-decoder", "decoder": {"vocab_size": 9}})
+    ({'vocab_size': 9}, 'decoder.')
+    >>> _head_part({"model_type": "bert"})
+    ({'model_type': 'bert'}, '')
+    """
+    if (isinstance(config, dict) and config.get("model_type") in _COMPOSITES
+            and isinstance(config.get(_DECODER), dict)):
+        return config[_DECODER], _DECODER + "."
+    return config, ""
+
+
+def _weights_name(checkpoint, config, prefix, note):
+    """The output layer's name, chosen from the usual names (under
+    ``prefix``, with a note), or None if no usual name is there."""
     names = set(checkpoint.names)
-    heads = [n for n in _HEADS if n in names]
-    embeddings = [n for n in _EMBEDDINGS if n in names]
+    heads = [prefix + n for n in _HEADS if prefix + n in names]
+    embeddings = [prefix + n for n in _EMBEDDINGS if prefix + n in names]
     where = checkpoint.path
     if len(heads) > 1:
         raise InputError("%s has %d output layers; name one with %s: %s"
@@ -391,7 +447,7 @@ def _weights_name(checkpoint, note):
     if heads:
         note("%s: weights %s: the model's output layer" % (where, excerpt(heads[0])))
         return heads[0]
-    reason = _tied(checkpoint.config, where)
+    reason = _tied(config, where)
     if reason is None:
         return None
     if len(embeddings) > 1:
@@ -452,32 +508,42 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
     if shipped is not None:
         return _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note,
                               find_bias)
-    weights = None
-    labels = classifier_labels(checkpoint.config) if tensor is None else None
+    config, prefix = _head_part(checkpoint.config)
+    weights = concatenated_head(checkpoint, config, tensor, note)
+    labels = classifier_labels(config) if tensor is None and weights is None else None
     if labels is not None:
         # A classifier's head is its classification layer, not the word
         # embedding its name lookup would find; its classes are its labels.
         tensor = classifier_head(checkpoint, labels[0], note)
         checkpoint.labels = labels[1]
-    if tensor is None and not checkpoint.sharded:
+    if weights is None and tensor is None and not checkpoint.sharded:
         # A file with one layer in it needs no names.
         only = _candidates(checkpoint.arrays_beside(None), 2, bias_tensor)
         weights = only[0] if len(only) == 1 else None
         # Unless config.json unties the head from the input embedding: then
         # a lone embedding is not the head, and the lookup by name says so.
         if (weights is not None and weights.name in _EMBEDDINGS
-                and _tied(checkpoint.config, checkpoint.path) is None):
+                and _tied(config, checkpoint.path) is None):
             weights = None
     if weights is None and tensor is None:
-        tensor = _weights_name(checkpoint, note)
-        if tensor is None and checkpoint.config is not None:
-            tensor = head_by_rows(checkpoint, checkpoint.config,
-                                  _tied(checkpoint.config, checkpoint.path) is None, note)
-        if tensor is None and _tied(checkpoint.config, checkpoint.path) is None:
-            raise InputError("%s: config.json has tie_word_embeddings = false, and no array has"
+        if prefix:
+            note("%s: config.json names a composite model (%s): its output layer is its"
+                 " decoder's, found by the decoder's config (model_type %s) among the arrays"
+                 " whose names start with %r" % (
+                     checkpoint.path, describe_json(checkpoint.config["model_type"]),
+                     describe_json(config.get("model_type")), prefix))
+        tensor = _weights_name(checkpoint, config, prefix, note)
+        if tensor is None and config is not None:
+            tensor = head_by_rows(checkpoint, config, _tied(config, checkpoint.path) is None,
+                                  note, prefix)
+        if tensor is None and _tied(config, checkpoint.path) is None:
+            raise InputError("%s: config.json has tie_word_embeddings = false%s, and no array has"
                              " an output layer's usual name (%s); name the output layer with"
-                             " %s%s" % (checkpoint.path, ", ".join(_HEADS), WEIGHTS_OPTION,
+                             " %s%s" % (checkpoint.path, " for its decoder" if prefix else "",
+                                        ", ".join(prefix + n for n in _HEADS), WEIGHTS_OPTION,
                                         _matrices(checkpoint)))
+        if tensor is None and not checkpoint.sharded:
+            tensor = _paired_head(checkpoint, classes_of, note)
         if tensor is None and not checkpoint.sharded:
             weights = choose_array(checkpoint.arrays_beside(None), None, checkpoint.weights_path,
                                    2, "weights", WEIGHTS_OPTION, bias_tensor)
@@ -488,14 +554,14 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
                                 WEIGHTS_OPTION, _matrices(checkpoint)))
     if weights is None:
         weights = checkpoint.array(tensor, "weights", WEIGHTS_OPTION)
-    _monotone_notes(checkpoint.config, checkpoint.path, note)
+    _monotone_notes(config, checkpoint.path, note)
     if bias_tensor is None and not find_bias:
         return weights, None
     classes = classes_of(weights)
     if bias_tensor is not None:
         bias = checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
     else:
-        bias = _named_bias(checkpoint, weights, classes, note)
+        bias = _named_bias(checkpoint, weights, classes, prefix, note)
         if bias is None:
             return weights, _found_bias(_beside_and_heads(checkpoint, weights), weights,
                                         classes, checkpoint, note)
@@ -510,9 +576,11 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
 def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, find_bias):
     """choose_layer's answer for a file that names its output layer: that
     layer and its own bias (none if the file's graph adds none), unless
-    the user names others; its tokens name the classes of a layer of as
-    many classes."""
+    the user names others (weights named by the user keep the bias beside
+    them by name); its tokens name the classes of a layer of as many
+    classes."""
     head = shipped.head
+    named = tensor
     if tensor is None:
         if head is None:
             if shipped.refusal is not None:
@@ -525,11 +593,20 @@ def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, f
                              % (checkpoint.path, WEIGHTS_OPTION, _matrices(checkpoint)))
         note("%s: %s" % (checkpoint.path, head.why))
         tensor = head.weights
-        if bias_tensor is None and find_bias:
-            bias_tensor = head.bias
     weights = checkpoint.array(tensor, "weights", WEIGHTS_OPTION)
-    bias = None if bias_tensor is None else checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
     classes = classes_of(weights)
+    if bias_tensor is not None:
+        bias = checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
+    elif not find_bias:
+        bias = None
+    elif head is not None and tensor == head.weights:
+        # The file's own head: its bias is the one its graph adds, if any.
+        bias = None if head.bias is None else checkpoint.array(head.bias, "bias", BIAS_OPTION)
+        if named is not None and bias is not None:
+            note("%s: array %s is read as the bias: the file's output layer adds it to %s; %s"
+                 % (checkpoint.path, excerpt(bias.name), excerpt(tensor), _OTHER_BIAS))
+    else:
+        bias = _own_bias(checkpoint, weights, classes, note)
     if bias is not None and tuple(bias.shape) not in _per_class(classes):
         raise InputError("%s: array %s %s, the bias, does not have one value for each of the"
                          " %d classes of %s" % (checkpoint.path, excerpt(bias.name),
@@ -538,6 +615,22 @@ def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, f
     if shipped.tokens is not None and len(shipped.tokens) == classes:
         checkpoint.labels = shipped.tokens
     return weights, bias
+
+
+def _paired_head(checkpoint, classes_of, note):
+    """The name of the only matrix with a bias beside it by name, of one
+    value per class (g2p-en's fc_w and fc_b beside its GRU's weights), said
+    in a note; None where there is not exactly one."""
+    arrays = checkpoint.arrays_beside(None)
+    shapes = {array.name: tuple(array.shape) for array in arrays}
+    paired = [array for array in arrays if len(array.shape) == 2
+              and shapes.get(sibling_bias(array.name)) in _per_class(classes_of(array))]
+    if len(paired) != 1:
+        return None
+    note("%s: weights %s %s: no array has an output layer's usual name, and this is the only"
+         " matrix with a bias beside it by name, of one value per class"
+         % (checkpoint.path, excerpt(paired[0].name), shown_shape(paired[0].shape)))
+    return paired[0].name
 
 
 def _beside_and_heads(checkpoint, weights):
@@ -556,31 +649,23 @@ def _beside_and_heads(checkpoint, weights):
     return arrays
 
 
-def _named_bias(checkpoint, weights, classes, note):
+def _named_bias(checkpoint, weights, classes, prefix, note):
     """The bias of ``weights`` by name (said in a note), or None.
 
-    Weights ``X.weight`` are a Linear layer's, whose bias is ``X.bias``: an
-    untied RoBERTa head keeps ``lm_head.decoder.bias``, which the forward
-    pass adds, beside ``lm_head.bias``, which it does not.  Without it, the
-    heads' biases by their usual names; several that differ are an error
-    listing them (which is added is the model's code's to say).
+    Weights ``X.weight`` are a Linear layer's, whose bias is ``X.bias`` (and
+    so ``X.W`` and ``X.b``, ...: sibling_bias): an untied RoBERTa head
+    keeps ``lm_head.decoder.bias``, which the forward pass adds, beside
+    ``lm_head.bias``, which it does not.  Without it, the heads' biases by
+    their usual names; several that differ are an error listing them (which
+    is added is the model's code's to say).
     """
     names = set(checkpoint.names)
     where = checkpoint.path
-    stem, dot, last = weights.name.rpartition(".")
-    own = stem + ".bias" if dot and last == "weight" else None
-    if own in names:
-        bias = checkpoint.array(own, "bias", BIAS_OPTION)
-        if tuple(bias.shape) not in _per_class(classes):
-            raise InputError("%s: array %s %s, the bias of %s by its name, does not have one"
-                             " value for each of its %d classes (stored as (d, C)? then read"
-                             " it transposed)" % (where, excerpt(own), shown_shape(bias.shape),
-                                                  excerpt(weights.name), classes))
-        note("%s: array %s %s is read as the bias (the bias of %s by its name); name another"
-             " with %s" % (where, excerpt(own), shown_shape(bias.shape), excerpt(weights.name),
-                           BIAS_OPTION))
-        return bias
-    named = [checkpoint.array(name, "bias", BIAS_OPTION) for name in _BIASES if name in names]
+    own = _own_bias(checkpoint, weights, classes, note)
+    if own is not None:
+        return own
+    named = [checkpoint.array(prefix + name, "bias", BIAS_OPTION) for name in _BIASES
+             if prefix + name in names]
     for other in named:
         if tuple(other.shape) not in _per_class(classes):
             note("%s: array %s %s is not read as the bias: it does not have one value for each"
@@ -592,9 +677,27 @@ def _named_bias(checkpoint, weights, classes, note):
     if not _equal_values(named):
         raise InputError("%s has %d biases of the output layer that differ; name one with %s:"
                          " %s" % (where, len(named), BIAS_OPTION, listing(named)))
-    note("%s: array %s %s is read as the bias (the output layer's bias by its name%s); name"
-         " another with %s" % (where, excerpt(named[0].name), shown_shape(named[0].shape),
-                               ", the same values as %s" % ", ".join(
-                                   excerpt(a.name) for a in named[1:]) if named[1:] else "",
-                               BIAS_OPTION))
+    note("%s: array %s %s is read as the bias (the output layer's bias by its name%s); %s"
+         % (where, excerpt(named[0].name), shown_shape(named[0].shape),
+            ", the same values as %s" % ", ".join(excerpt(a.name) for a in named[1:])
+            if named[1:] else "", _OTHER_BIAS))
     return named[0]
+
+
+def _own_bias(checkpoint, weights, classes, note):
+    """The bias beside ``weights`` by the pair of their names (said in a
+    note), or None; InputError if it has not one value per class."""
+    own = sibling_bias(weights.name)
+    if own is None or own not in set(checkpoint.names):
+        return None
+    bias = checkpoint.array(own, "bias", BIAS_OPTION)
+    if tuple(bias.shape) not in _per_class(classes):
+        raise InputError("%s: array %s %s, the bias of %s by its name, does not have one"
+                         " value for each of its %d classes (stored as (d, C)? then read"
+                         " it transposed)" % (checkpoint.path, excerpt(own),
+                                              shown_shape(bias.shape), excerpt(weights.name),
+                                              classes))
+    note("%s: array %s %s is read as the bias (the bias of %s by its name); %s"
+         % (checkpoint.path, excerpt(own), shown_shape(bias.shape), excerpt(weights.name),
+            _OTHER_BIAS))
+    return bias

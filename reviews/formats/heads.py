@@ -11,6 +11,9 @@ those names:
   that says so (``classifier``, ``score``, ``out_proj``, ...) over others of
   that shape (BERT's token-type embedding has 2 rows too).  Its classes are
   named by ``id2label``, not by the tokenizer.
+* MobileBERT's masked-language head multiplies by the concatenation, along
+  d, of its word embedding (V x e) and ``cls.predictions.dense.weight``
+  transposed (V x (d - e)): its head is that V x d matrix, made from both.
 * A language model whose head has no usual name has as head the 2-D array
   of ``vocab_size`` rows (``tgt_vocab_size`` for a translation model's
   target side), the input embedding left out where config.json unties it;
@@ -23,14 +26,18 @@ with why each fits.
     added_tokens        {id: token} a model's tokenizer adds past its vocabulary file
     classifier_head     the name of a classifier's head (a note says why)
     head_by_rows        the name of the only matrix of vocab_size rows, or None
+    concatenated_head   MobileBERT's head, made from its two stored matrices
 """
 
+import array as _array
 import decimal
 
 from reviews.errors import InputError
+from reviews.formats.binary import Array
 from reviews.shown import excerpt, shown_shape
 
-__all__ = ["classifier_labels", "classifier_head", "head_by_rows", "added_tokens"]
+__all__ = ["classifier_labels", "classifier_head", "head_by_rows", "concatenated_head",
+           "added_tokens"]
 
 # What transformers calls a model with a classification head, by the end of its name.
 _CLASSIFIERS = ("ForSequenceClassification", "ForTokenClassification",
@@ -47,6 +54,12 @@ _M2M100_LANGUAGES = (
     " ur uz vi wo xh yi yo zh zu").split()
 # The labels of a classifier whose config.json names neither id2label nor num_labels.
 _DEFAULT_LABELS = 2
+# MobileBERT's head (transformers' MobileBertLMPredictionHead) multiplies by
+# cat([decoder.weight.t(), dense.weight], dim=0); the decoder is tied to the
+# word embedding unless config.json says tie_word_embeddings = false.
+_DENSE = "cls.predictions.dense.weight"
+_DECODER, _EMBEDDING = ("cls.predictions.decoder.weight",
+                        "mobilebert.embeddings.word_embeddings.weight")
 
 
 def classifier_labels(config):
@@ -111,10 +124,11 @@ def classifier_head(checkpoint, labels, note):
                      % (where, labels, len(chosen), _why(chosen, "%d rows" % labels)))
 
 
-def head_by_rows(checkpoint, config, untied, note):
+def head_by_rows(checkpoint, config, untied, note, prefix=""):
     """The name of the head by its rows (``vocab_size``; a note says why),
-    None where config.json gives no vocabulary size or no matrix has it, or
-    InputError listing the candidates that differ."""
+    among the arrays whose names start with ``prefix`` (a composite's
+    decoder's); None where config.json gives no vocabulary size or no
+    matrix has it, or InputError listing the candidates that differ."""
     size = None
     for key in ("vocab_size", "tgt_vocab_size"):
         value = config.get(key) if isinstance(config, dict) else None
@@ -123,7 +137,7 @@ def head_by_rows(checkpoint, config, untied, note):
     if size is None:
         return None
     found = [a for a in checkpoint.all_arrays() if len(a.shape) == 2 and a.shape[0] == size
-             and not (untied and "embed" in a.name)]
+             and a.name.startswith(prefix) and not (untied and "embed" in a.name)]
     if not found:
         return None
     distinct = _distinct(found)
@@ -138,6 +152,71 @@ def head_by_rows(checkpoint, config, untied, note):
                                  ", the same values as %s" % ", ".join(
                                      excerpt(a.name) for a in found[1:]) if found[1:] else ""))
     return found[0].name
+
+
+def concatenated_head(checkpoint, config, tensor, note):
+    """MobileBERT's head as one Array, concat(decoder weight, dense
+    weight^T) along d, where ``tensor`` is None (a note says why) or its
+    name; None for another model or another tensor (a note where that
+    tensor is only the head's first columns).  InputError where the parts
+    are missing or do not fit."""
+    names = set(checkpoint.names)
+    if _DENSE not in names:
+        return None
+    untied = isinstance(config, dict) and config.get("tie_word_embeddings") is False
+    first = next((name for name in (_DECODER,) + (() if untied else (_EMBEDDING,))
+                  if name in names), None)
+    name = "concat(%s, %s.T)" % (first or _DECODER, _DENSE)
+    if tensor in (_DECODER, _EMBEDDING):
+        note("%s: array %s is only the first columns of MobileBERT's head, %s; without"
+             " tensor=... or --tensor the whole head is read" % (checkpoint.path,
+                                                                  excerpt(tensor), name))
+    if tensor not in (None, name):
+        return None
+    where = checkpoint.path
+    if first is None:
+        raise InputError("%s: MobileBERT's head multiplies by %s, and the model has no %s%s;"
+                         " name the weights with tensor=... or --tensor" % (
+                             where, name, excerpt(_DECODER),
+                             "" if untied else " nor " + excerpt(_EMBEDDING)))
+    embedding = checkpoint.array(first, "weights", "tensor=... or --tensor")
+    dense = checkpoint.array(_DENSE, "weights", "tensor=... or --tensor")
+    if (len(embedding.shape) != 2 or len(dense.shape) != 2
+            or dense.shape[1] != embedding.shape[0] or dense.dtype != embedding.dtype):
+        raise InputError("%s: MobileBERT's head multiplies by %s, but %s %s %s and %s %s %s do"
+                         " not fit (V x e and (d - e) x V, one dtype)" % (
+                             where, name, excerpt(first), shown_shape(embedding.shape),
+                             embedding.dtype, excerpt(_DENSE), shown_shape(dense.shape),
+                             dense.dtype))
+    classes, width = embedding.shape[0], embedding.shape[1] + dense.shape[0]
+    note("%s: weights %s (%d, %d): MobileBERT's head, which multiplies by the concatenation"
+         " of %s %s and %s %s transposed, not by either alone"
+         % (where, excerpt(name), classes, width, excerpt(first),
+            shown_shape(embedding.shape), excerpt(_DENSE), shown_shape(dense.shape)))
+    head = Array(name, (classes, width), embedding.dtype,
+                 lambda: (_concatenated(embedding, dense, where), False))
+    checkpoint.derive(head, first)
+    return head
+
+
+def _concatenated(first, second, where):
+    """The flat values, in C order, of the rows of ``first`` (V x e), each
+    followed by the column of ``second`` ((d - e) x V) of its class."""
+    (flat, fortran), (other, other_fortran) = first.load(), second.load()
+    if flat.format != other.format:
+        raise InputError("%s: %s and %s are read as different kinds of numbers"
+                         % (where, excerpt(first.name), excerpt(second.name)))
+    classes, width = first.shape
+    depth = second.shape[0]
+    parts = []
+    for c in range(classes):
+        parts.append((flat[c::classes] if fortran else flat[c * width:(c + 1) * width])
+                     .tobytes())
+        parts.append((other[c * depth:(c + 1) * depth] if other_fortran
+                      else other[c::classes]).tobytes())
+    values = _array.array(flat.format)
+    values.frombytes(b"".join(parts))
+    return memoryview(values)
 
 
 def _distinct(arrays):

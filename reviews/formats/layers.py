@@ -58,7 +58,7 @@ from collections import namedtuple
 from reviews.errors import InputError
 from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Checkpoint,
                                         bias_like, choose_array, choose_layer, folder_config,
-                                        reader_kind)
+                                        reader_kind, sibling_bias)
 from reviews.formats.embeddings import embedding_rows
 from reviews.formats.final_norm import feeding_norm, named_norm
 from reviews.formats.heads import added_tokens
@@ -75,6 +75,7 @@ _SEPARATORS = {".csv": ",", ".tsv": "\t", ".txt": None, ".vec": None}
 # Text files that may hold GloVe or word2vec vectors, a token per line.
 _WORD_VECTORS = (".txt", ".vec")
 _INDEX = ".index.json"
+_NO_BIAS = "no bias is read (no_bias=True or --no-bias)"
 
 Layer = namedtuple("Layer", "weights bias weights_tensor bias_tensor files tokens norm",
                    defaults=(None,))
@@ -168,13 +169,12 @@ def _text_file(path, extension):
     return text, extension
 
 
-def _unread_bias(arrays, weights, classes, path, bias_path, note):
-    """A note for each array of one value per class left unread because
-    the bias comes from ``bias_path``: dropping one silently would change
-    the verdicts."""
+def _unread_bias(arrays, weights, classes, path, why, note):
+    """A note for each array of one value per class left unread, and
+    ``why``: dropping one silently would change the verdicts."""
     for array in bias_like(arrays, weights, classes):
-        note("%s: array %s %s (one value per class) is not read: the bias comes from %s"
-             % (path, excerpt(array.name), shown_shape(array.shape), bias_path))
+        note("%s: array %s %s (one value per class) is not read: %s"
+             % (path, excerpt(array.name), shown_shape(array.shape), why))
 
 
 def _is_model(path):
@@ -187,7 +187,7 @@ def _classes(array, transpose):
     return array.shape[-1 if transpose else 0] if array.shape else 0
 
 
-def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path, norm):
+def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path, no_bias, norm):
     """(Layer(weights, bias, weights_tensor, bias_tensor, files), oriented)
     of ``path``: oriented if the file says which axis holds the classes."""
     if norm not in (None, "auto") and not _is_model(path):
@@ -198,12 +198,12 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path, norm):
             checkpoint = Checkpoint(path, stack)
             chosen, found = choose_layer(checkpoint, tensor, bias_tensor,
                                          lambda array: _classes(array, transpose), note,
-                                         find_bias=bias_path is None)
+                                         find_bias=bias_path is None and not no_bias)
             where = checkpoint.file_of(chosen.name)
             weights = _weight_rows(chosen, where, transpose)
-            if bias_path is not None:
-                _unread_bias(checkpoint.arrays_beside(chosen.name), chosen, len(weights),
-                             where, bias_path, note)
+            if bias_path is not None or no_bias:
+                _unread_bias(checkpoint.arrays_beside(chosen.name), chosen, len(weights), where,
+                             _NO_BIAS if no_bias else "the bias comes from %s" % bias_path, note)
             bias = None if found is None else _vector(found, checkpoint.file_of(found.name))
             width = len(weights[0])
             if norm == "auto":
@@ -279,29 +279,32 @@ def _read_bias(path, tensor, note):
 
 
 def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
-               note=None):
+               no_bias=False, binary=False, note=None):
     """(weights, bias or None) read exactly from ``path`` and ``bias_path``.
 
     ``path`` is a layer file, or a model: a folder with config.json and its
     weights, an ``*.index.json`` of shards, or a weights file.  ``tensor``
     and ``bias_tensor`` name arrays of a model, .npz or .safetensors file
     (the bias from ``bias_path`` if given, else from ``path``); unnamed,
-    they are found as reviews.formats.checkpoint says.  ``transpose`` reads
-    weights stored as (d, C).  A separate bias file must have one number per
-    class.  ``-`` reads JSON or CSV from standard input (JSON if it starts
-    with [ or {).  ``note``, if given, is called with a line of text for
-    what the user should know but is not an error: a header row skipped,
-    an array chosen without being named (an output layer or its bias), an
-    array of one value per class left unread, or d > C (the layer may be
-    stored transposed).
+    they are found as reviews.formats.checkpoint says, and weights named
+    keep the bias beside them by name.  ``no_bias`` reads no bias at all,
+    for W x alone.  ``transpose`` reads weights stored as (d, C).  A
+    separate bias file must have one number per class.  ``-`` reads JSON
+    or CSV from standard input (JSON if it starts with [ or {).  With
+    ``binary``, a layer of one row is read as the two rows of its binary
+    decision (see read_model).  ``note``, if given, is called with a line of text for what the user
+    should know but is not an error: a header row skipped, an array chosen
+    without being named (an output layer or its bias), an array of one
+    value per class left unread, d > C (the layer may be stored
+    transposed), or a layer of one row read as a binary decision.
     """
     layer = read_model(path, bias_path, tensor=tensor, bias_tensor=bias_tensor,
-                       transpose=transpose, note=note)
+                       transpose=transpose, no_bias=no_bias, binary=binary, note=note)
     return layer.weights, layer.bias
 
 
 def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose=False,
-               vocab=None, note=None, norm=None):
+               no_bias=False, binary=False, vocab=None, note=None, norm=None):
     """Layer(weights, bias, weights_tensor, bias_tensor, files, tokens, norm):
     what read_layer reads, with the tensors chosen (Tensor(name, dtype,
     shape), None for text), the files read, in order, the tokens of the
@@ -310,12 +313,26 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
     feeds the head: with ``norm`` "auto", the one a model folder's
     config.json names (reviews.formats.final_norm, with a note either way);
     with ("layernorm" or "rmsnorm", weight name, bias name), the one read
-    from those tensors of the model (None: weight 1, bias 0); else None."""
+    from those tensors of the model (None: weight 1, bias 0); else None.
+
+    A head of one output is a binary decision, logit > 0 (a sigmoid above
+    1/2), not a softmax of one class: with ``binary`` (as check-layer reads
+    layers) it is read as the two classes of that decision, "logit > 0"
+    (its row w and bias b) and "logit < 0" (a row of zeros and bias 0),
+    whose argmax is the decision, so that each verdict says whether some
+    input reaches that side."""
     for what, value in (("path", path), ("bias_path", bias_path), ("tensor", tensor),
                         ("bias_tensor", bias_tensor), ("vocab", vocab)):
         if not (isinstance(value, str) or value is None and what != "path"):
             raise TypeError("%s must be a str%s, not %s" % (
                 what, "" if what == "path" else " or None", type(value).__name__))
+    for what, value in (("no_bias", no_bias), ("binary", binary)):
+        if not isinstance(value, bool):
+            raise TypeError("%s must be a bool, not %s" % (what, type(value).__name__))
+    if no_bias and (bias_path is not None or bias_tensor is not None):
+        raise InputError("no_bias=True (--no-bias) reads no bias: do not also name one (%s)"
+                         % ("bias_path, --bias" if bias_path is not None
+                            else "bias_tensor, --bias-tensor"))
     if path == "-" and bias_path == "-":
         raise InputError("the layer and the bias cannot both come from standard input (-)")
     if vocab == "-":
@@ -326,7 +343,10 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
     path = STDIN if path == "-" else path
     bias_path = STDIN if bias_path == "-" else bias_path
     layer, oriented = _read_weights(path, tensor, bias_tensor if bias_path is None else None,
-                                    transpose, note, bias_path, norm)
+                                    transpose, note, bias_path, no_bias, norm)
+    if no_bias and layer.bias is not None:   # a JSON layer's "bias"
+        note("%s: its bias is not read: %s" % (path, _NO_BIAS))
+        layer = layer._replace(bias=None)
     weights = layer.weights
     if bias_path is not None:
         if layer.bias is not None:
@@ -357,11 +377,37 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
                 tokens = {**added, **tokens}
         layer = layer._replace(tokens=_tokens(tokens, len(weights), vocab, note),
                                files=layer.files + [vocab])
-    if len(weights[0]) > len(weights) and not oriented:
+    # A bias paired with the weights by name, of one value per row, says the rows are classes.
+    paired = (layer.weights_tensor is not None and layer.bias_tensor is not None
+              and layer.bias_tensor.name == sibling_bias(layer.weights_tensor.name))
+    if len(weights[0]) > len(weights) and not oriented and not paired:
         note("%s: %d class%s of dimension d = %d > C: if the layer is stored as (d, C),"
              " read it transposed" % (path, len(weights), "" if len(weights) == 1 else "es",
                                       len(weights[0])))
+    if binary and len(weights) == 1:
+        layer = _binary_decision(layer, path, note)
     return layer
+
+
+def _binary_decision(layer, path, note):
+    """A head of one output as the two classes of its decision: logit > 0
+    (its row w and bias b) and logit < 0 (a row of zeros, bias 0), whose
+    argmax is that decision; a note says so."""
+    row = layer.weights[0]
+    if isinstance(row, _array.array):
+        zeros = _array.array(row.typecode, bytes(row.itemsize * len(row)))
+    else:
+        zeros = [0] * len(row)
+    named = (layer.tokens or {}).get(0)
+    tokens = ({0: "logit > 0", 1: "logit < 0"} if named is None else
+              {0: "%s (logit > 0)" % named, 1: "not %s (logit < 0)" % named})
+    note("%s: one output: a binary decision, logit > 0 (a sigmoid above 1/2), not a softmax of"
+         " one class; read as two classes, 0 %r (the head's row and bias) and 1 %r (zeros),"
+         " whose argmax is that decision: each is argmaxable where some input reaches its side"
+         % (path, tokens[0], tokens[1]))
+    return layer._replace(weights=[row, zeros],
+                          bias=None if layer.bias is None else list(layer.bias) + [0],
+                          tokens=tokens)
 
 
 def _c_order(flat, shape):

@@ -27,6 +27,19 @@ by hand) after all others.  The entity recognizer's actions are "B-", "I-",
 "S", "D", "L-", "R-" and "B-".  Which system a component has is its factory
 in the pipeline's config.cfg, else its folder's name ("ner", "parser").
 
+A model that ends in thinc's Softmax layer (spaCy's tagger, morphologizer,
+senter and the textcat architectures TextCatEnsemble, TextCatReduce,
+TextCatCNN and TextCatParametricAttention) has it as output layer: its W
+and b, whose argmax is the label the component predicts.  Its last layer is
+the last of the root's layers, which thinc writes right after the root (a
+chain's name joins its layers' names with ">>").  Their classes are named
+by the component's ``cfg`` beside ``model``: its "labels" (tagger,
+textcat), the keys of its "labels_morph" (morphologizer), or "I" and "S"
+for the senter, whose labels are spaCy's code's.  A model that ends in
+thinc's Logistic (a multi-label textcat: each class is its own decision,
+score above a threshold) or in a softmax over TextCatBOW's hashed n-gram
+table is refused, with why.
+
     thinc_arrays    the Arrays of an open thinc ``model`` file
     move_names      the class names of a spaCy transition system, from its moves
     MAX_BYTES       2**30: the largest ``model`` file read
@@ -56,6 +69,25 @@ _ENTITY_MOVES = {1: "B", 2: "I", 3: "L", 4: "U"}
 _ENTITY_MISSING, _ENTITY_OUT = 0, 5
 _PARSER_MOVES = {0: "S", 1: "D", 2: "L", 3: "R", 4: "B"}
 _FACTORIES = {"ner": "ner", "beam_ner": "ner", "parser": "parser", "beam_parser": "parser"}
+_CFG = "cfg"
+# thinc's names of its Softmax layers (Softmax, Softmax_v2), of the layers
+# that end a model whose outputs are no softmax of a Linear layer's (a
+# multi-label textcat's Logistic; TextCatBOW's softmax over its hashed
+# table), and of the wrappers that pass a layer's outputs on unchanged.
+_SOFTMAX = "softmax"
+_NOT_SOFTMAX = {
+    "logistic": "thinc's Logistic layer: each class is its own decision (a multi-label"
+                " classifier: a sigmoid of its logit above a threshold), not the argmax of the"
+                " logits",
+    "softmax_activation": "a softmax over thinc's SparseLinear layer (spaCy's TextCatBOW), whose"
+                          " weights are a hash table of n-gram features, not a matrix read here"}
+_WRAPPERS = ("with_array(", "with_cpu(", "with_padded(", "with_list(", "with_ragged(",
+             "resizable(")
+# spaCy nests two at most (with_cpu(resizable(...))); each level costs a pass
+# over the name, so a name of a million wrappers is not unwrapped.
+_MOST_WRAPPERS = 8
+# spaCy's SentenceRecognizer names its two classes in its code, not its cfg.
+_SENTER_LABELS = ("I", "S")
 
 
 def thinc_arrays(handle, size, path):
@@ -110,7 +142,7 @@ def thinc_arrays(handle, size, path):
         seen.add(array.name)
     found = _upper(nodes, params, path)
     if found is None:
-        return Arrays(arrays)
+        return _softmax_arrays(arrays, nodes, params, names, path)
     upper, classes = found
     tokens, files = _classes(path)
     if tokens is None:
@@ -241,10 +273,127 @@ def _upper(nodes, params, path):
     return upper, shape[0]
 
 
-def _system(folder):
-    """(transition system, [files read]) of the component whose folder is
-    ``folder``: its factory in the pipeline's config.cfg, else its folder's
-    name; the system is "ner", "parser", or None if neither says."""
+def _softmax_arrays(arrays, nodes, params, names, path):
+    """The Arrays of a model that is no parser: with its Softmax head and
+    its labels where it ends in one, refused where it ends in a layer that
+    makes no argmax of a Linear layer's outputs."""
+    last = _last_layer(nodes)
+    step = _unwrapped(nodes[0 if last is None else last]["name"])
+    if step in _NOT_SOFTMAX:
+        return Arrays(arrays, refusal=InputError(
+            "%s: the model ends in %s; name a layer with tensor=... or --tensor to check it"
+            " as a softmax all the same" % (path, _NOT_SOFTMAX[step])))
+    if step != _SOFTMAX:
+        return Arrays(arrays)
+    head = (last if last is not None and nodes[last]["name"] == _SOFTMAX
+            else _wrapped_softmax(nodes, params, nodes[0 if last is None else last]))
+    if head is None:
+        return Arrays(arrays)
+    weights, bias = params[head].get("W"), params[head].get("b")
+    if weights is None or bias is None:
+        raise InputError("%s: the Softmax layer (node %d) that ends the model has no W and b"
+                         % (path, head))
+    shape, bias_shape = weights[b"shape"], bias[b"shape"]
+    if len(shape) != 2 or bias_shape != shape[:1]:
+        raise InputError("%s: the Softmax layer's W %s and b %s are not a Linear layer's"
+                         " (classes x inputs, and one value a class)"
+                         % (path, shown_shape(shape), shown_shape(bias_shape)))
+    factory, tokens, files = _labels(path)
+    if tokens is None:
+        named = ""
+    elif len(tokens) == shape[0]:
+        named = "; its classes are named by %s" % (
+            "spaCy's senter (I, S)" if factory == "senter" else "the labels of " + files[0])
+    else:
+        named = "; %s names %d labels, not %d: its classes are not named" % (
+            files[0], len(tokens), shape[0])
+        tokens = None
+    why = ("weights %r %s and bias %r: thinc's Softmax layer (node %d) that ends the model%s,"
+           " whose argmax is the label predicted%s"
+           % (names[head] + ".W", shown_shape(shape), names[head] + ".b", head,
+              "" if factory is None else " of spaCy's %s" % excerpt(factory), named))
+    return Arrays(arrays, Head(names[head] + ".W", names[head] + ".b", why),
+                  None if tokens is None else dict(enumerate(tokens)), files)
+
+
+def _last_layer(nodes):
+    """The index of the last of the root's layers, where the root is a chain
+    (its name their names joined by ">>"; thinc writes its layers right
+    after it), else None."""
+    root, at = nodes[0]["name"], 0
+    for index in range(1, len(nodes)):
+        name = nodes[index]["name"]
+        if not root.startswith(name, at):
+            return None
+        at += len(name)
+        if at == len(root):
+            return index if index > 1 else None
+        if not root.startswith(">>", at):
+            return None
+        at += 2
+    return None
+
+
+def _unwrapped(name):
+    """The name of the layer inside thinc's wrappers (with_array(...), ...),
+    at most _MOST_WRAPPERS of them.
+
+    >>> _unwrapped("with_array(softmax)"), _unwrapped("with_array(a)>>with_array(b)")
+    ('softmax', 'with_array(a)>>with_array(b)')
+    """
+    for _ in range(_MOST_WRAPPERS):
+        wrapper = next((w for w in _WRAPPERS if name.startswith(w)
+                        and _closes_last(name, len(w) - 1)), None)
+        if wrapper is None:
+            break
+        name = name[len(wrapper):-1]
+    return name
+
+
+def _closes_last(name, opening):
+    """Whether the bracket at ``opening`` closes at the end of ``name``."""
+    depth = 0
+    for at in range(opening, len(name)):
+        depth += {"(": 1, ")": -1}.get(name[at], 0)
+        if depth == 0:
+            return at == len(name) - 1
+    return False
+
+
+def _wrapped_softmax(nodes, params, wrapper):
+    """The index of the only Softmax layer with W that has the wrapper's
+    dimensions (those it knows), or None."""
+    found = [index for index, node in enumerate(nodes) if node["name"] == _SOFTMAX
+             and params[index].get("W") is not None
+             and all(node["dims"].get(key) == value for key, value in wrapper["dims"].items()
+                     if key in ("nO", "nI") and value is not None)]
+    return found[0] if len(found) == 1 else None
+
+
+def _labels(path):
+    """(factory, [label, ...] or None, [files read]) of the component whose
+    ``model`` is ``path``: the labels of its ``cfg``, the keys of a
+    morphologizer's "labels_morph", spaCy's own for a senter."""
+    folder = os.path.dirname(path)
+    factory, files = _factory(folder)
+    if factory == "senter":
+        return factory, list(_SENTER_LABELS), files
+    cfg = os.path.join(folder, _CFG)
+    if not os.path.lexists(cfg):
+        return factory, None, files
+    document = parse_json(read_text(cfg), cfg)
+    key = "labels_morph" if factory == "morphologizer" else "labels"
+    labels = document.get(key) if isinstance(document, dict) else None
+    if isinstance(labels, dict):
+        labels = list(labels)
+    if not (isinstance(labels, list) and all(isinstance(label, str) for label in labels)):
+        return factory, None, files
+    return factory, labels, [cfg] + files
+
+
+def _factory(folder):
+    """(factory, [files read]) of the component whose folder is ``folder``:
+    its factory in the pipeline's config.cfg, else its folder's name."""
     component = os.path.basename(os.path.abspath(folder))
     # Named as the user named the component (relative stays relative).
     config = os.path.normpath(os.path.join(folder, os.pardir, _CONFIG))
@@ -257,8 +406,8 @@ def _system(folder):
             elif section == "components." + component:
                 key, _, value = line.partition("=")
                 if key.strip() == "factory":
-                    return _FACTORIES.get(value.strip().strip('"')), [config]
-    return _FACTORIES.get(component), []
+                    return value.strip().strip('"'), [config]
+    return component, []
 
 
 def _classes(path):
@@ -267,7 +416,8 @@ def _classes(path):
     moves = os.path.join(folder, _MOVES)
     if not os.path.lexists(moves):
         return None, []   # a FIFO or a folder there is refused by open_regular, not skipped
-    system, files = _system(folder)
+    factory, files = _factory(folder)
+    system = _FACTORIES.get(factory)
     if system is None:
         return None, []
     handle, size = open_regular(moves)

@@ -71,6 +71,8 @@ def _layer_at_hand(joined, layer_path, bias_path):
                        tensor=provenance.weights_tensor and provenance.weights_tensor.name,
                        bias_tensor=provenance.bias_tensor and provenance.bias_tensor.name,
                        transpose=provenance.transpose,
+                       # Shards of W x alone (--no-bias) read none of the file's bias.
+                       no_bias=not joined.bias and bias is None, binary=True,
                        norm=(norm.kind,) + norm.names if named else None)
     if named and (layer.norm.weight, layer.norm.bias) != (norm.weight, norm.bias):
         raise InputError("%s: its norm's %s are not the ones the shards name"

@@ -25,7 +25,7 @@ class TestModelFolders(unittest.TestCase):
             % model("bert-mlm"),
             "counterexamples: note: %s: array 'cls.predictions.bias' (200,) is read as the bias"
             " (the output layer's bias by its name); name another with bias_tensor=... or"
-            " --bias-tensor" % model("bert-mlm"),
+            " --bias-tensor, or none with no_bias=True or --no-bias" % model("bert-mlm"),
             "counterexamples: note: %s: tokens read from %s"
             % (model("bert-mlm"), model("bert-mlm", "vocab.txt"))])
 

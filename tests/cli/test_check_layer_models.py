@@ -1,12 +1,14 @@
 """Tests of check-layer on model files: arrays chosen by name, notes, errors."""
 
 import json
+import os
 
 from tests.support import FileTestCase
 from tests.support.arrays import npy_bytes, npz_bytes, raw, safetensors_bytes
 from tests.support.commands import (FIGURE_1_CERTIFICATE, FIGURE_1_JSON, FIGURE_1_ROWS,
                                     README_NAME, README_OUTPUT, body, figure_1_npz_members,
                                     in_process, provenance)
+from tests.support.models import model
 
 
 class TestModelFiles(FileTestCase):
@@ -53,7 +55,8 @@ class TestModelFiles(FileTestCase):
         self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, []))
         self.assertEqual(err, "counterexamples: note: %s: array 'final_logits_bias' (4,) is read"
                               " as the bias (the output layer's bias by its name); name another"
-                              " with bias_tensor=... or --bias-tensor\n" % path)
+                              " with bias_tensor=... or --bias-tensor, or none with"
+                              " no_bias=True or --no-bias\n" % path)
 
     def test_bias_tensor_from_a_separate_bias_file(self):
         layer = self.write("fig1.json", FIGURE_1_JSON)
@@ -87,6 +90,23 @@ class TestModelFiles(FileTestCase):
                 self.assertEqual(in_process("check-layer", path, flag, ""),
                                  (2, "", "counterexamples: error: argument %s: expected an"
                                   " array name, got an empty string\n" % flag))
+
+    def test_no_bias_with_a_bias_named_is_a_usage_error_before_any_reading(self):
+        missing = os.path.join(self.folder.name, "missing.npz")
+        for flags, named in ((["--bias", missing], "--bias"), (["--bias-tensor", "b"],
+                                                              "--bias-tensor")):
+            with self.subTest(named=named):
+                self.assertEqual(in_process("check-layer", missing, "--no-bias", *flags),
+                                 (2, "", "counterexamples: error: --no-bias reads no bias: it"
+                                         " cannot go with %s\n" % named))
+
+    def test_no_bias_checks_w_x_alone(self):
+        path = self.write("l.json", '{"weights": [[0], [1], [2]], "bias": [0, 2, 0]}')
+        status, out, err = in_process("check-layer", path, "--no-bias", "--format", "json")
+        self.assertEqual((status, json.loads(out)["bias"], json.loads(out)["unargmaxable"]),
+                         (0, False, [1]))
+        self.assertEqual(err, "counterexamples: note: %s: its bias is not read: no bias is read"
+                              " (no_bias=True or --no-bias)\n" % path)
 
     def test_transpose_reads_a_layer_stored_as_d_by_c(self):
         columns = "\n".join(",".join(str(row[k]) for row in FIGURE_1_ROWS) for k in range(2))
@@ -128,3 +148,45 @@ class TestModelFiles(FileTestCase):
         self.assertEqual((status, out), (2, ""))
         self.assertEqual(len(err.splitlines()), 1, err)
         self.assertTrue(err.startswith("counterexamples: error: %s" % layer), err)
+
+
+class TestOneLogitHeads(FileTestCase):
+
+    def test_a_one_logit_head_is_its_binary_decision_on_its_inputs(self):
+        # A torch binary classifier (tests/data/models/README.md): after its ReLU
+        # the logit is never above 0, though over all of R^3 both signs are reached.
+        path = model("binary", "binary.pt")
+        status, out, err = in_process("check-layer", path, "--tensor", "2.weight", "--format",
+                                      "json")
+        report = json.loads(out)
+        self.assertEqual((status, report["classes"], report["unargmaxable"]), (0, 2, []))
+        self.assertEqual(report["weights_tensor"]["shape"], [1, 3])
+        self.assertEqual([r["token"] for r in report["results"]], ["logit > 0", "logit < 0"])
+        self.assertIn("%s: one output: a binary decision, logit > 0 (a sigmoid above 1/2), not a"
+                      " softmax of one class; read as two classes, 0 'logit > 0' (the head's row"
+                      " and bias) and 1 'logit < 0' (zeros), whose argmax is that decision: each"
+                      " is argmaxable where some input reaches its side" % path, err)
+        status, out, _ = in_process("check-layer", path, "--tensor", "2.weight", "--inputs",
+                                    "0:inf")
+        self.assertEqual(status, 0)
+        self.assertIn("class 0 'logit > 0': l[0] <= l[1]", out)
+        self.assertIn("1 of 2 classes unargmaxable", out)
+
+    def test_a_constant_logit_reaches_one_side_or_neither(self):
+        for bias, unargmaxable in (("[1]", [1]), ("[-1]", [0]), ("[0]", [0, 1])):
+            with self.subTest(bias=bias):
+                path = self.write("l.json", '{"weights": [[0, 0]], "bias": %s}' % bias)
+                _, out, _ = in_process("check-layer", path, "--format", "json")
+                self.assertEqual(json.loads(out)["unargmaxable"], unargmaxable)
+
+    def test_a_named_class_names_both_sides_and_shards_merge(self):
+        layer = [self.write("l.csv", "1,-1\n"), "--vocab", self.write("v.txt", "spam\n")]
+        status, out, _ = in_process("check-layer", *layer, "--format", "json")
+        self.assertEqual([r["token"] for r in json.loads(out)["results"]],
+                         ["spam (logit > 0)", "not spam (logit < 0)"])
+        shards = []
+        for classes in ("0", "1"):
+            shards.append(os.path.join(self.folder.name, "s%s.json" % classes))
+            self.assertEqual(in_process("check-layer", *layer, "--classes", classes, "--format",
+                                        "json", "--output", shards[-1])[0], 0)
+        self.assertEqual(in_process("merge", *shards, "--format", "json")[1], out)

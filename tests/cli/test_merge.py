@@ -56,6 +56,13 @@ class TestSameAsOneRun(MergeTestCase):
                  "--vocab", self.write("tokens.txt", "alpha\nbeta\ngamma\ndelta\n")]
         self.assertMergedIsWhole(layer, ["0:2", "2:4"])
 
+    def test_shards_of_w_x_alone_of_a_layer_with_a_bias(self):
+        layer = [self.write("w.json", '{"weights": [[0], [1], [2]], "bias": [0, 2, 0]}'),
+                 "--no-bias"]
+        self.assertMergedIsWhole(layer, ["0:1", "1:3"], reports=REPORTS[2:3])
+        self.assertIn("0 of 3 classes unargmaxable", in_process("merge", *self.shards(
+            layer[:1], ["0:1", "1:3"]))[1])
+
     def test_the_released_detectors_question(self):
         layer = [self.write("w.csv", LAYER_CSV), "--bias", self.write("b.csv", "0\n0\n1\n0\n0\n-1\n")]
         self.assertMergedIsWhole(layer, ["0:4", "4:6"], "--box", "100", "--tolerance", "1e-8")

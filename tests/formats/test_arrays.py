@@ -279,8 +279,59 @@ class TestChoosingArrays(FileTestCase):
         weights, bias = read_layer(self.path, tensor="head", note=notes.append)
         self.assertEqual((listed(weights), bias), ([[1, 0], [0, 1], [-1, -1]], [0, 0, 1]))
         self.assertEqual(notes, ["%s: array 'bias' (3,) (one value per class) is read as the bias;"
-                                 " name another with bias_tensor=... or --bias-tensor"
+                                 " name another with bias_tensor=... or --bias-tensor, or"
+                                 " none with no_bias=True or --no-bias"
                                  % self.path])
+
+    def test_weights_named_keep_the_bias_beside_them_by_name(self):
+        # Two arrays of one value per class: only the names pair one with the weights.
+        for weights, bias in (("fc_w", "fc_b"), ("output_layer.W", "output_layer.b"),
+                              ("proj.weight", "proj.bias"), ("dense/kernel:0", "dense/bias:0")):
+            with self.subTest(weights=weights):
+                path = self.write("pair.npz", npz_bytes([
+                    (weights + ".npy", npy_bytes([1, 0, 0, 1, 1, 1], (3, 2))),
+                    ("other.npy", npy_bytes([5, 5, 5], (3,))),
+                    (bias + ".npy", npy_bytes([0, 0, -1], (3,)))]))
+                notes = []
+                self.assertEqual(read_layer(path, tensor=weights, note=notes.append)[1],
+                                 [0, 0, -1])
+                self.assertEqual(notes[0], "%s: array %r (3,) is read as the bias (the bias of"
+                                           " %r by its name); name another with bias_tensor=..."
+                                           " or --bias-tensor, or none with no_bias=True or"
+                                           " --no-bias" % (path, bias, weights))
+
+    def test_a_bias_by_name_of_the_columns_asks_for_the_transpose(self):
+        # Keras keeps a Dense layer's kernel as (d, C).
+        path = self.write("keras.npz", npz_bytes([
+            ("dense/kernel:0.npy", npy_bytes([1, 0, 1, 0, 1, 1], (2, 3))),
+            ("dense/bias:0.npy", npy_bytes([0, 0, -1], (3,)))]))
+        with self.assertRaisesRegex(InputError, r"'dense/bias:0' \(3,\), the bias of"
+                                                r" 'dense/kernel:0' by its name, does not have"
+                                                r" one value for each of its 2 classes"):
+            read_layer(path, tensor="dense/kernel:0")
+        weights, bias = read_layer(path, tensor="dense/kernel:0", transpose=True)
+        self.assertEqual((listed(weights), bias), ([[1, 0], [0, 1], [1, 1]], [0, 0, -1]))
+
+    def test_no_bias_reads_w_x_alone_and_says_what_it_left(self):
+        notes = []
+        weights, bias = read_layer(self.path, tensor="head", no_bias=True, note=notes.append)
+        self.assertEqual((listed(weights), bias), ([[1, 0], [0, 1], [-1, -1]], None))
+        self.assertEqual(notes, ["%s: array 'bias' (3,) (one value per class) is not read: no"
+                                 " bias is read (no_bias=True or --no-bias)" % self.path])
+        path = self.write("l.json", '{"weights": [[0], [1]], "bias": [1, 0]}')
+        notes = []
+        self.assertEqual(read_layer(path, no_bias=True, note=notes.append), ([[0], [1]], None))
+        self.assertEqual(notes, ["%s: its bias is not read: no bias is read (no_bias=True or"
+                                 " --no-bias)" % path])
+
+    def test_no_bias_with_a_bias_named_is_refused(self):
+        for named in ({"bias_tensor": "bias"}, {"bias_path": self.path}):
+            with self.subTest(named=named), self.assertRaisesRegex(
+                    InputError, "^no_bias=True \\(--no-bias\\) reads no bias: do not also"
+                                " name one"):
+                read_layer(self.path, tensor="head", no_bias=True, **named)
+        with self.assertRaisesRegex(TypeError, "^no_bias must be a bool, not int$"):
+            read_layer(self.path, tensor="head", no_bias=1)
 
     def test_several_different_arrays_of_one_value_per_class_are_an_error_listing_them(self):
         # Leaving them unread checked the layer with no bias: a wrong answer.
@@ -328,7 +379,8 @@ class TestChoosingArrays(FileTestCase):
                     self.assertEqual((listed(weights), bias), ([[0, 0], [1, 1], [2, 2]], [0, 1, 0]))
                     self.assertEqual(notes, ["%s: array 'logits_bias' %s (one value per"
                                              " class) is read as the bias; name another with"
-                                             " bias_tensor=... or --bias-tensor"
+                                             " bias_tensor=... or --bias-tensor, or none with"
+                                             " no_bias=True or --no-bias"
                                              % (path, str(shape))])
                     self.assertEqual([r.argmaxable for r in check_layer(weights, bias)],
                                      [True, True, True])

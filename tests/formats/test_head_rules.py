@@ -256,3 +256,143 @@ class TestShardedRefusals(FolderTestCase):
                                                 r" name the weights with tensor=... or --tensor:"
                                                 r" 'b.weight' \(4, 2\) F32; 'a.weight'"):
             read_model(folder)
+
+
+class TestPairedHeads(FileTestCase):
+
+    def test_g2p_en_s_head_is_found_without_tensor_and_oriented_by_its_bias(self):
+        # g2p-en's checkpoint layout (tests/data/models/README.md): fc_w and fc_b
+        # beside a GRU's arrays, whose names pair no weights with a bias.
+        path = model("g2p-en", "checkpoint20.npz")
+        notes = []
+        layer = read_model(path, note=notes.append)
+        self.assertEqual((layer.weights_tensor.name, layer.weights_tensor.shape,
+                          layer.bias_tensor.name), ("fc_w", (8, 12), "fc_b"))
+        # No note asks whether the layer of d = 12 > C = 8 is stored transposed:
+        # its bias by name has one value per row.
+        self.assertEqual(notes, [
+            "%s: weights 'fc_w' (8, 12): no array has an output layer's usual name, and this is"
+            " the only matrix with a bias beside it by name, of one value per class" % path,
+            "%s: array 'fc_b' (8,) is read as the bias (the bias of 'fc_w' by its name); name"
+            " another with bias_tensor=... or --bias-tensor, or none with no_bias=True or"
+            " --no-bias" % path])
+        status, out, _ = in_process("check-layer", path, "--format", "json")
+        self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, [5]))
+
+    def test_two_matrices_with_their_biases_are_not_guessed_between(self):
+        path = self.write("mlp.safetensors", safetensors_bytes([
+            f32("fc1_w", (3, 2), [1, 0, 0, 1, 1, 1]), f32("fc1_b", (3,), [0, 0, 0]),
+            f32("fc2_w", (2, 3), [1, 0, 0, 0, 1, 0]), f32("fc2_b", (2,), [0, 0])]))
+        with self.assertRaisesRegex(InputError, "holds 4 arrays; name the weights"):
+            read_model(path)
+
+    def test_a_bias_found_by_its_shape_alone_leaves_the_transpose_note(self):
+        path = self.write("dc.safetensors", safetensors_bytes([
+            f32("head", (2, 4), [1, 0, 0, 0, 0, 1, 0, 0]), f32("logits_bias", (2,), [0, 0])]))
+        notes = []
+        read_model(path, note=notes.append)
+        self.assertIn("%s: 2 classes of dimension d = 4 > C: if the layer is stored as (d, C),"
+                      " read it transposed" % path, notes)
+
+
+# (folder, head, bias, unargmaxable) of tests/data/models/composites, written by
+# transformers 5.25.0; each head's row 5 was set to the midpoint of rows 3 and 4.
+COMPOSITES = [
+    ("encoder-decoder", "decoder.cls.predictions.decoder.weight",
+     "decoder.cls.predictions.decoder.bias", [0, 5, 9]),
+    ("encoder-decoder-tied", "decoder.bert.embeddings.word_embeddings.weight",
+     "decoder.cls.predictions.bias", [5]),
+    ("vision-encoder-decoder", "decoder.output_projection.weight", None, [5]),
+]
+MOBILEBERT = "concat(%s, cls.predictions.dense.weight.T)"
+
+
+class TestComposites(FolderTestCase):
+
+    def test_a_composite_s_head_is_its_decoder_s_found_by_the_decoder_s_config(self):
+        for folder, head, bias, unargmaxable in COMPOSITES:
+            with self.subTest(folder=folder):
+                path = model("composites", folder)
+                notes = []
+                layer = read_model(path, note=notes.append)
+                self.assertEqual((layer.weights_tensor.name,
+                                  layer.bias_tensor and layer.bias_tensor.name), (head, bias))
+                weights = os.path.join(path, "model.safetensors")
+                self.assertEqual(listed(layer.weights), rows(*safetensors_tensor(weights, head)))
+                if bias is not None:
+                    self.assertEqual(list(layer.bias), safetensors_tensor(weights, bias)[1])
+                self.assertIn("%s: config.json names a composite model" % path, notes[0])
+                status, out, _ = in_process("check-layer", path, "--format", "json")
+                self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, unargmaxable))
+
+    def test_an_untied_decoder_without_a_head_is_refused_for_its_decoder(self):
+        config = {"model_type": "encoder-decoder",
+                  "decoder": {"model_type": "bert", "tie_word_embeddings": False}}
+        folder = self.folder_with(config, [
+            f32("decoder.bert.embeddings.word_embeddings.weight", (3, 2), [0] * 6),
+            f32("encoder.embeddings.word_embeddings.weight", (3, 2), [0] * 6)])
+        with self.assertRaisesRegex(InputError, "config.json has tie_word_embeddings = false for"
+                                                " its decoder, and no array has an output"
+                                                " layer's usual name \\(decoder.lm_head.weight,"):
+            read_model(folder)
+
+    def test_mobilebert_s_head_is_both_its_matrices_not_the_embedding_alone(self):
+        for folder, first, dtype in (("mobilebert", "mobilebert.embeddings.word_embeddings.weight",
+                                      "F32"),
+                                     ("mobilebert-bin", "cls.predictions.decoder.weight",
+                                      "float32")):
+            with self.subTest(folder=folder):
+                path = model("composites", folder)
+                notes = []
+                layer = read_model(path, note=notes.append)
+                self.assertEqual(layer.weights_tensor, (MOBILEBERT % first, dtype, (12, 8)))
+                self.assertEqual(layer.bias_tensor.name, "cls.predictions.bias")
+                self.assertIn("MobileBERT's head, which multiplies by the concatenation of %r"
+                              " (12, 4) and 'cls.predictions.dense.weight' (4, 12) transposed"
+                              % first, notes[0])
+                status, out, _ = in_process("check-layer", path, "--format", "json")
+                self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, [7]))
+        # Each class's row: its embedding, then its column of the dense weight.
+        weights = model("composites", "mobilebert", "model.safetensors")
+        embedding = rows(*safetensors_tensor(weights, "mobilebert.embeddings.word_embeddings.weight"))
+        dense = rows(*safetensors_tensor(weights, "cls.predictions.dense.weight"))
+        self.assertEqual(listed(read_model(model("composites", "mobilebert")).weights),
+                         [embedding[c] + [row[c] for row in dense] for c in range(12)])
+
+    def test_the_embedding_alone_is_read_when_named_with_a_note(self):
+        path = model("composites", "mobilebert")
+        name = "mobilebert.embeddings.word_embeddings.weight"
+        status, out, err = in_process("check-layer", path, "--tensor", name, "--format", "json")
+        # Read alone, the half says class 5 is unargmaxable; the whole head can predict it.
+        self.assertEqual((status, json.loads(out)["unargmaxable"]), (0, [2, 5, 7]))
+        self.assertIn("array %r is only the first columns of MobileBERT's head, %s" % (
+            name, MOBILEBERT % name), err)
+        # The head's own name reads it whole (as merge reads a shard's layer).
+        layer = read_model(path, tensor=MOBILEBERT % name)
+        self.assertEqual((len(layer.weights), len(layer.weights[0])), (12, 8))
+
+    def test_a_sharded_mobilebert_reads_each_part_from_its_shard(self):
+        config = {"model_type": "mobilebert", "vocab_size": 3}
+        folder = self.folder_with(config, [
+            f32("mobilebert.embeddings.word_embeddings.weight", (3, 2), [1, 2, 3, 4, 5, 6])], [
+            f32("cls.predictions.dense.weight", (1, 3), [7, 8, 9]),
+            f32("cls.predictions.bias", (3,), [0, 0, 1])])
+        layer = read_model(folder)
+        self.assertEqual((listed(layer.weights), layer.bias),
+                         ([[1, 2, 7], [3, 4, 8], [5, 6, 9]], [0, 0, 1]))
+        self.assertEqual([os.path.basename(f) for f in layer.files],
+                         ["config.json", "model.safetensors.index.json",
+                          "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"])
+
+    def test_mobilebert_parts_that_do_not_fit_are_one_error_naming_the_architecture(self):
+        for tensors, problem in (
+                ([f32("cls.predictions.dense.weight", (1, 4), [0] * 4),
+                  f32("mobilebert.embeddings.word_embeddings.weight", (3, 2), [0] * 6)],
+                 "do not fit \\(V x e and \\(d - e\\) x V, one dtype\\)"),
+                ([f32("cls.predictions.dense.weight", (1, 3), [0] * 3)],
+                 "the model has no 'cls.predictions.decoder.weight' nor")):
+            with self.subTest(problem=problem):
+                folder = self.folder_with({"model_type": "mobilebert"}, tensors)
+                with self.assertRaisesRegex(InputError, "^%s: MobileBERT's head multiplies by"
+                                                        " concat\\(.*%s" % (folder, problem)):
+                    read_model(folder)

@@ -126,7 +126,8 @@ class TestUntiedHeads(ModelFolders):
                                  ("lm_head.decoder.bias", BIAS))
                 self.assertIn("%s: array 'lm_head.decoder.bias' (4,) is read as the bias (the"
                               " bias of 'lm_head.decoder.weight' by its name); name another"
-                              " with bias_tensor=... or --bias-tensor" % folder, notes)
+                              " with bias_tensor=... or --bias-tensor, or none with"
+                              " no_bias=True or --no-bias" % folder, notes)
                 self.assertIn("%s: array 'lm_head.bias' (4,) (one value per class) is not"
                               " read: the bias is 'lm_head.decoder.bias'"
                               % os.path.join(folder, "model.safetensors"), notes)
@@ -177,7 +178,8 @@ class TestUntiedHeads(ModelFolders):
         self.assertEqual((layer.bias_tensor.name, layer.bias), ("final_logits_bias", BIAS))
         self.assertIn("%s: array 'final_logits_bias' (4,) is read as the bias (the output"
                       " layer's bias by its name, the same values as 'cls.predictions.bias');"
-                      " name another with bias_tensor=... or --bias-tensor" % folder, notes)
+                      " name another with bias_tensor=... or --bias-tensor, or none with"
+                      " no_bias=True or --no-bias" % folder, notes)
 
 
 class TestMonotoneLogits(ModelFolders):

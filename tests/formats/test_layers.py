@@ -32,6 +32,19 @@ class TestFormats(FileTestCase):
     def test_json_without_bias(self):
         self.assertEqual(read_layer(self.write("l.json", '{"weights": [[1]]}')), ([[1]], None))
 
+    def test_one_row_is_read_as_stored_or_as_its_binary_decision(self):
+        path = self.write("l.npy", npy_bytes([0.5, -2], (1, 2), "<f4"))
+        self.assertEqual(listed(read_layer(path)[0]), [[0.5, -2.0]])
+        notes = []
+        weights, bias = read_layer(path, binary=True, note=notes.append)
+        self.assertEqual((listed(weights), bias, weights[1].typecode),
+                         ([[0.5, -2.0], [0.0, 0.0]], None, "f"))
+        self.assertIn("one output: a binary decision, logit > 0", notes[-1])
+        path = self.write("l.json", '{"weights": [[0.9]], "bias": [-1]}')
+        self.assertEqual(read_layer(path, binary=True), ([[Decimal("0.9")], [0]], [-1, 0]))
+        with self.assertRaisesRegex(TypeError, "^binary must be a bool, not str$"):
+            read_layer(path, binary="yes")
+
     def test_csv_rows_and_a_bias_column(self):
         layer = self.write("l.csv", "1, 0.5\n\n-2,3\n")
         bias = self.write("b.csv", "0.25\n-1\n")

@@ -1,5 +1,6 @@
 """Tests of reviews.formats.thinc: spaCy component models, against what spaCy
-3.6.1 itself reads from them (tests/data/spacy/README.md)."""
+itself reads from them (3.6.1 for the parser and entity recognizer, 3.8.18
+for the Softmax heads: tests/data/spacy/README.md)."""
 
 import hashlib
 import io
@@ -12,12 +13,40 @@ import unittest
 from reviews.cli import main
 from reviews.errors import InputError
 from reviews.formats.source import open_regular
+from reviews.formats.layers import read_model
 from reviews.formats.thinc import MAX_BYTES, move_names, thinc_arrays
 from tests.support import ROOT, FileTestCase
+from tests.support.commands import in_process as run
 
 DATA = os.path.join(ROOT, "tests", "data", "spacy")
 PARSER = os.path.join(DATA, "en_core_web_sm-3.6.0", "parser", "model")
 TOY_NER = os.path.join(DATA, "toy_ner", "ner", "model")
+TOY = os.path.join(DATA, "toy_pipeline")
+TAGGER = os.path.join(DATA, "en_core_web_sm-3.8.0", "tagger", "model")
+# What spaCy 3.8 printed for each component of the toy pipeline: its head's
+# name and shape, the SHA-256 of W's and b's float32 bytes, and pipe.labels.
+TOY_HEADS = {
+    "tagger": ("output_layer", (7, 8),
+               "c3a4c35f7b83fb4464f95eb11273218c675c6fcdf1be002b5574c2a982d01c3b",
+               "b348a52b83a0691e95e3eab81adde2892c8c8af468d0ccbe97d53bf0c1fd9f7c",
+               [".", "NN", "NNP", "NNS", "PRP", "VBP", "VBZ"]),
+    "morphologizer": ("output_layer", (7, 8),
+                      "f1ec082e89b24768ef9e89f4555c6be4a2182b370c5e949a05e91a54051d15d2",
+                      "3c0ecf7c6312cab17fc0bf77b13120e13a12319f2540dda4d2bd0d563744a4d9",
+                      ["POS=PROPN", "Number=Sing|POS=VERB", "Number=Plur|POS=NOUN",
+                       "POS=PUNCT", "Number=Sing|POS=NOUN", "Number=Sing|POS=PRON",
+                       "Number=Plur|POS=VERB"]),
+    "senter": ("output_layer", (2, 8),
+               "3e78d7410d5aad2625a3a2a42d2ab29963a9c5d40d5e45f89265582d6fc3fff8",
+               "a82cf8ff5e56129dc837c1ddd9baee23a8d4b539cad9f3f4b0de6ae7fda1dfee", ["I", "S"]),
+    "textcat": ("output_layer", (3, 8),
+                "538608d57376890c1db9ff57041aa05c9b925e980b0863dc120215f974b0e1d0",
+                "17262a059ac83ff785d762de4a09bc22384a6d9637c3ab9a2b04d035103dea28",
+                ["POS", "NEG", "NEU"]),
+    "textcat_ensemble": ("softmax#2", (3, 11),
+                         "d576c38241e9908387358c60f1a3ad79b869d687abdb782f45fdbf20923bbcb9",
+                         "5814d206a71d326907ad50543f9bd9e37cecbf9e12f461f4489a050045571cd1",
+                         ["POS", "NEG", "NEU"])}
 # spaCy's moves.get_class_name(i) for each class i of the toy recognizer.
 TOY_NAMES = ["B-PERSON", "B-GPE", "B-FAC", "I-PERSON", "I-GPE", "I-FAC", "L-PERSON", "L-GPE",
              "L-FAC", "U-PERSON", "U-GPE", "U-FAC", "U-", "O"]
@@ -97,6 +126,17 @@ class TestRealModels(unittest.TestCase):
         self.assertEqual(loaded["upper.b"][:2].tolist(), [0.9204484224319458, 0.9364824891090393])
         self.assertEqual(loaded["upper.W"].format, "f")
 
+    def test_the_upper_layer_named_by_the_user_keeps_its_bias(self):
+        notes = []
+        layer = read_model(PARSER, tensor="upper.W", note=notes.append)
+        self.assertEqual((layer.bias_tensor.name, len(layer.bias)), ("upper.b", 106))
+        self.assertIn("%s: array 'upper.b' is read as the bias: the file's output layer adds it"
+                      " to 'upper.W'; name another with bias_tensor=... or --bias-tensor, or none"
+                      " with no_bias=True or --no-bias" % PARSER, notes)
+        # A layer the file does not name as its head keeps the bias beside it by name.
+        layer = read_model(PARSER, tensor="linear#6.W")
+        self.assertEqual(layer.bias_tensor.name, "linear#6.b")
+
     def test_the_parser_classes_are_named_as_spacy_names_its_moves(self):
         arrays, _ = read(PARSER)
         tokens = arrays.tokens
@@ -135,6 +175,117 @@ class TestRealModels(unittest.TestCase):
                          [(1, "B-GPE"), (4, "I-GPE"), (5, "I-FAC"), (7, "L-GPE"), (8, "L-FAC"),
                           (9, "U-PERSON"), (11, "U-FAC"), (12, "U-")])
         self.assertIn("the upper Linear layer (node 3) of spaCy's parser_model", err.getvalue())
+
+
+class TestSoftmaxHeads(FileTestCase):
+
+    def test_each_toy_component_s_head_is_the_softmax_spacy_predicts_with(self):
+        for component, (node, shape, w_digest, b_digest, labels) in TOY_HEADS.items():
+            with self.subTest(component=component):
+                arrays, loaded = read(os.path.join(TOY, component, "model"))
+                self.assertEqual(arrays.head[:2], (node + ".W", node + ".b"))
+                self.assertEqual([a.shape for a in arrays if a.name == node + ".W"], [shape])
+                self.assertEqual((sha256(loaded[node + ".W"]), sha256(loaded[node + ".b"])),
+                                 (w_digest, b_digest))
+                self.assertEqual(arrays.tokens, dict(enumerate(labels)))
+
+    def test_the_labels_come_from_the_cfg_and_the_factory_from_config_cfg(self):
+        arrays, _ = read(os.path.join(TOY, "morphologizer", "model"))
+        self.assertEqual(arrays.files, [os.path.join(TOY, "morphologizer", "cfg"),
+                                        os.path.join(TOY, "config.cfg")])
+        self.assertIn("thinc's Softmax layer (node 3) that ends the model of spaCy's"
+                      " 'morphologizer', whose argmax is the label predicted; its classes are"
+                      " named by the labels of %s" % arrays.files[0], arrays.head.why)
+        arrays, _ = read(os.path.join(TOY, "senter", "model"))
+        self.assertEqual(arrays.files, [os.path.join(TOY, "config.cfg")])
+        self.assertIn("named by spaCy's senter (I, S)", arrays.head.why)
+        # The ensemble's folder is no factory's name: config.cfg says "textcat".
+        arrays, _ = read(os.path.join(TOY, "textcat_ensemble", "model"))
+        self.assertIn("of spaCy's 'textcat'", arrays.head.why)
+
+    def test_the_real_tagger_of_en_core_web_sm_3_8(self):
+        arrays, loaded = read(TAGGER)
+        self.assertEqual(arrays.head[:2], ("output_layer.W", "output_layer.b"))
+        # spaCy's tagger.model.get_ref("output_layer").get_param("W") and ("b").
+        self.assertEqual(sha256(loaded["output_layer.W"]),
+                         "1b8131ba06ad51d573a43a9dd6b3fc4441ca55f6455a7a6316063d29297dac94")
+        self.assertEqual(sha256(loaded["output_layer.b"]),
+                         "8bb42a23878308b98b89bd1c3044b9feb3617346398a40e626e6b8f4c3c572c4")
+        self.assertEqual((len(arrays.tokens), arrays.tokens[0], arrays.tokens[49]), (50, "$", "``"))
+
+    def test_check_layer_reads_a_tagger_with_its_bias_and_labels(self):
+        folder = os.path.join(TOY, "tagger")
+        _, out, err = run("check-layer", folder, "--box", "0.001", "--format", "json")
+        report = json.loads(out)
+        self.assertEqual((report["bias_tensor"]["name"], report["unargmaxable"]),
+                         ("output_layer.b", [1, 2, 4, 5]))
+        self.assertEqual([r["token"] for r in report["results"][:2]], [".", "NN"])
+        self.assertIn("thinc's Softmax layer (node 3)", err)
+        # Named by the user, the weights keep their bias, with a note; --no-bias drops it.
+        _, out, err = run("check-layer", folder, "--tensor", "output_layer.W", "--box", "0.001",
+                          "--format", "json")
+        self.assertEqual(json.loads(out)["unargmaxable"], [1, 2, 4, 5])
+        self.assertIn("array 'output_layer.b' is read as the bias: the file's output layer adds"
+                      " it to 'output_layer.W'; name another with bias_tensor=... or"
+                      " --bias-tensor, or none with no_bias=True or --no-bias", err)
+        _, out, err = run("check-layer", folder, "--no-bias", "--box", "0.001", "--format", "json")
+        self.assertEqual((json.loads(out)["bias"], json.loads(out)["unargmaxable"]), (False, []))
+        self.assertIn("array 'output_layer.b' (7,) (one value per class) is not read: no bias"
+                      " is read (no_bias=True or --no-bias)", err)
+
+    def test_a_head_the_file_does_not_name_keeps_the_bias_beside_it_by_name(self):
+        # The multi-label textcat names no head; its Linear layer's W and b are a pair.
+        path = os.path.join(TOY, "textcat_multilabel", "model")
+        notes = []
+        layer = read_model(path, tensor="output_layer.W", note=notes.append)
+        self.assertEqual(layer.bias_tensor.name, "output_layer.b")
+        self.assertIn("%s: array 'output_layer.b' (3,) is read as the bias (the bias of"
+                      " 'output_layer.W' by its name)" % path, notes[0])
+        self.assertIsNone(read_model(path, tensor="output_layer.W", no_bias=True).bias)
+
+    def test_models_that_end_in_no_softmax_of_a_linear_layer_are_refused_with_why(self):
+        for component, why in (
+                ("textcat_multilabel", "the model ends in thinc's Logistic layer: each class is"
+                                       " its own decision"),
+                ("textcat_bow", "the model ends in a softmax over thinc's SparseLinear layer"
+                                " \\(spaCy's TextCatBOW\\)")):
+            with self.subTest(component=component):
+                status, out, err = run("check-layer", os.path.join(TOY, component))
+                self.assertEqual((status, out), (2, ""))
+                self.assertRegex(err, "^counterexamples: error: [^\\n]*%s: %s[^\\n]*\\n$"
+                                 % (os.path.join(component, "model"), why))
+
+    def test_labels_of_another_number_are_said_and_not_used(self):
+        folder = os.path.join(self.folder.name, "tagger")
+        os.makedirs(folder)
+        shutil.copy(os.path.join(TOY, "tagger", "model"), folder)
+        self.write(os.path.join("tagger", "cfg"), '{"labels": ["A", "B"]}')
+        arrays, _ = read(os.path.join(folder, "model"))
+        self.assertIsNone(arrays.tokens)
+        self.assertIn("cfg names 2 labels, not 7: its classes are not named", arrays.head.why)
+        self.write(os.path.join("tagger", "cfg"), '{"labels": [1, 2, 3, 4, 5, 6, 7]}')
+        self.assertEqual(read(os.path.join(folder, "model"))[0].tokens, None)
+        self.write(os.path.join("tagger", "cfg"), '{"labels": [')
+        with self.assertRaisesRegex(InputError, "cfg is not valid JSON"):
+            read(os.path.join(folder, "model"))
+
+    def test_a_chain_whose_last_layer_is_no_softmax_names_no_head(self):
+        # Past the wrappers unwrapped (each costs a pass over the name).
+        deep = "with_array(" * 9 + "softmax" + ")" * 9
+        for root, layers in (("tok2vec>>with_array(softmax)", ("tok2vec", "with_array(linear)")),
+                             ("tok2vec>>linear", ("tok2vec", "linear")),
+                             ("with_array(a)>>with_array(softmax)b", ("with_array(a)",)),
+                             ("a>>" + deep, ("a", deep))):
+            with self.subTest(root=root):
+                nodes = [(root, {}, {})] + [(name, {}, {}) for name in layers]
+                nodes.append(("softmax", {}, {"W": numpy_map((2, 1), [1.0, -1.0]),
+                                              "b": numpy_map((2,), [0.0, 0.0])}))
+                data = pack({"nodes": [{"index": i, "name": name, "dims": {}, "refs": refs}
+                                       for i, (name, refs, _) in enumerate(nodes)],
+                             "attrs": [{} for _ in nodes], "params": [p for *_, p in nodes],
+                             "shims": [[] for _ in nodes]})
+                arrays = thinc_arrays(io.BytesIO(data), len(data), "m/model")
+                self.assertIsNone(arrays.head)
 
 
 class TestClassNames(FileTestCase):
