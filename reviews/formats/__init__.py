@@ -13,6 +13,7 @@ extension and builds the layer; each other module reads one kind of file:
     number_text     number text: CSV, whitespace- or semicolon-separated, JSON
     binary          little- or big-endian numbers from a file, into one buffer
     npy             .npy files (a strict header grammar) and .npz archives
+    xz              an .npz or .npy inside xz (model.npz.xz), inflated within limits
     archive         zip members read within their declared sizes
     safetensors     .safetensors files (header and offsets checked first)
     torch           torch checkpoints, zip and legacy, never run

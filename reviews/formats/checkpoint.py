@@ -46,6 +46,7 @@ from reviews.formats.numpy_pickle import numpy_pickle_arrays
 from reviews.formats.onnx import onnx_arrays
 from reviews.formats.thinc import thinc_arrays
 from reviews.formats.torch import torch_arrays
+from reviews.formats.xz import xz_arrays
 
 __all__ = ["ARRAY_READERS", "reader_kind", "Checkpoint", "choose_layer", "choose_array", "bias_like",
            "sibling_bias", "model_files", "folder_config"]
@@ -58,7 +59,8 @@ ARRAY_READERS = {".npy": lambda handle, size, path: npy_arrays(handle, size, pat
                  ".npz": npz_arrays, ".safetensors": safetensors_arrays,
                  ".bin": torch_arrays, ".pt": torch_arrays, ".pth": torch_arrays,
                  ".pkl": numpy_pickle_arrays, ".pickle": numpy_pickle_arrays,
-                 ".onnx": onnx_arrays, ".gguf": gguf_arrays, _COMPONENT_MODEL: thinc_arrays}
+                 ".onnx": onnx_arrays, ".gguf": gguf_arrays, _COMPONENT_MODEL: thinc_arrays,
+                 ".xz": xz_arrays}
 WEIGHTS_OPTION = "tensor=... or --tensor"
 BIAS_OPTION = "bias_tensor=... or --bias-tensor"
 # Where a bias was chosen for the user: how to name another, or none.
