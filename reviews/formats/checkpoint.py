@@ -41,6 +41,7 @@ from reviews.formats.safetensors import safetensors_arrays
 from reviews.formats.source import open_regular, read_text
 from reviews.shown import excerpt, shown_number, shown_shape
 from reviews.formats.number_text import describe_json, parse_json
+from reviews.formats.fasttext import fasttext_arrays, fasttext_or
 from reviews.formats.gguf import gguf_arrays
 from reviews.formats.numpy_pickle import numpy_pickle_arrays
 from reviews.formats.onnx import onnx_arrays
@@ -57,10 +58,10 @@ _COMPONENT_MODEL = "model"
 UNNAMED = "the array"
 ARRAY_READERS = {".npy": lambda handle, size, path: npy_arrays(handle, size, path, UNNAMED),
                  ".npz": npz_arrays, ".safetensors": safetensors_arrays,
-                 ".bin": torch_arrays, ".pt": torch_arrays, ".pth": torch_arrays,
+                 ".bin": fasttext_or(torch_arrays), ".pt": torch_arrays, ".pth": torch_arrays,
                  ".pkl": numpy_pickle_arrays, ".pickle": numpy_pickle_arrays,
                  ".onnx": onnx_arrays, ".gguf": gguf_arrays, _COMPONENT_MODEL: thinc_arrays,
-                 ".xz": xz_arrays}
+                 ".xz": xz_arrays, ".ftz": fasttext_arrays}
 WEIGHTS_OPTION = "tensor=... or --tensor"
 BIAS_OPTION = "bias_tensor=... or --bias-tensor"
 # Where a bias was chosen for the user: how to name another, or none.

@@ -17,6 +17,8 @@ Formats, chosen by the file's extension:
     .safetensors   named tensors: F64, F32, F16, BF16 and integer types
     .bin .pt .pth  torch checkpoints (zip and legacy formats), read
                    without running them (reviews.formats.torch)
+    .bin .ftz      fastText models, a .bin told by its magic number
+                   (reviews.formats.fasttext)
     a folder       a model: config.json and weights, shards through their
                    *.index.json (reviews.formats.checkpoint)
     -              standard input: JSON if it starts with [ or {, else CSV
@@ -98,7 +100,7 @@ def _extension(path):
         open_regular(path)[0].close()
         raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .vec, .npy,"
                          " .npz, .npz.xz, .safetensors, .bin, .pt, .pth, .pkl, .pickle, .onnx,"
-                         " .gguf or a spaCy component's model, or a model folder)"
+                         " .gguf, .ftz or a spaCy component's model, or a model folder)"
                          % (path, extension or "no extension"))
     return extension
 
