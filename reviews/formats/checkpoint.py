@@ -43,6 +43,7 @@ from reviews.shown import excerpt, shown_number, shown_shape
 from reviews.formats.number_text import describe_json, parse_json
 from reviews.formats.fasttext import fasttext_arrays, fasttext_or
 from reviews.formats.gguf import gguf_arrays
+from reviews.formats.keras import keras_arrays
 from reviews.formats.numpy_pickle import numpy_pickle_arrays
 from reviews.formats.onnx import onnx_arrays
 from reviews.formats.thinc import thinc_arrays
@@ -61,7 +62,8 @@ ARRAY_READERS = {".npy": lambda handle, size, path: npy_arrays(handle, size, pat
                  ".bin": fasttext_or(torch_arrays), ".pt": torch_arrays, ".pth": torch_arrays,
                  ".pkl": numpy_pickle_arrays, ".pickle": numpy_pickle_arrays,
                  ".onnx": onnx_arrays, ".gguf": gguf_arrays, _COMPONENT_MODEL: thinc_arrays,
-                 ".xz": xz_arrays, ".ftz": fasttext_arrays}
+                 ".xz": xz_arrays, ".ftz": fasttext_arrays, ".h5": keras_arrays,
+                 ".hdf5": keras_arrays}
 WEIGHTS_OPTION = "tensor=... or --tensor"
 BIAS_OPTION = "bias_tensor=... or --bias-tensor"
 # Where a bias was chosen for the user: how to name another, or none.

@@ -19,6 +19,7 @@ Formats, chosen by the file's extension:
                    without running them (reviews.formats.torch)
     .bin .ftz      fastText models, a .bin told by its magic number
                    (reviews.formats.fasttext)
+    .h5 .hdf5      Keras models and other HDF5 files (reviews.formats.keras)
     a folder       a model: config.json and weights, shards through their
                    *.index.json (reviews.formats.checkpoint)
     -              standard input: JSON if it starts with [ or {, else CSV
@@ -100,7 +101,8 @@ def _extension(path):
         open_regular(path)[0].close()
         raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .vec, .npy,"
                          " .npz, .npz.xz, .safetensors, .bin, .pt, .pth, .pkl, .pickle, .onnx,"
-                         " .gguf, .ftz or a spaCy component's model, or a model folder)"
+                         " .gguf, .ftz, .h5, .hdf5 or a spaCy component's model, or a model"
+                         " folder)"
                          % (path, extension or "no extension"))
     return extension
 
