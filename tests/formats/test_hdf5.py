@@ -81,6 +81,15 @@ class TestKerasModels(FileTestCase):
                       notes[0])
         self.assertForwardPass(layer, expected)
 
+    def test_a_dense_layer_inside_time_distributed_is_the_head_of_every_step(self):
+        expected = EXPECTED["time_distributed"]
+        layer, notes = _read(os.path.join(DATA, "time_distributed.h5"))
+        self.assertEqual(listed(layer.weights), expected["rows"])
+        self.assertEqual(layer.bias, expected["bias"])
+        self.assertIn("from model_config: TimeDistributed 'tagger' (activation softmax)",
+                      notes[0])
+        self.assertForwardPass(layer, expected)
+
     def test_a_model_of_two_outputs_names_no_head_but_its_kernels_can_be_named(self):
         path = os.path.join(DATA, "two_outputs.h5")
         with self.assertRaisesRegex(InputError, r"the model has 2 outputs \('a', 'b'\); name"
