@@ -47,14 +47,13 @@ _POOLS = {"GlobalAveragePooling1D": "Conv1D", "GlobalAveragePooling2D": "Conv2D"
 
 
 def _names(attributes, key):
-    """A list attribute, or the pieces Keras splits a large one into (key0, key1, ...)."""
-    if key in attributes:
-        return attributes[key]
-    pieces, k = [], 0
-    while "%s%d" % (key, k) in attributes:
-        pieces.extend(attributes["%s%d" % (key, k)])
-        k += 1
-    return pieces or None
+    """A list attribute of strings, or the pieces Keras splits a large one
+    into (key0, key1, ...); None where there is none."""
+    pieces = [attributes.get(key)]
+    while "%s%d" % (key, len(pieces) - 1) in attributes:
+        pieces.append(attributes["%s%d" % (key, len(pieces) - 1)])
+    names = [name for piece in pieces if isinstance(piece, list) for name in piece]
+    return names or None
 
 
 def _layers(config, path):
@@ -65,15 +64,9 @@ def _layers(config, path):
     layers = body if isinstance(body, list) else body.get("layers")
     if not isinstance(layers, list) or not all(isinstance(layer, dict) for layer in layers):
         raise InputError("%s: model_config has no list of layers" % path)
-    named = {}
-    for layer in layers:
-        inner = layer.get("config")
-        name = layer.get("name", inner.get("name") if isinstance(inner, dict) else None)
-        if isinstance(name, str):
-            named[name] = layer
+    named = {_name(layer): layer for layer in layers if isinstance(_name(layer), str)}
     if config.get("class_name") == "Sequential":
-        order = [n for n in (layer.get("name", (layer.get("config") or {}).get("name"))
-                             for layer in layers) if isinstance(n, str)]
+        order = [_name(layer) for layer in layers if isinstance(_name(layer), str)]
         return named, order[-1:], order
     outputs = body.get("output_layers") if isinstance(body, dict) else None
     if not isinstance(outputs, list):
@@ -95,27 +88,34 @@ def _inbound(layer, order):
     return None
 
 
+def _config(layer):
+    """A layer's config, {} where it has none (or not an object)."""
+    config = layer.get("config") if isinstance(layer, dict) else None
+    return config if isinstance(config, dict) else {}
+
+
 def _name(layer):
-    return layer.get("name", (layer.get("config") or {}).get("name"))
+    return layer.get("name", _config(layer).get("name"))
 
 
 def _activation(layer):
-    activation = (layer.get("config") or {}).get("activation", "linear")
+    activation = _config(layer).get("activation", "linear")
     return activation if isinstance(activation, str) else repr(activation)
 
 
 def _walk(named, output, order):
-    """(head layer name, pooled, [steps]) from the output back, or (None, why)."""
+    """((head layer's name, the pooling after it or None, [steps]), None),
+    following the layers from the output back; or (None, why not)."""
     steps, name = [], output
     for _ in range(len(named) + 1):
         layer = named.get(name)
         if layer is None:
             return None, "the config has no layer %s" % excerpt(str(name))
         kind = layer.get("class_name")
-        if kind == "Dense" or (kind == "TimeDistributed" and (layer.get("config") or {}).get(
-                "layer", {}).get("class_name") == "Dense"):
-            inner = layer if kind == "Dense" else layer["config"]["layer"]
-            activation = _activation(inner)
+        wrapped = _config(layer).get("layer")
+        if kind == "Dense" or (kind == "TimeDistributed" and isinstance(wrapped, dict)
+                               and wrapped.get("class_name") == "Dense"):
+            activation = _activation(layer if kind == "Dense" else wrapped)
             if activation not in _INCREASING:
                 return None, "its Dense layer %s has activation %s, which may tie logits" % (
                     excerpt(name), excerpt(activation))
