@@ -33,7 +33,7 @@ import zlib
 from collections import namedtuple
 
 from reviews.errors import InputError
-from reviews.formats.binary import Array, read_values, value_count
+from reviews.formats.binary import MAX_DIMENSIONS, Array, read_values, value_count
 from reviews.formats.safetensors import MAX_TENSORS
 from reviews.formats.source import MAX_TEXT_BYTES
 from reviews.shown import excerpt, shown_shape
@@ -311,7 +311,8 @@ def _datatype(file, data, where):
 def _dataspace(file, data, where):
     """The shape of a dataspace message's bytes (() for a scalar)."""
     fields = _Fields(file, data, where, "a dataspace message")
-    version, rank, flags = fields.int(1), fields.int(1), fields.int(1)
+    version, rank = fields.int(1), fields.int(1)
+    fields.take(1)   # flags: maximum sizes follow the sizes, unread
     if version == 1:
         fields.take(5)
     elif version == 2:
@@ -319,8 +320,9 @@ def _dataspace(file, data, where):
             return None   # a null dataspace: no data
     else:
         file.fail("dataspace version %d: versions 1 and 2 are read" % version, where)
-    if rank > 32:
-        file.fail("a dataspace of %d dimensions" % rank, where)
+    if rank > MAX_DIMENSIONS:
+        file.fail("a dataspace of %d dimensions, past the limit of %d"
+                  % (rank, MAX_DIMENSIONS), where)
     return tuple(fields.length() for _ in range(rank))
 
 
