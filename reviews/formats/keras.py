@@ -19,11 +19,11 @@ the mean over positions of a convolution is the same linear map of the
 mean patch, so its kernel (kh, kw, in, C) is a head of d = kh * kw * in,
 fed the mean of its input patches (fer's emotion model ends so).  A file of
 weights only has no config: its last layer with a 2-D kernel is taken, and
-the note says so.  A head of one unit is a binary decision (the sign of
-its logit), not an argmax: refused, saying so.  A model of several
+the note says so.  (A head of one unit, a binary decision, is read as
+reviews.formats.layers reads any head of one output.)  A model of several
 outputs, or whose output comes from another layer, names no head: the
-user names a kernel.  A file without
-Keras's attributes is read as plain HDF5, each dataset an array.
+user names a kernel.  A file without Keras's attributes is read as plain
+HDF5, each dataset an array.
 
     keras_arrays    the Arrays of an open Keras HDF5 file, its head named
 """
@@ -172,10 +172,6 @@ def _head(hdf5, group, layer, pooled, why, arrays, path):
     if bias is not None and tuple(bias.shape) != (classes,):
         return InputError("%s: the output layer %s's bias has shape %s for %d classes"
                           % (path, excerpt(layer), shown_shape(bias.shape), classes))
-    if classes == 1:
-        return InputError("%s: the output layer %s has one unit: the model decides by the sign"
-                          " of its logit (a sigmoid's binary decision), not by an argmax of"
-                          " classes; not read" % (path, excerpt(layer)))
     stored = kernel
     arrays[kernel.name] = Array(kernel.name, (classes, d), kernel.dtype,
                                 lambda: (stored.load()[0], True))

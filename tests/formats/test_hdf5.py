@@ -98,11 +98,14 @@ class TestKerasModels(FileTestCase):
         layer, _ = _read(path, tensor="model_weights/b/b/kernel:0", transpose=True)
         self.assertEqual((len(layer.weights), len(layer.weights[0])), (3, 3))
 
-    def test_a_one_unit_head_is_refused_as_a_binary_decision(self):
-        with self.assertRaisesRegex(InputError, r"^[^\n]*one_unit.h5: the output layer 'gate'"
-                                                 r" has one unit: the model decides by the sign"
-                                                 r" of its logit[^\n]*not read$"):
-            _read(os.path.join(DATA, "one_unit.h5"))
+    def test_a_one_unit_head_is_found_and_read_as_its_binary_decision(self):
+        # deepcut's kind of head: the Dense of one unit, then its two sides.
+        layer, notes = _read(os.path.join(DATA, "one_unit.h5"), binary=True)
+        self.assertEqual(layer.weights_tensor, ("model_weights/gate/gate/kernel:0", "<f4",
+                                                (1, 3)))
+        self.assertEqual(listed(layer.weights)[1], [0.0, 0.0, 0.0])
+        self.assertEqual(layer.tokens, {0: "logit > 0", 1: "logit < 0"})
+        self.assertIn("Dense 'gate' (activation sigmoid)", notes[0])
 
 
 class TestHdf5(FileTestCase):
