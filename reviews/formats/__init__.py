@@ -13,6 +13,7 @@ extension and builds the layer; each other module reads one kind of file:
     number_text     number text: CSV, whitespace- or semicolon-separated, JSON
     binary          little- or big-endian numbers from a file, into one buffer
     npy             .npy files (a strict header grammar) and .npz archives
+    xz              an .npz or .npy inside xz (model.npz.xz), inflated within limits
     archive         zip members read within their declared sizes
     safetensors     .safetensors files (header and offsets checked first)
     torch           torch checkpoints, zip and legacy, never run
@@ -21,12 +22,15 @@ extension and builds the layer; each other module reads one kind of file:
     onnx            ONNX models: initializers, and the head found from the graph
     protobuf        protobuf's wire format (ONNX, SentencePiece)
     gguf            GGUF files (llama.cpp), quantized heads dequantized exactly
+    fasttext        fastText models (.bin, .ftz): the output layer and its labels
+    hdf5            HDF5 as h5py writes it by default: groups, datasets, attributes
+    keras           Keras's HDF5 files: the output layer its model config names
     thinc           spaCy components: thinc's msgpack, the parser's upper layer
     msgpack         msgpack, decoded within limits
     sentencepiece   the pieces of a SentencePiece model file
 
 A file with arrays is read as a list of Array: a name, a shape, a dtype and
 ``load()``, which reads that array's values only when called.  A file that
-names its own output layer (ONNX, GGUF, spaCy) returns an Arrays, a list
-that also says which (its ``head``) and its classes' names.
+names its own output layer (ONNX, GGUF, fastText, Keras, spaCy) returns an
+Arrays, a list that also says which (its ``head``) and its classes' names.
 """

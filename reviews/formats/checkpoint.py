@@ -41,11 +41,14 @@ from reviews.formats.safetensors import safetensors_arrays
 from reviews.formats.source import open_regular, read_text
 from reviews.shown import excerpt, shown_number, shown_shape
 from reviews.formats.number_text import describe_json, parse_json
+from reviews.formats.fasttext import fasttext_arrays, fasttext_or
 from reviews.formats.gguf import gguf_arrays
+from reviews.formats.keras import keras_arrays
 from reviews.formats.numpy_pickle import numpy_pickle_arrays
 from reviews.formats.onnx import onnx_arrays
 from reviews.formats.thinc import thinc_arrays
 from reviews.formats.torch import torch_arrays
+from reviews.formats.xz import xz_arrays
 
 __all__ = ["ARRAY_READERS", "reader_kind", "Checkpoint", "choose_layer", "choose_array", "bias_like",
            "sibling_bias", "model_files", "folder_config"]
@@ -56,9 +59,11 @@ _COMPONENT_MODEL = "model"
 UNNAMED = "the array"
 ARRAY_READERS = {".npy": lambda handle, size, path: npy_arrays(handle, size, path, UNNAMED),
                  ".npz": npz_arrays, ".safetensors": safetensors_arrays,
-                 ".bin": torch_arrays, ".pt": torch_arrays, ".pth": torch_arrays,
+                 ".bin": fasttext_or(torch_arrays), ".pt": torch_arrays, ".pth": torch_arrays,
                  ".pkl": numpy_pickle_arrays, ".pickle": numpy_pickle_arrays,
-                 ".onnx": onnx_arrays, ".gguf": gguf_arrays, _COMPONENT_MODEL: thinc_arrays}
+                 ".onnx": onnx_arrays, ".gguf": gguf_arrays, _COMPONENT_MODEL: thinc_arrays,
+                 ".xz": xz_arrays, ".ftz": fasttext_arrays, ".h5": keras_arrays,
+                 ".hdf5": keras_arrays}
 WEIGHTS_OPTION = "tensor=... or --tensor"
 BIAS_OPTION = "bias_tensor=... or --bias-tensor"
 # Where a bias was chosen for the user: how to name another, or none.

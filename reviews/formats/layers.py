@@ -9,12 +9,17 @@ Formats, chosen by the file's extension:
                    semicolons (np.savetxt's defaults)
     .npy           one array: float16/32/64 or integers, either byte order,
                    C or Fortran order
-    .npz           a zip of .npy arrays (np.savez, np.savez_compressed)
+    .npz           a zip of .npy arrays (np.savez, np.savez_compressed); an
+                   array of one string per class names the classes
+    .npz.xz        the same inside xz (reviews.formats.xz), and .npy.xz
     .txt .vec      also GloVe or word2vec text: a token and its numbers per
                    line (reviews.formats.embeddings)
     .safetensors   named tensors: F64, F32, F16, BF16 and integer types
     .bin .pt .pth  torch checkpoints (zip and legacy formats), read
                    without running them (reviews.formats.torch)
+    .bin .ftz      fastText models, a .bin told by its magic number
+                   (reviews.formats.fasttext)
+    .h5 .hdf5      Keras models and other HDF5 files (reviews.formats.keras)
     a folder       a model: config.json and weights, shards through their
                    *.index.json (reviews.formats.checkpoint)
     -              standard input: JSON if it starts with [ or {, else CSV
@@ -62,6 +67,7 @@ from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Che
 from reviews.formats.embeddings import embedding_rows
 from reviews.formats.final_norm import feeding_norm, named_norm
 from reviews.formats.heads import added_tokens
+from reviews.formats.npy import class_names
 from reviews.formats.source import STDIN, open_regular, read_text
 from reviews.shown import excerpt, shown_shape
 from reviews.formats.number_text import MASKED, delimited_rows, json_bias, json_layer
@@ -94,8 +100,9 @@ def _extension(path):
         # A missing file, a directory or a device is named as such first.
         open_regular(path)[0].close()
         raise InputError("%s: unknown file type %r (use .json, .csv, .tsv, .txt, .vec, .npy,"
-                         " .npz, .safetensors, .bin, .pt, .pth, .pkl, .pickle, .onnx, .gguf or"
-                         " a spaCy component's model, or a model folder)"
+                         " .npz, .npz.xz, .safetensors, .bin, .pt, .pth, .pkl, .pickle, .onnx,"
+                         " .gguf, .ftz, .h5, .hdf5 or a spaCy component's model, or a model"
+                         " folder)"
                          % (path, extension or "no extension"))
     return extension
 
@@ -211,8 +218,10 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path, no_bias
                         if checkpoint.config is not None else None)
             elif norm is not None:
                 norm = named_norm(checkpoint, *norm, width)
+            labels = checkpoint.labels or class_names(checkpoint.arrays_beside(chosen.name),
+                                                      len(weights), where, note)
             return Layer(weights, bias, _tensor(chosen), _tensor(found), checkpoint.files,
-                         checkpoint.labels, norm), checkpoint.shipped is not None
+                         labels, norm), checkpoint.shipped is not None
     if tensor is not None or bias_tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
                          " files)" % path)
@@ -380,7 +389,7 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
     # A bias paired with the weights by name, of one value per row, says the rows are classes.
     paired = (layer.weights_tensor is not None and layer.bias_tensor is not None
               and layer.bias_tensor.name == sibling_bias(layer.weights_tensor.name))
-    if len(weights[0]) > len(weights) and not oriented and not paired:
+    if len(weights[0]) > len(weights) and not (oriented or transpose) and not paired:
         note("%s: %d class%s of dimension d = %d > C: if the layer is stored as (d, C),"
              " read it transposed" % (path, len(weights), "" if len(weights) == 1 else "es",
                                       len(weights[0])))

@@ -12,13 +12,17 @@ without running it by reviews.formats.numpy_pickle: its arrays are the file's.  
 archive of .npy members, stored or deflated (np.savez and
 np.savez_compressed); a member is read by reviews.formats.archive from the
 zip directory's offsets and sizes, in chunks, never past its declared size.
+A member of strings (numpy's 'U' and 'S' kinds) is not an array of numbers:
+it is kept aside, and a 1-D one of one string per class names the classes
+(class_names).
 Real weights compress poorly (float arrays rarely beyond 1.2:1), so a
 deflated member may hold at most 4 values per compressed byte (or 2**16
 values, if more): a small file that would inflate to gigabytes is refused
 from its headers, before its data is inflated.
 
     npy_arrays      the one Array of an open .npy file
-    npz_arrays      the Arrays of an open .npz file, one per member
+    npz_arrays      the Arrays of an open .npz file, one per member of numbers
+    class_names     {class: name} from an archive's one array of C strings
 """
 
 import re
@@ -29,9 +33,10 @@ from reviews.errors import InputError
 from reviews.formats.archive import ZipMember, zip_errors, zip_members
 from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
 from reviews.formats.numpy_pickle import numpy_pickle_arrays
+from reviews.formats.source import MAX_TEXT_BYTES
 from reviews.shown import excerpt, shown_shape
 
-__all__ = ["npy_arrays", "npz_arrays"]
+__all__ = ["npy_arrays", "npz_arrays", "class_names"]
 
 _MAGIC = b"\x93NUMPY"
 # numpy's own default limit for np.load (max_header_size).
@@ -47,6 +52,9 @@ _HEADER_TOKEN = re.compile(r"""(?P<quote>['"])(?P<string>[^'"\\\n]*)(?P=quote)""
 _HEADER_SPACE = re.compile(r"[ \t\r\n]*")
 # The kind of an array of objects: np.save(path, {name: array}) writes one.
 _OBJECTS = "O"
+# numpy's strings: 'U' holds n UTF-32 code units a value, 'S' n bytes; both
+# are padded with NULs, which numpy strips from the end of each value.
+_STRINGS = re.compile(r"(?P<kind>[US])(?P<width>[1-9][0-9]{0,8})\Z")
 _NOT_REAL = {"b1": "bool", "c8": "complex", "c16": "complex", "c32": "complex",
              "O": "object (read from a .npy file, not from an .npz member)",
              # numpy writes '<f16' for the platform's long double: x87 80-bit
@@ -137,9 +145,11 @@ class _Header:
         return tuple(shape)
 
 
-def _read_header(handle, where, objects=False):
+def _read_header(handle, where, objects=False, strings=False):
     """(header, kind, big_endian, data offset) of the .npy data in ``handle``;
-    with ``objects``, the kind of an object array is _OBJECTS."""
+    with ``objects``, the kind of an object array is _OBJECTS; with
+    ``strings``, a string array's kind is its descr without the byte order
+    ('U3', 'S5')."""
     prefix = handle.read(8)
     if len(prefix) < 8 or not prefix.startswith(_MAGIC):
         raise InputError("%s is not a .npy file (no NUMPY magic)" % where)
@@ -161,6 +171,9 @@ def _read_header(handle, where, objects=False):
     order, kind = header.descr[:1], header.descr[1:]
     if objects and kind == _OBJECTS:
         return header, _OBJECTS, False, 8 + width + length
+    if strings and _STRINGS.match(kind) and (order == "|" if kind[0] == "S" else order in "<>="):
+        return header, kind, order == ">" or order == "=" and sys.byteorder == "big", \
+            8 + width + length
     one_byte = kind in KINDS and KINDS[kind] == 1
     if kind not in KINDS or kind == "bf16" or not (order in "<>=" or order == "|" and one_byte):
         raise InputError("%s: dtype %s is %s; float16/32/64 and integer arrays are read"
@@ -194,18 +207,99 @@ def npy_arrays(handle, size, path, name):
     return [Array(name, header.shape, header.descr, load)]
 
 
+class _Archive(list):
+    """The Arrays of an .npz file's members of numbers; ``strings`` holds
+    its members of strings, as (name, shape, load) with load() their
+    values."""
+
+    def __init__(self, arrays, strings):
+        super().__init__(arrays)
+        self.strings = strings
+
+
 def npz_arrays(handle, size, path):
-    """[Array] of the open .npz file ``handle``, one per .npy member."""
-    return [_member_array(handle, size, info, path) for info in zip_members(handle, path)]
+    """[Array] of the open .npz file ``handle``, one per .npy member of
+    numbers; its members of strings are kept in the list's ``strings``."""
+    members = [_member(handle, size, info, path) for info in zip_members(handle, path)]
+    return _Archive([m for m in members if isinstance(m, Array)],
+                    [m for m in members if not isinstance(m, Array)])
 
 
-def _member_array(handle, size, info, path):
+def class_names(arrays, classes, where, note):
+    """{class: name} of the only 1-D array of ``classes`` strings among an
+    archive's members (several holding the same strings are one), said in a
+    note; None, with a note, where there is none or several differ.
+
+    >>> class_names([], 3, "m.npz", print) is None
+    True
+    """
+    strings = getattr(arrays, "strings", ())
+    fitting = [s for s in strings if s[1] == (classes,)]
+    for name, shape, _ in strings:
+        if shape != (classes,):
+            note("%s: array %s %s of strings does not name the classes: the layer has %d"
+                 % (where, excerpt(name), shown_shape(shape), classes))
+    if not fitting:
+        return None
+    names = [load() for _, _, load in fitting]
+    if any(other != names[0] for other in names[1:]):
+        note("%s: the classes are not named: %d arrays of %d strings differ (%s)"
+             % (where, len(fitting), classes, ", ".join(excerpt(s[0]) for s in fitting)))
+        return None
+    note("%s: classes named by array %s of %d strings%s" % (
+        where, excerpt(fitting[0][0]), classes, "".join(
+            ", the same as %s" % excerpt(s[0]) for s in fitting[1:])))
+    return dict(enumerate(names[0]))
+
+
+def _string_bytes(header, kind, where):
+    """The bytes of a member of strings, within the text limit."""
+    count = value_count(header.shape, where)
+    size = count * int(kind[1:]) * (4 if kind[0] == "U" else 1)
+    if size > MAX_TEXT_BYTES:
+        raise InputError("%s: %d strings of %s take %d bytes, past the limit of %d"
+                         % (where, count, excerpt(header.descr), size, MAX_TEXT_BYTES))
+    return size
+
+
+def _strings(member, kind, big_endian, size, where):
+    """The values of a 1-D member of strings, each without its trailing NULs."""
+    data = member.read(size)
+    if len(data) != size:
+        raise InputError("%s: the data ends before %d bytes" % (where, size))
+    step = int(kind[1:]) * (4 if kind[0] == "U" else 1)
+    encoding = "utf-8" if kind[0] == "S" else "utf-32-be" if big_endian else "utf-32-le"
+    values = []
+    for start in range(0, size, step):
+        try:
+            values.append(data[start:start + step].decode(encoding).rstrip("\0"))
+        except UnicodeDecodeError as error:
+            raise InputError("%s: string %d is not %s: %s" % (
+                where, start // step, encoding.upper(), error.reason)) from None
+    return values
+
+
+def _member(handle, size, info, path):
+    """The Array of a member of numbers, or (name, shape, load) of one of strings."""
     where = "%s, member %s" % (path, excerpt(info.filename))
     if not info.filename.endswith(".npy"):
         raise InputError("%s is not a .npy file (an .npz holds NAME.npy members)" % where)
     with zip_errors(where):
         header, kind, big_endian, start = _read_header(ZipMember(handle, info, size, where),
-                                                       where)
+                                                       where, strings=True)
+    if kind not in KINDS:
+        data_bytes = _string_bytes(header, kind, where)
+        if info.file_size - start != data_bytes:
+            raise InputError("%s: %d data bytes for %s of shape %s, expected %d" % (
+                where, info.file_size - start, excerpt(header.descr), shown_shape(header.shape),
+                data_bytes))
+
+        def strings():
+            with zip_errors(where):
+                member = ZipMember(handle, info, size, where)
+                member.read(start)
+                return _strings(member, kind, big_endian, data_bytes, where)
+        return info.filename[:-4], header.shape, strings
     count = _check_length(header, kind, info.file_size - start, where)
     limit = max(_SMALL_MEMBER, _VALUES_PER_BYTE * info.compress_size)
     if info.compress_type == zipfile.ZIP_DEFLATED and count > limit:
