@@ -50,6 +50,7 @@ from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.reductions.masked import Masks
 from reviews.argmax.strategy.feasibility import solve_square
 from reviews.errors import InputError
+from reviews.exact import common_denominator
 
 __all__ = ["NormedLayer"]
 
@@ -164,8 +165,8 @@ def _moved(rows, biases, norm, dim):
     denominator (its value is not needed: every comparison scales alike)."""
     gains = [norm.gain(k) for k in range(dim)]
     shifts = [norm.shift(k) for k in range(dim)]
-    g_scale = _common(gains)
-    b_scale = _common(shifts)
+    g_scale = common_denominator(gains)
+    b_scale = common_denominator(shifts)
     gains = [int(v * g_scale) for v in gains]
     shifts = [int(v * b_scale) for v in shifts]
     moved = [[w * g * b_scale for w, g in zip(row, gains)] for row in rows]
@@ -179,21 +180,6 @@ def _moved(rows, biases, norm, dim):
         moved = [[dim * v - total for v in row] for row, total in zip(moved, map(sum, moved))]
         moved_biases = moved_biases and [dim * b for b in moved_biases]
     return moved, moved_biases
-
-
-def _common(values):
-    """The least common denominator of Fractions."""
-    common = 1
-    for v in values:
-        q = Fraction(v).denominator
-        common = common * q // _gcd(common, q)
-    return common
-
-
-def _gcd(a, b):
-    while b:
-        a, b = b, a % b
-    return a
 
 
 class _Nearest:
