@@ -57,12 +57,13 @@ def _random_layer(rng, classes, dim):
 class TestAgainstTheSegment(unittest.TestCase):
     """Where the norm's outputs are a segment, every verdict is the oracle's."""
 
-    def test_layernorm_of_two_dimensions(self):
-        rng = random.Random(56)
+    def assertOracles(self, seed, dim, norm_of):
+        """60 seeded layers of dimension ``dim``, each on the norm
+        ``norm_of(rng)``: every verdict the oracle's, every certificate held."""
+        rng = random.Random(seed)
         for trial in range(60):
-            weights, bias = _random_layer(rng, rng.randint(2, 7), 2)
-            norm = LayerNorm([F(rng.randint(-3, 3), 2) for _ in range(2)],
-                             [F(rng.randint(-4, 4), 3) for _ in range(2)]).exact()
+            weights, bias = _random_layer(rng, rng.randint(2, 7), dim)
+            norm = norm_of(rng).exact()
             with self.subTest(trial=trial):
                 results = check_layer(weights, bias, inputs=norm)
                 self.assertEqual([r.argmaxable for r in results],
@@ -70,17 +71,13 @@ class TestAgainstTheSegment(unittest.TestCase):
                                   for i in range(len(weights))])
                 self.assertTrue(all(verify_all(weights, bias, results, inputs=norm)))
 
+    def test_layernorm_of_two_dimensions(self):
+        self.assertOracles(56, 2, lambda rng: LayerNorm(
+            [F(rng.randint(-3, 3), 2) for _ in range(2)],
+            [F(rng.randint(-4, 4), 3) for _ in range(2)]))
+
     def test_rmsnorm_of_one_dimension(self):
-        rng = random.Random(57)
-        for trial in range(60):
-            weights, bias = _random_layer(rng, rng.randint(2, 6), 1)
-            norm = RMSNorm([F(rng.randint(-3, 3), 2)]).exact()
-            with self.subTest(trial=trial):
-                results = check_layer(weights, bias, inputs=norm)
-                self.assertEqual([r.argmaxable for r in results],
-                                 [_line_oracle(weights, bias, norm, i)
-                                  for i in range(len(weights))])
-                self.assertTrue(all(verify_all(weights, bias, results, inputs=norm)))
+        self.assertOracles(57, 1, lambda rng: RMSNorm([F(rng.randint(-3, 3), 2)]))
 
 
 class TestPlanted(unittest.TestCase):
