@@ -1,7 +1,8 @@
 """Claims as data, and the runner that checks them.
 
 A reviewed claim names its paper, where in the paper it is made, the
-statement, the verdict the review states, and a check: a function of no
+statement, the verdict expected of it (the review's, where the review
+gives one in words, else this suite's), and a check: a function of no
 arguments that returns an ``Outcome`` (a verdict, a one-line summary of the
 key numbers, and the evidence rows behind it).  The runner compares the
 verdict with the expected one.  A claim whose check takes many times the
@@ -82,8 +83,8 @@ Figure.__doc__ = """A figure of a claim: its file name, draw() (which returns SV
 and a sentence saying what it shows (a report's alt text and caption)."""
 
 
-class Claim(namedtuple("Claim",
-                       "id paper where statement expected check figures source by_default")):
+class Claim(namedtuple("Claim", "id paper where statement expected check figures source"
+                                 " by_default verdict_words")):
     """A reviewed claim; ``check()`` returns its Outcome; ``figures`` illustrate it.
 
     ``source`` says whose statement it is: BY_PAPER, a claim the paper
@@ -92,13 +93,17 @@ class Claim(namedtuple("Claim",
     or BY_SUITE, this suite's own finding, stated by neither (a test of the
     paper's released code, a point no source makes).  ``by_default`` False:
     the claim runs only when selected (``--claim`` with its id or its
-    paper), as its check takes long.
+    paper), as its check takes long.  ``verdict_words``: the review's own
+    words that judge a claim of the paper ("That fails at the boundary."),
+    which make the expected verdict the review's; a review asserts its own
+    statements and judges none of them, so without such words the expected
+    verdict is this suite's.
     """
 
     __slots__ = ()
 
     def __new__(cls, id, paper, where, statement, expected, check, figures=(),
-                source=BY_PAPER, by_default=True):
+                source=BY_PAPER, by_default=True, verdict_words=None):
         if expected not in VERDICTS:
             raise ValueError("claim %s: expected verdict %r is not one of %s"
                              % (id, expected, ", ".join(VERDICTS)))
@@ -111,8 +116,16 @@ class Claim(namedtuple("Claim",
         if not isinstance(by_default, bool):
             raise TypeError("claim %s: by_default must be True or False, not %r"
                              % (id, by_default))
+        if verdict_words is not None:
+            if not isinstance(verdict_words, str) or not verdict_words.strip():
+                raise TypeError("claim %s: verdict_words must be the review's words, not %r"
+                                % (id, verdict_words))
+            if source != BY_PAPER or paper is None or paper.review is None:
+                raise ValueError("claim %s: only a review judges, and only the paper's"
+                                 " claims: verdict_words need a paper's claim and its review"
+                                 % id)
         return super().__new__(cls, id, paper, where, statement, expected, check,
-                               tuple(figures), source, by_default)
+                               tuple(figures), source, by_default, verdict_words)
 
     @property
     def whose(self):
@@ -153,15 +166,17 @@ class Claim(namedtuple("Claim",
 
     @property
     def expected_by(self):
-        """Who states the expected verdict: "review" where a published review
-        of the paper states it, else "suite" (this suite's own reading).
+        """Whose the expected verdict is: "review" where the review judges the
+        paper's claim in words of its own (``verdict_words``), else "suite":
+        a review's own statements it asserts, and gives no verdict.
 
-        >>> Claim("a.b", Paper("T", ("A",), 2025, "2501.00001"), "", "", PASS, None).expected_by
+        >>> reviewed = Paper("T", ("A",), 2025, "2501.00001", "v2", "R")
+        >>> Claim("a.b", reviewed, "", "", FAIL, None, verdict_words="No.").expected_by
+        'review'
+        >>> Claim("a.b", reviewed, "", "", PASS, None, source=BY_REVIEW).expected_by
         'suite'
         """
-        if self.source != BY_SUITE and self.paper is not None and self.paper.review is not None:
-            return BY_REVIEW
-        return BY_SUITE
+        return BY_SUITE if self.verdict_words is None else BY_REVIEW
 
     @property
     def runs(self):

@@ -78,11 +78,22 @@ class TestRegistry(unittest.TestCase):
             "memorization.result-independent", "memorization.non-identification",
             "memorization.minor-repairable"])
 
-    def test_only_the_reviewed_paper_s_verdicts_are_the_review_s(self):
-        expected_by = {c.id: c.expected_by for c in all_claims()}
-        self.assertEqual({i for i, by in expected_by.items() if by == BY_REVIEW},
-                         {c.id for c in all_claims() if c.id.startswith("memorization.")
-                          and c.source != BY_SUITE})
+    def test_only_the_c3_claim_s_verdict_is_the_review_s_in_its_words(self):
+        # The review judges the paper's C.3 claim ("That fails at the
+        # boundary."); its own statements it asserts, and gives no verdict.
+        judged = {c.id: c.verdict_words for c in all_claims() if c.expected_by == BY_REVIEW}
+        self.assertEqual(judged, {"memorization.every-distribution":
+                                  "That fails at the boundary."})
+
+    def test_only_a_review_judges_and_only_the_paper_s_claims(self):
+        for source in (BY_REVIEW, BY_SUITE):
+            with self.assertRaisesRegex(ValueError, "verdict_words need a paper's claim"):
+                Claim("a", PAPER, "S", "T.", PASS, None, source=source, verdict_words="Yes.")
+        unreviewed = Paper("T", ("A",), 2020, "2001.00001", "v1")
+        with self.assertRaisesRegex(ValueError, "and its review"):
+            Claim("a", unreviewed, "S", "T.", PASS, None, verdict_words="Yes.")
+        with self.assertRaisesRegex(TypeError, "verdict_words must be the review's words"):
+            Claim("a", PAPER, "S", "T.", PASS, None, verdict_words=" ")
 
     def test_every_paper_names_its_version(self):
         self.assertEqual({(c.paper.arxiv, c.paper.version) for c in all_claims()},

@@ -47,9 +47,10 @@ def main_parser(out):
                         help="also write the claims' SVG figures into DIR (created if missing)")
     add_output(parser)
     parser.add_argument("--list", action="store_true",
-                        help="list the claims: id, whose statement (paper or review),"
-                             " the verdict the review states, when it runs (default, or"
-                             " only with --claim), the statement")
+                        help="list the claims: id, whose statement (paper, review or"
+                             " suite), the expected verdict and whose it is (the review's"
+                             " where it judges the paper's claim, else this suite's), when"
+                             " it runs (default, or only with --claim), the statement")
     parser.add_argument("--version", action="store_true", help="print the suite's version")
     return parser
 

@@ -103,9 +103,9 @@ def _arxiv(arxiv_id):
 def _claims_table(results):
     """The claims table; on a narrow screen each row stacks its cells, each
     under its column's name (data-label), so that nothing scrolls sideways."""
-    columns = ("Claim (where)", "Statement (by)", "Verdict", "Key numbers")
+    columns = ("Claim (where)", "Statement (by)", "This suite's verdict", "Key numbers")
     lines = ['<table class="claims">',
-             "<thead><tr>%s</tr></thead>" % "".join("<th>%s</th>" % c for c in columns),
+             "<thead><tr>%s</tr></thead>" % "".join("<th>%s</th>" % _e(c) for c in columns),
              "<tbody>"]
     for result in results:
         claim, outcome = result
@@ -115,7 +115,7 @@ def _claims_table(results):
                  '%s<br><span class="small">by the %s</span>' % (_e(claim.statement),
                                                                   _e(claim.source)),
                  _verdict(result), _e(outcome.summary))
-        lines.append("<tr>%s</tr>" % "".join('<td data-label="%s">%s</td>' % (column, cell)
+        lines.append("<tr>%s</tr>" % "".join('<td data-label="%s">%s</td>' % (_e(column), cell)
                                              for column, cell in zip(columns, cells)))
     lines += ["</tbody>", "</table>"]
     return lines
@@ -131,7 +131,7 @@ def _section(result, drawn, number):
              "<blockquote>%s</blockquote>" % _e(claim.statement)]
     if not claim.by_default:
         lines.append('<p class="small">%s</p>' % _e(SELECTED_ONLY))
-    lines.append("<p>%s. Found: %s</p>" % (_e(stated(claim)), _e(outcome.summary)))
+    lines.append("<p>%s<br>Found: %s</p>" % (_e(stated(claim)), _e(outcome.summary)))
     if not result.matches:
         lines.append('<p class="mismatch">%s</p>' % _e(mismatch_line(result)))
     if outcome.evidence:

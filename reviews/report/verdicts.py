@@ -65,15 +65,20 @@ def _expecter(claim):
 
 
 def stated(claim):
-    """The expected verdict and who states it: the review, or this suite
-    where no review of the paper states one.
+    """The expected verdict and whose it is: the review's, in its own words,
+    where the review judges the paper's claim; else this suite's, and for a
+    review's own statement, that the review gives it no verdict.
 
     >>> from reviews.claims import PASS, Claim
     >>> stated(Claim("a.b", None, "", "", PASS, None))
-    'This suite states: PASS'
+    "Expected: PASS, this suite's verdict"
     """
-    return "%s states: %s" % ("Review" if claim.expected_by == BY_REVIEW else "This suite",
-                              claim.expected)
+    if claim.expected_by == BY_REVIEW:
+        return 'Expected: %s, the review\'s verdict: "%s"' % (claim.expected,
+                                                             claim.verdict_words)
+    return "Expected: %s, this suite's verdict%s" % (
+        claim.expected, "; the review asserts the statement and gives it no verdict"
+        if claim.source == BY_REVIEW else "")
 
 
 def tally(results):
@@ -165,7 +170,7 @@ def markdown(suite, results, figures=None):
     and its written figures (alt text: what the figure shows)."""
     figures = figures or {}
     lines = ["## %s" % version_line(suite), ""] + ([suite.scope, ""] if suite.scope else []) + [
-        "| Claim | Where | Statement by | Statement | Verdict | Key numbers |",
+        "| Claim | Where | Statement by | Statement | This suite's verdict | Key numbers |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for result in results:
@@ -215,6 +220,7 @@ def _claim_json(result, figures):
         "statement": claim.statement,
         "source": claim.source,
         "expected_by": claim.expected_by,
+        "verdict_words": claim.verdict_words,
         "by_default": claim.by_default,
         "expected": claim.expected,
         "verdict": outcome.verdict,
@@ -243,7 +249,8 @@ FORMATS = {"text": text, "markdown": markdown, "json": as_json}
 
 def listing(claims, form="text"):
     """The claims' ids, whose statements they are, the expected verdicts
-    and who states them (the review, or this suite where no review does),
+    and whose verdicts those are (the review's where it judges the paper's
+    claim in words, else this suite's),
     when they run (by default, or only when selected by --claim) and the
     statements: aligned columns under a header; for ``form`` "markdown" a
     table as the README shows it, for "json" a list of objects with the
@@ -253,16 +260,16 @@ def listing(claims, form="text"):
     >>> print(listing([Claim("a.one", None, "", "Red.", FAIL, None),
     ...                Claim("a.two", None, "", "Blue.", PASS, None, source=BY_SUITE,
     ...                      by_default=False)]), end="")
-    id     by     expected  stated by  runs     statement
-    a.one  paper  FAIL      suite      default  Red.
-    a.two  suite  PASS      suite      --claim  Blue.
+    id     by     expected  verdict by  runs     statement
+    a.one  paper  FAIL      suite       default  Red.
+    a.two  suite  PASS      suite       --claim  Blue.
     >>> print(listing([Claim("a.one", None, "", "|x|.", FAIL, None)], "markdown"), end="")
-    | id | by | expected | stated by | runs | statement |
+    | id | by | expected | verdict by | runs | statement |
     | --- | --- | --- | --- | --- | --- |
     | `a.one` | paper | FAIL | suite | default | \\|x\\|. |
     """
     if form == "markdown":
-        lines = ["| id | by | expected | stated by | runs | statement |",
+        lines = ["| id | by | expected | verdict by | runs | statement |",
                  "| --- | --- | --- | --- | --- | --- |"]
         lines += ["| %s | %s | %s | %s | %s | %s |" % (
             code_span(claim.id), claim.source, claim.expected, claim.expected_by,
@@ -274,7 +281,7 @@ def listing(claims, form="text"):
                             "expected_by": claim.expected_by, "by_default": claim.by_default,
                             "statement": claim.statement}
                            for claim in claims], indent=2) + "\n"
-    rows = [("id", "by", "expected", "stated by", "runs", "statement")]
+    rows = [("id", "by", "expected", "verdict by", "runs", "statement")]
     rows += [(claim.id, claim.source, claim.expected, claim.expected_by, claim.runs,
               claim.statement) for claim in claims]
     widths = [max(len(row[k]) for row in rows) for k in range(5)]

@@ -34,7 +34,8 @@ class TestMain(unittest.TestCase):
         status, out, _ = in_process("--format", "markdown", *FAST)
         self.assertEqual(status, 0)
         self.assertIn("| `memorization.masking` | arXiv:2504.14765v2 Appendix C.3 |", out)
-        self.assertIn("Review states: PASS  \nFound: softmax([0, -inf])", out)
+        self.assertIn("Expected: PASS, this suite's verdict; the review asserts the statement and"
+                      " gives it no verdict  \nFound: softmax([0, -inf])", out)
 
     def test_claim_is_repeatable(self):
         _, out, _ = in_process("--format", "json", "--claim", "memorization.underflow", *FAST)
@@ -107,13 +108,15 @@ class TestMain(unittest.TestCase):
         status, out, _ = in_process("--list")
         self.assertEqual(status, 0)
         column = max(len(claim.id) for claim in all_claims()) + 2
-        self.assertTrue(out.startswith("id".ljust(column) + "by      expected     stated by "
+        self.assertTrue(out.startswith("id".ljust(column) + "by      expected     verdict by "
                                        " runs     statement\n"), out)
         self.assertIn("\n" + "memorization.interior".ljust(column) + "review  PASS        "
-                      " review     default  Interior distributions are realized by z_i = log"
+                      " suite       default  Interior distributions are realized by z_i = log"
                       " p_i.\n", out)
+        self.assertIn("\n" + "memorization.every-distribution".ljust(column) + "paper   FAIL"
+                      "         review      default  Finite", out)
         self.assertIn("\n" + "low-rank.box".ljust(column) + "suite   PASS         suite     "
-                      " default  Bounding", out)
+                      "  default  Bounding", out)
 
     def test_list_columns_are_aligned(self):
         _, out, _ = in_process("--list")

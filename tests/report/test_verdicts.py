@@ -17,7 +17,8 @@ SUITE = Suite("suite", "9.9", "3.x")
 def results(verdict_of_second=PASS):
     return run([
         Claim("p.one", PAPER, "Section 1", "One | two.", FAIL,
-              lambda: Outcome(FAIL, "x = 1", (Row("x", "1"), Row("long label", "2")))),
+              lambda: Outcome(FAIL, "x = 1", (Row("x", "1"), Row("long label", "2"))),
+              verdict_words="That fails."),
         Claim("p.two", PAPER, "Appendix B", "Three.", PASS,
               lambda: Outcome(verdict_of_second, "y = 3", ()), source=BY_REVIEW),
     ])
@@ -33,7 +34,7 @@ class TestText(unittest.TestCase):
             "    A Paper (Doe, Roe 2024), arXiv:2401.00001v1, Section 1; the paper's claim as the"
             " review \"A Review\" states it",
             "    The paper's claim, as the review states it: One | two.",
-            "    Review states: FAIL",
+            "    Expected: FAIL, the review's verdict: \"That fails.\"",
             "    Found: x = 1",
             "      x           1",
             "      long label  2",
@@ -42,7 +43,8 @@ class TestText(unittest.TestCase):
             "    A Paper (Doe, Roe 2024), arXiv:2401.00001v1, Appendix B; stated by the review"
             " \"A Review\"",
             "    The review's own statement: Three.",
-            "    Review states: PASS",
+            "    Expected: PASS, this suite's verdict; the review asserts the statement and"
+            " gives it no verdict",
             "    Found: y = 3",
             "",
             "2 claims: 2 checked, as stated; 0 not checked; 0 MISMATCH",
@@ -51,7 +53,7 @@ class TestText(unittest.TestCase):
 
     def test_mismatch_line(self):
         report = text(SUITE, results(FAIL))
-        self.assertIn("    MISMATCH: verdict FAIL, the review states PASS\n", report)
+        self.assertIn("    MISMATCH: verdict FAIL, this suite states PASS\n", report)
         self.assertTrue(report.endswith(
             "2 claims: 1 checked, as stated; 0 not checked; 1 MISMATCH\n"))
 
@@ -63,7 +65,7 @@ class TestText(unittest.TestCase):
                       " own finding\n", report)
         self.assertIn("    This suite's own finding (stated by no paper or review): Four.\n",
                       report)
-        self.assertIn("    This suite states: NOT CHECKED\n", report)
+        self.assertIn("    Expected: NOT CHECKED, this suite's verdict\n", report)
         self.assertTrue(report.endswith(
             "1 claim: 0 checked, as stated; 1 not checked; 0 MISMATCH\n"))
 
@@ -87,23 +89,46 @@ class TestMarkdown(unittest.TestCase):
 
     def test_one_verdict_column_says_whose_statement_it_is(self):
         report = markdown(SUITE, results())
-        self.assertIn("| Claim | Where | Statement by | Statement | Verdict | Key numbers |", report)
+        self.assertIn("| Claim | Where | Statement by | Statement | This suite's verdict |"
+                      " Key numbers |", report)
         self.assertIn("| `p.two` | arXiv:2401.00001v1 Appendix B | review | Three. | PASS | y = 3 |",
                       report)
         self.assertIn("Appendix B; stated by the review \"A Review\". The review's own"
-                      " statement:\n\n> Three.\n\nReview states: PASS  \nFound: y = 3\n", report)
+                      " statement:\n\n> Three.\n\nExpected: PASS, this suite's verdict; the review"
+                      " asserts the statement and gives it no verdict  \nFound: y = 3\n", report)
         self.assertIn("Section 1; the paper's claim as the review \"A Review\" states it. The"
                       " paper's claim, as the review states it:\n\n> One | two.\n", report)
 
     def test_mismatch_is_marked_in_the_table(self):
         report = markdown(SUITE, results(FAIL))
-        self.assertIn("| Three. | **FAIL (MISMATCH: the review states PASS)** | y = 3 |", report)
-        self.assertIn("### `p.two`: FAIL (MISMATCH: the review states PASS)\n", report)
+        self.assertIn("| Three. | **FAIL (MISMATCH: this suite states PASS)** | y = 3 |", report)
+        self.assertIn("### `p.two`: FAIL (MISMATCH: this suite states PASS)\n", report)
 
     def test_evidence_follows_the_table(self):
         report = markdown(SUITE, results())
         self.assertLess(report.index("| `p.two`"), report.index("### `p.one`: FAIL"))
         self.assertIn("- long label: `2`", report)
+
+
+class TestWhoseVerdict(unittest.TestCase):
+    """A review asserts its own statements and judges only the paper's claims:
+    the expected verdict is the review's only where its words give it."""
+
+    def test_a_review_s_statement_is_expected_by_this_suite_in_every_format(self):
+        report = results()
+        claims = json.loads(as_json(SUITE, report))["claims"]
+        self.assertEqual([(c["expected_by"], c["verdict_words"]) for c in claims],
+                         [("review", "That fails."), ("suite", None)])
+        for render in (text, markdown, html):
+            page = render(SUITE, report)
+            self.assertNotIn("Review states", page)
+            self.assertIn("the review asserts the statement and gives it no verdict", page)
+
+    def test_the_review_s_verdict_comes_with_its_words(self):
+        self.assertIn('Expected: FAIL, the review&#x27;s verdict: &quot;That fails.&quot;',
+                      html(SUITE, results()))
+        self.assertIn('Expected: FAIL, the review\'s verdict: "That fails."  \n',
+                      markdown(SUITE, results()))
 
 
 class TestFigures(unittest.TestCase):
@@ -212,13 +237,13 @@ class TestHtml(unittest.TestCase):
 
     def test_a_mismatch_is_marked(self):
         page = self.page(FAIL)
-        self.assertIn("FAIL (MISMATCH: the review states PASS)", page.data)
-        self.assertIn("MISMATCH: verdict FAIL, the review states PASS", page.data)
+        self.assertIn("FAIL (MISMATCH: this suite states PASS)", page.data)
+        self.assertIn("MISMATCH: verdict FAIL, this suite states PASS", page.data)
 
     def test_fail_pass_and_a_mismatch_each_have_their_own_style(self):
         page = html(SUITE, results(FAIL))
         self.assertIn('<span class="verdict verdict-fail">FAIL</span>', page)
-        self.assertIn('<span class="verdict verdict-fail mismatch">FAIL (MISMATCH: the review'
+        self.assertIn('<span class="verdict verdict-fail mismatch">FAIL (MISMATCH: this suite'
                       ' states PASS)</span>', page)
         self.assertIn('<span class="verdict verdict-pass">PASS</span>', html(SUITE, results()))
         self.assertIn(".verdict-fail{color:#a50000;border:2px solid #a50000", page)
@@ -237,7 +262,7 @@ class TestHtml(unittest.TestCase):
         self.assertIn("table.claims thead{display:none}", report)
         self.assertNotIn("min-width:40em", report)
         labels = self.page().values("data-label")
-        self.assertEqual(labels, ["Claim (where)", "Statement (by)", "Verdict",
+        self.assertEqual(labels, ["Claim (where)", "Statement (by)", "This suite's verdict",
                                   "Key numbers"] * 2)
 
 
@@ -258,6 +283,7 @@ class TestJson(unittest.TestCase):
             "statement": "One | two.",
             "source": "paper",
             "expected_by": "review",
+            "verdict_words": "That fails.",
             "by_default": True,
             "expected": "FAIL",
             "verdict": "FAIL",
