@@ -90,7 +90,8 @@ class TestWhoseStatements(unittest.TestCase):
     def test_the_paper_s_only_statement_is_that_every_distribution_is_realized(self):
         self.assertEqual([c.id for c in CLAIMS if c.source == BY_PAPER],
                          ["memorization.every-distribution"])
-        self.assertEqual(CLAIMS[0].whose, "The paper's claim, as the review states it")
+        self.assertEqual(CLAIMS[0].whose, "The paper's claim as the review states it, in this"
+                                          " suite's paraphrase")
         self.assertEqual([c.id for c in CLAIMS if c.source == BY_SUITE],
                          ["memorization.underflow"])
 
@@ -116,7 +117,8 @@ class TestWhoseStatements(unittest.TestCase):
 
     def test_no_review_statement_is_quoted_as_the_paper_s(self):
         for claim in CLAIMS[1:]:
-            self.assertIn(claim.whose, ("The review's own statement",
+            self.assertIn(claim.whose, ("The review's own statement, in this suite's"
+                                        " paraphrase",
                                         "This suite's own finding (stated by no paper or"
                                         " review)"))
 

@@ -9,7 +9,7 @@ import os
 import platform
 
 from reviews import __version__
-from reviews.claims import SCOPE, default_claims, run, select
+from reviews.claims import default_claims, run, scope_line, select
 from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, add_output,
                                  deliver, not_empty)
 from reviews.errors import InputError
@@ -75,7 +75,7 @@ def run_claims(arguments, out):
     figures = {}
     if arguments.figures or arguments.format == "html":
         figures = _draw_figures(results, arguments.figures, arguments.output)
-    suite = Suite(SUITE_NAME, __version__, platform.python_version(), SCOPE)
+    suite = Suite(SUITE_NAME, __version__, platform.python_version(), scope_line(claims))
     deliver(REPORTS[arguments.format](suite, results, figures), arguments.output, out)
     return 0 if all_match(results) else 1
 

@@ -528,10 +528,12 @@ CLAIMS = (
           PASS, check_released_count, source=BY_SUITE),
     Claim("low-rank.13-of-150", PAPER, "Abstract; experiments",
           "13 of 150 public LM/MT models have unargmaxable tokens.",
-          NOT_CHECKED, _check_models),
+          NOT_CHECKED, _check_models,
+          quoted="We find that 13 out of 150 models do indeed have such tokens"),
     Claim("low-rank.very-infrequent", PAPER, "Abstract",
           "In those models the unargmaxable tokens are very infrequent and unlikely to impact"
-          " model quality.", NOT_CHECKED, check_very_infrequent),
+          " model quality.", NOT_CHECKED, check_very_infrequent,
+          quoted="however, they are very infrequent and unlikely to impact model quality."),
     Claim("low-rank.trained-layers", PAPER, "Abstract (\"very infrequent\"), on trained layers"
           " outside the paper's models",
           "Exactly, on trained softmax classifiers' heads shipped in PyPI packages: no class"

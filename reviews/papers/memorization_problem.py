@@ -43,6 +43,8 @@ PAPER = Paper(
     arxiv="2504.14765",
     version="v2",
     review="Softmax reaches only the interior of the simplex",
+    scope="These are counterexamples to particular claims; they do not reproduce the papers'"
+          " training experiments.",
 )
 WHERE = "Appendix C.3"
 
@@ -455,37 +457,57 @@ CLAIMS = (
           "Finite real logits realize every probability distribution on a finite label set.",
           FAIL, _check_every_distribution,
           (Figure("positivity.svg", draw_positivity, POSITIVITY_DESCRIPTION),),
-          verdict_words="That fails at the boundary."),
+          verdict_words="That fails at the boundary.",
+          quoted=("Appendix C.3's stochastic extension states that finite real logits can"
+                  " realize every probability distribution over a finite label set.")),
     Claim("memorization.interior", PAPER, WHERE,
           "Interior distributions are realized by z_i = log p_i.",
-          PASS, _check_interior, source=BY_REVIEW),
+          PASS, _check_interior, source=BY_REVIEW,
+          quoted=("So (1, 0) has no finite-logit representation. Interior distributions do,"
+                  " by z_i = log p_i")),
     Claim("memorization.boundary-limits", PAPER, WHERE,
           "With finite logits, boundary distributions are reachable only as limits.",
-          PASS, _check_boundary_limits, source=BY_REVIEW),
+          PASS, _check_boundary_limits, source=BY_REVIEW,
+          quoted=("boundary distributions are reachable only as limits, or with explicit"
+                  " masking or infinite logits.")),
     Claim("memorization.masking", PAPER, WHERE,
           "Explicit masking or infinite logits reach the boundary.",
-          PASS, _check_masking, source=BY_REVIEW),
+          PASS, _check_masking, source=BY_REVIEW,
+          quoted=("boundary distributions are reachable only as limits, or with explicit"
+                  " masking or infinite logits.")),
     Claim("memorization.underflow", PAPER, WHERE,
           "Float underflow is not reachability: a float softmax coordinate of 0.0 stands for a"
           " positive value (this suite's own test of the review's point).",
           PASS, _check_underflow, source=BY_SUITE),
     Claim("memorization.repaired", PAPER, WHERE,
           "Restricted to the interior, or stated as an approximation, the C.3 extension"
-          " holds.", PASS, _check_repaired, source=BY_REVIEW),
+          " holds.", PASS, _check_repaired, source=BY_REVIEW,
+          quoted=("Restrict exact reachability to the interior, or state the result as an"
+                  " approximation, and the extension goes through.")),
     Claim("memorization.construction-independent", PAPER,
           "Deterministic observational-equivalence construction",
           "The deterministic observational-equivalence construction does not use the C.3"
-          " step.", NOT_CHECKED, _CONSTRUCTION, source=BY_REVIEW),
+          " step.", NOT_CHECKED, _CONSTRUCTION, source=BY_REVIEW,
+          quoted=("The deterministic observational-equivalence construction does not use"
+                  " this step")),
     Claim("memorization.result-independent", PAPER, "Non-identification result",
           "The paper's central non-identification result does not depend on the C.3 step.",
-          NOT_CHECKED, _RESULT_INDEPENDENT, source=BY_REVIEW),
+          NOT_CHECKED, _RESULT_INDEPENDENT, source=BY_REVIEW,
+          quoted="the paper's central non-identification result does not depend on it."),
     Claim("memorization.non-identification", PAPER, "Non-identification result",
           "The non-identification argument stands; it assumes an unrestricted relation between"
           " factual and counterfactual parameters, so it shows that skill and memorisation"
           " cannot be separated without further structure, not that every additional"
           " assumption or intervention is useless.", NOT_CHECKED, _NON_IDENTIFICATION,
-          source=BY_REVIEW),
+          source=BY_REVIEW,
+          quoted=("the non-identification argument stands. That argument does assume an"
+                  " unrestricted relation between factual and counterfactual parameters, so"
+                  " it shows that skill and memorisation cannot be separated without further"
+                  " structure, not that every additional assumption or intervention is"
+                  " useless.")),
     Claim("memorization.minor-repairable", PAPER, WHERE,
           "The error in Appendix C.3 is local, minor and repairable.", NOT_CHECKED, _MINOR,
-          source=BY_REVIEW),
+          source=BY_REVIEW,
+          quoted=("The error is local and repairable [...] This is a minor repairable"
+                  " error.")),
 )

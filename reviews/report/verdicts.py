@@ -12,7 +12,8 @@ reviews.report.html.)
     markdown    a table to paste into a review, then the evidence
     as_json     stable keys: suite, python, ok, claims
     FORMATS     the renderers by name
-    version_line, citation, stated, tally, alt_text, verdict_cell, SELECTED_ONLY
+    version_line, citation, stated, words_label, tally, alt_text, verdict_cell,
+    SELECTED_ONLY
                 lines every format shares
     listing     the claims' ids, whose statements, expected verdicts, statements
 
@@ -28,7 +29,7 @@ from reviews.report.markdown import code_span, link_target, markdown_name, table
 from reviews.shown import shown_name
 
 __all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
-           "version_line", "citation", "stated", "tally", "mismatch_line", "alt_text", "verdict_cell", "listing",
+           "version_line", "citation", "stated", "words_label", "tally", "mismatch_line", "alt_text", "verdict_cell", "listing",
            "SELECTED_ONLY"]
 
 Suite = namedtuple("Suite", "name version python scope", defaults=(None,))
@@ -79,6 +80,16 @@ def stated(claim):
     return "Expected: %s, this suite's verdict%s" % (
         claim.expected, "; the review asserts the statement and gives it no verdict"
         if claim.source == BY_REVIEW else "")
+
+
+def words_label(claim):
+    """Whose words a claim's ``quoted`` holds, as a report introduces them.
+
+    >>> from reviews.claims import PASS, Claim, Paper
+    >>> words_label(Claim("a.b", Paper("T", ("A",), 2025, "2501.00001"), "", "", PASS, None))
+    "In the paper's words"
+    """
+    return "In the %s's words" % claim.quoted_from
 
 
 def tally(results):
@@ -150,6 +161,7 @@ def text(suite, results, figures=None):
             "%-11s %s" % (outcome.verdict, claim.id),
             "    %s" % citation(claim),
             "    %s: %s" % (claim.whose, claim.statement),
+        ] + (['    %s: "%s"' % (words_label(claim), claim.quoted)] if claim.quoted else []) + [
             "    %s" % stated(claim),
         ] + ([] if claim.by_default else ["    %s" % SELECTED_ONLY]) + [
             "    Found: %s" % outcome.summary,
@@ -170,7 +182,8 @@ def markdown(suite, results, figures=None):
     and its written figures (alt text: what the figure shows)."""
     figures = figures or {}
     lines = ["## %s" % version_line(suite), ""] + ([suite.scope, ""] if suite.scope else []) + [
-        "| Claim | Where | Statement by | Statement | This suite's verdict | Key numbers |",
+        "| Claim | Where | Statement by | Statement (this suite's words) | This suite's verdict"
+        " | Key numbers |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for result in results:
@@ -185,8 +198,9 @@ def markdown(suite, results, figures=None):
     for result in results:
         claim, outcome = result
         lines += ["### `%s`: %s" % (claim.id, verdict_cell(result)), "",
-                  "%s. %s:" % (citation(claim), claim.whose), "",
-                  "> %s" % claim.statement, ""]
+                  "%s." % citation(claim), "", "%s: %s" % (claim.whose, claim.statement), ""]
+        if claim.quoted:
+            lines += ["%s:" % words_label(claim), "", "> %s" % claim.quoted, ""]
         if not claim.by_default:
             lines += [SELECTED_ONLY.replace("--claim", "`--claim`"), ""]
         lines += ["%s  " % stated(claim), "Found: %s" % outcome.summary, ""]
@@ -218,6 +232,7 @@ def _claim_json(result, figures):
         },
         "where": claim.where,
         "statement": claim.statement,
+        "quoted": claim.quoted,
         "source": claim.source,
         "expected_by": claim.expected_by,
         "verdict_words": claim.verdict_words,

@@ -37,6 +37,19 @@ class TestMain(unittest.TestCase):
         self.assertIn("Expected: PASS, this suite's verdict; the review asserts the statement and"
                       " gives it no verdict  \nFound: softmax([0, -inf])", out)
 
+    def test_the_review_s_disclaimer_heads_only_a_report_of_the_reviewed_paper(self):
+        _, low_rank, _ = in_process("--claim", "low-rank.unargmaxable-exists")
+        self.assertTrue(low_rank.startswith("review-counterexamples %s (Python " % __version__))
+        self.assertEqual(low_rank.split("\n")[1:3], ["", "PASS        low-rank.unargmaxable-exists"])
+        self.assertNotIn("counterexamples to particular claims", low_rank)
+        _, both, _ = in_process("--claim", "low-rank.unargmaxable-exists", *FAST)
+        self.assertEqual(both.split("\n")[1], 'The review "Softmax reaches only the interior of'
+                         ' the simplex" says of its checks: "These are counterexamples to'
+                         ' particular claims; they do not reproduce the papers\' training'
+                         ' experiments."')
+        _, page, _ = in_process("--format", "json", "--claim", "low-rank.unargmaxable-exists")
+        self.assertIsNone(json.loads(page)["suite"]["scope"])
+
     def test_claim_is_repeatable(self):
         _, out, _ = in_process("--format", "json", "--claim", "memorization.underflow", *FAST)
         self.assertEqual([c["id"] for c in json.loads(out)["claims"]],

@@ -20,7 +20,8 @@ def results(verdict_of_second=PASS):
               lambda: Outcome(FAIL, "x = 1", (Row("x", "1"), Row("long label", "2"))),
               verdict_words="That fails."),
         Claim("p.two", PAPER, "Appendix B", "Three.", PASS,
-              lambda: Outcome(verdict_of_second, "y = 3", ()), source=BY_REVIEW),
+              lambda: Outcome(verdict_of_second, "y = 3", ()), source=BY_REVIEW,
+              quoted="Three, it says."),
     ])
 
 
@@ -33,7 +34,7 @@ class TestText(unittest.TestCase):
             "FAIL        p.one",
             "    A Paper (Doe, Roe 2024), arXiv:2401.00001v1, Section 1; the paper's claim as the"
             " review \"A Review\" states it",
-            "    The paper's claim, as the review states it: One | two.",
+            "    The paper's claim as the review states it, in this suite's paraphrase: One | two.",
             "    Expected: FAIL, the review's verdict: \"That fails.\"",
             "    Found: x = 1",
             "      x           1",
@@ -42,7 +43,8 @@ class TestText(unittest.TestCase):
             "PASS        p.two",
             "    A Paper (Doe, Roe 2024), arXiv:2401.00001v1, Appendix B; stated by the review"
             " \"A Review\"",
-            "    The review's own statement: Three.",
+            "    The review's own statement, in this suite's paraphrase: Three.",
+            "    In the review's words: \"Three, it says.\"",
             "    Expected: PASS, this suite's verdict; the review asserts the statement and"
             " gives it no verdict",
             "    Found: y = 3",
@@ -89,15 +91,18 @@ class TestMarkdown(unittest.TestCase):
 
     def test_one_verdict_column_says_whose_statement_it_is(self):
         report = markdown(SUITE, results())
-        self.assertIn("| Claim | Where | Statement by | Statement | This suite's verdict |"
-                      " Key numbers |", report)
+        self.assertIn("| Claim | Where | Statement by | Statement (this suite's words) | This"
+                      " suite's verdict | Key numbers |", report)
         self.assertIn("| `p.two` | arXiv:2401.00001v1 Appendix B | review | Three. | PASS | y = 3 |",
                       report)
-        self.assertIn("Appendix B; stated by the review \"A Review\". The review's own"
-                      " statement:\n\n> Three.\n\nExpected: PASS, this suite's verdict; the review"
-                      " asserts the statement and gives it no verdict  \nFound: y = 3\n", report)
-        self.assertIn("Section 1; the paper's claim as the review \"A Review\" states it. The"
-                      " paper's claim, as the review states it:\n\n> One | two.\n", report)
+        self.assertIn("Appendix B; stated by the review \"A Review\".\n\nThe review's own"
+                      " statement, in this suite's paraphrase: Three.\n\nIn the review's"
+                      " words:\n\n> Three, it says.\n\nExpected: PASS, this suite's verdict; the"
+                      " review asserts the statement and gives it no verdict  \nFound: y = 3\n",
+                      report)
+        self.assertIn("Section 1; the paper's claim as the review \"A Review\" states it.\n\nThe"
+                      " paper's claim as the review states it, in this suite's paraphrase: One |"
+                      " two.\n\nExpected: FAIL", report)
 
     def test_mismatch_is_marked_in_the_table(self):
         report = markdown(SUITE, results(FAIL))
@@ -129,6 +134,30 @@ class TestWhoseVerdict(unittest.TestCase):
                       html(SUITE, results()))
         self.assertIn('Expected: FAIL, the review\'s verdict: "That fails."  \n',
                       markdown(SUITE, results()))
+
+
+class TestQuotes(unittest.TestCase):
+    """Quotation marks and blockquotes hold a source's own words only; a
+    statement is this suite's paraphrase, and says so."""
+
+    def test_only_the_source_s_words_are_in_a_blockquote(self):
+        report = markdown(SUITE, results())
+        self.assertEqual(re.findall(r"^> (.*)$", report, re.M), ["Three, it says."])
+        page = html(SUITE, results())
+        self.assertEqual(re.findall(r"<blockquote>(.*?)</blockquote>", page),
+                         ["Three, it says."])
+        self.assertIn("<p>In the review&#x27;s words:</p>\n<blockquote>", page)
+
+    def test_json_gives_the_words_apart_from_the_paraphrase(self):
+        claims = json.loads(as_json(SUITE, results()))["claims"]
+        self.assertEqual([(c["statement"], c["quoted"]) for c in claims],
+                         [("One | two.", None), ("Three.", "Three, it says.")])
+
+    def test_this_suite_s_own_finding_is_no_paraphrase_and_quotes_no_one(self):
+        finding = Claim("p.own", PAPER, "S", "Ours.", PASS, None, source=BY_SUITE)
+        self.assertEqual(finding.whose, "This suite's own finding (stated by no paper or review)")
+        with self.assertRaisesRegex(ValueError, "quotes no source"):
+            Claim("p.own", PAPER, "S", "Ours.", PASS, None, source=BY_SUITE, quoted="Words.")
 
 
 class TestFigures(unittest.TestCase):
@@ -230,10 +259,10 @@ class TestHtml(unittest.TestCase):
 
     def test_whose_statement_shows_in_the_table_and_the_section(self):
         page = self.page()
-        self.assertIn("by the paper", page.data)
-        self.assertIn("by the review", page.data)
-        self.assertIn(', Appendix B; stated by the review "A Review". The review\'s own'
-                      " statement:", page.data)
+        self.assertIn("by the paper, in this suite's paraphrase", page.data)
+        self.assertIn("by the review, in this suite's paraphrase", page.data)
+        self.assertIn("The review's own statement, in this suite's paraphrase: Three.",
+                      page.data)
 
     def test_a_mismatch_is_marked(self):
         page = self.page(FAIL)
@@ -281,6 +310,7 @@ class TestJson(unittest.TestCase):
                       "arxiv": "2401.00001", "version": "v1", "review": "A Review"},
             "where": "Section 1",
             "statement": "One | two.",
+            "quoted": None,
             "source": "paper",
             "expected_by": "review",
             "verdict_words": "That fails.",
