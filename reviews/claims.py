@@ -62,8 +62,11 @@ None): a report that holds a claim of the paper quotes it once."""
 Row = namedtuple("Row", "label value")
 Row.__doc__ = "One line of evidence: a label and its value, both text."
 
-Outcome = namedtuple("Outcome", "verdict summary evidence")
-Outcome.__doc__ = "What a check found: verdict, a one-line summary, evidence rows."
+Outcome = namedtuple("Outcome", "verdict summary evidence sampled", defaults=(None,))
+Outcome.__doc__ = """What a check found: verdict, a one-line summary, evidence rows, and,
+where the verdict rests only on the cases it computed while the statement
+speaks of every case, what those cases were (``sampled``: "the 3 gaps
+checked ..."; None where the cases computed decide the statement as made)."""
 
 class Result(namedtuple("Result", "claim outcome")):
     """A claim with the outcome of its check."""

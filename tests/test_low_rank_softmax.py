@@ -97,6 +97,18 @@ class TestVerdicts(unittest.TestCase):
         [braid] = [c for c in CLAIMS if c.id == "low-rank.braid-reflect"]
         self.assertIn("in 4 sampled layers", braid.statement)
 
+    def test_a_statement_of_every_layer_decided_on_a_few_says_so(self):
+        # braid-reflect's statement is about its 4 layers, decided exactly.
+        self.assertEqual(sorted(key for key, o in OUTCOMES.items() if o.sampled),
+                         ["low-rank.general-position", "low-rank.prevention",
+                          "low-rank.region-counts"])
+        self.assertEqual(OUTCOMES["low-rank.region-counts"].sampled,
+                         "that a generic layer produces the tabulated count, on the 30 seeded"
+                         " layers enumerated (one for each C <= 5, d <= C, with and without"
+                         " bias), not on every generic layer")
+        self.assertIn("an identity, not computed here", value("low-rank.prevention",
+                                                              "every layer"))
+
 
 class TestFigure1(unittest.TestCase):
 

@@ -16,8 +16,9 @@ import re
 
 from reviews.claims import BY_SUITE
 from reviews.shown import shown_name
-from reviews.report.verdicts import (SELECTED_ONLY, alt_text, citation, mismatch_line, stated,
-                                     tally, verdict_cell, version_line, words_label)
+from reviews.report.verdicts import (SELECTED_ONLY, alt_text, citation, mismatch_line,
+                                     sampled_line, stated, tally, verdict_cell, version_line,
+                                     words_label)
 
 __all__ = ["html"]
 
@@ -143,7 +144,9 @@ def _section(result, drawn, number):
                   "<blockquote>%s</blockquote>" % _e(claim.quoted)]
     if not claim.by_default:
         lines.append('<p class="small">%s</p>' % _e(SELECTED_ONLY))
-    lines.append("<p>%s<br>Found: %s</p>" % (_e(stated(claim)), _e(outcome.summary)))
+    lines.append("<p>%s<br>Found: %s%s</p>" % (
+        _e(stated(claim)), _e(outcome.summary),
+        "<br>" + _e(sampled_line(outcome)) if outcome.sampled is not None else ""))
     if not result.matches:
         lines.append('<p class="mismatch">%s</p>' % _e(mismatch_line(result)))
     if outcome.evidence:

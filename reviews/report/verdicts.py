@@ -12,8 +12,8 @@ reviews.report.html.)
     markdown    a table to paste into a review, then the evidence
     as_json     stable keys: suite, python, ok, claims
     FORMATS     the renderers by name
-    version_line, citation, stated, words_label, tally, alt_text, verdict_cell,
-    SELECTED_ONLY
+    version_line, citation, stated, words_label, tally, sampled_line, alt_text,
+    verdict_cell, SELECTED_ONLY
                 lines every format shares
     listing     the claims' ids, whose statements, expected verdicts, statements
 
@@ -24,12 +24,12 @@ A checked layer's reports are reviews.report.layer; markdown's own pieces
 import json
 from collections import namedtuple
 
-from reviews.claims import BY_REVIEW, NOT_CHECKED
+from reviews.claims import BY_REVIEW, FAIL, NOT_CHECKED, PASS, VERDICTS
 from reviews.report.markdown import code_span, link_target, markdown_name, table_cell
 from reviews.shown import shown_name
 
 __all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
-           "version_line", "citation", "stated", "words_label", "tally", "mismatch_line", "alt_text", "verdict_cell", "listing",
+           "version_line", "citation", "stated", "words_label", "tally", "sampled_line", "mismatch_line", "alt_text", "verdict_cell", "listing",
            "SELECTED_ONLY"]
 
 Suite = namedtuple("Suite", "name version python scope", defaults=(None,))
@@ -93,19 +93,39 @@ def words_label(claim):
 
 
 def tally(results):
-    """ "N claims: M checked, as stated; K not checked; L MISMATCH": a claim
-    whose check cannot decide it (NOT CHECKED, as stated) is not counted
-    as checked.
+    """ "N claims: P PASS and F FAIL as stated (S of them decided on sampled
+    cases only); K NOT CHECKED; M MISMATCH": a claim whose check cannot
+    decide it (NOT CHECKED, as stated) is not counted as checked, and one
+    whose verdict rests on sampled cases only is counted apart.
 
-    >>> tally([])
-    '0 claims: 0 checked, as stated; 0 not checked; 0 MISMATCH'
+    >>> for part in tally([]).split("; "):
+    ...     print(part)
+    0 claims: 0 PASS and 0 FAIL as stated (0 of them decided on sampled cases only)
+    0 NOT CHECKED
+    0 MISMATCH
     """
-    mismatches = sum(not result.matches for result in results)
-    unchecked = sum(result.matches and result.outcome.verdict == NOT_CHECKED
-                    for result in results)
-    return "%d claim%s: %d checked, as stated; %d not checked; %d MISMATCH" % (
-        len(results), "" if len(results) == 1 else "s",
-        len(results) - mismatches - unchecked, unchecked, mismatches)
+    agreeing = [result.outcome for result in results if result.matches]
+    counts = {verdict: sum(outcome.verdict == verdict for outcome in agreeing)
+              for verdict in VERDICTS}
+    sampled = sum(outcome.sampled is not None for outcome in agreeing
+                  if outcome.verdict != NOT_CHECKED)
+    return ("%d claim%s: %d %s and %d %s as stated (%d of them decided on sampled cases only);"
+            " %d %s; %d MISMATCH" % (len(results), "" if len(results) == 1 else "s",
+                                     counts[PASS], PASS, counts[FAIL], FAIL, sampled,
+                                     counts[NOT_CHECKED], NOT_CHECKED,
+                                     len(results) - len(agreeing)))
+
+
+def sampled_line(outcome):
+    """The line that says a verdict rests on sampled cases only, or None.
+
+    >>> from reviews.claims import PASS, Outcome
+    >>> sampled_line(Outcome(PASS, "", (), "the 3 gaps checked"))
+    'Decided on sampled cases only: the 3 gaps checked'
+    """
+    if outcome.sampled is None:
+        return None
+    return "Decided on sampled cases only: %s" % outcome.sampled
 
 
 def mismatch_line(result):
@@ -165,7 +185,7 @@ def text(suite, results, figures=None):
             "    %s" % stated(claim),
         ] + ([] if claim.by_default else ["    %s" % SELECTED_ONLY]) + [
             "    Found: %s" % outcome.summary,
-        ]
+        ] + (["    %s" % sampled_line(outcome)] if outcome.sampled is not None else [])
         if not result.matches:
             lines.append("    " + mismatch_line(result))
         width = max((len(row.label) for row in outcome.evidence), default=0)
@@ -203,7 +223,9 @@ def markdown(suite, results, figures=None):
             lines += ["%s:" % words_label(claim), "", "> %s" % claim.quoted, ""]
         if not claim.by_default:
             lines += [SELECTED_ONLY.replace("--claim", "`--claim`"), ""]
-        lines += ["%s  " % stated(claim), "Found: %s" % outcome.summary, ""]
+        lines += ["%s  " % stated(claim), "Found: %s" % outcome.summary
+                  + ("  \n%s" % sampled_line(outcome) if outcome.sampled is not None else ""),
+                  ""]
         if not result.matches:
             lines += ["**%s**" % mismatch_line(result), ""]
         lines += ["- %s: %s" % (row.label, code_span(row.value)) for row in outcome.evidence]
@@ -241,6 +263,7 @@ def _claim_json(result, figures):
         "verdict": outcome.verdict,
         "matches": result.matches,
         "summary": outcome.summary,
+        "sampled": outcome.sampled,
         "evidence": [{"label": row.label, "value": row.value} for row in outcome.evidence],
         "figures": _cited(figures, claim),
     }

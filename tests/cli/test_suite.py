@@ -27,7 +27,8 @@ class TestMain(unittest.TestCase):
         self.assertEqual(document["claims"][0]["paper"]["version"], "v2")
         self.assertEqual(document["claims"][0]["paper"]["review"],
                          "Softmax reaches only the interior of the simplex")
-        self.assertEqual(document["tally"], "1 claim: 1 checked, as stated; 0 not checked; 0"
+        self.assertEqual(document["tally"], "1 claim: 1 PASS and 0 FAIL as stated (0 of them"
+                                            " decided on sampled cases only); 0 NOT CHECKED; 0"
                                             " MISMATCH")
 
     def test_markdown_format(self):
@@ -141,8 +142,9 @@ class TestMain(unittest.TestCase):
 
     def test_one_claim_is_counted_as_one_claim(self):
         _, out, _ = in_process(*FAST)
-        self.assertTrue(out.endswith("\n1 claim: 1 checked, as stated; 0 not checked; 0"
-                                     " MISMATCH\n"), out)
+        self.assertTrue(out.endswith("\n1 claim: 1 PASS and 0 FAIL as stated (0 of them decided"
+                                     " on sampled cases only); 0 NOT CHECKED; 0 MISMATCH\n"),
+                        out)
 
     def test_list_as_json(self):
         status, out, _ = in_process("--list", "--format", "json")

@@ -49,7 +49,8 @@ class TestText(unittest.TestCase):
             " gives it no verdict",
             "    Found: y = 3",
             "",
-            "2 claims: 2 checked, as stated; 0 not checked; 0 MISMATCH",
+            "2 claims: 1 PASS and 1 FAIL as stated (0 of them decided on sampled cases only);"
+            " 0 NOT CHECKED; 0 MISMATCH",
             "",
         ]))
 
@@ -57,7 +58,8 @@ class TestText(unittest.TestCase):
         report = text(SUITE, results(FAIL))
         self.assertIn("    MISMATCH: verdict FAIL, this suite states PASS\n", report)
         self.assertTrue(report.endswith(
-            "2 claims: 1 checked, as stated; 0 not checked; 1 MISMATCH\n"))
+            "2 claims: 0 PASS and 1 FAIL as stated (0 of them decided on sampled cases only);"
+            " 0 NOT CHECKED; 1 MISMATCH\n"))
 
     def test_a_suite_finding_is_expected_by_the_suite_and_counted_unchecked_when_so(self):
         report = text(SUITE, run([
@@ -69,7 +71,8 @@ class TestText(unittest.TestCase):
                       report)
         self.assertIn("    Expected: NOT CHECKED, this suite's verdict\n", report)
         self.assertTrue(report.endswith(
-            "1 claim: 0 checked, as stated; 1 not checked; 0 MISMATCH\n"))
+            "1 claim: 0 PASS and 0 FAIL as stated (0 of them decided on sampled cases only);"
+            " 1 NOT CHECKED; 0 MISMATCH\n"))
 
     def test_the_scope_line_follows_the_version_line(self):
         report = text(Suite("suite", "9.9", "3.x", "Only these claims."), results())
@@ -82,8 +85,8 @@ class TestMarkdown(unittest.TestCase):
         self.assertTrue(markdown(SUITE, results()).startswith("## suite 9.9 (Python 3.x)\n\n"))
 
     def test_one_claim_is_not_claims(self):
-        self.assertIn("\n1 claim: 1 checked, as stated; 0 not checked; 0 MISMATCH\n",
-                      markdown(SUITE, results()[:1]))
+        self.assertIn("\n1 claim: 0 PASS and 1 FAIL as stated (0 of them decided on sampled"
+                      " cases only); 0 NOT CHECKED; 0 MISMATCH\n", markdown(SUITE, results()[:1]))
 
     def test_table_row_escapes_pipes(self):
         self.assertIn("| `p.one` | arXiv:2401.00001v1 Section 1 | paper | One \\| two. | FAIL | x = 1 |",
@@ -158,6 +161,38 @@ class TestQuotes(unittest.TestCase):
         self.assertEqual(finding.whose, "This suite's own finding (stated by no paper or review)")
         with self.assertRaisesRegex(ValueError, "quotes no source"):
             Claim("p.own", PAPER, "S", "Ours.", PASS, None, source=BY_SUITE, quoted="Words.")
+
+
+class TestSampled(unittest.TestCase):
+    """A verdict that rests on sampled cases only says so, and the tally counts
+    it apart from PASS and FAIL, never a NOT CHECKED or a MISMATCH."""
+
+    @staticmethod
+    def sampled_results():
+        def made(claim_id, expected, verdict, sampled):
+            return Claim(claim_id, PAPER, "S", "A statement.", expected,
+                         lambda: Outcome(verdict, "found", (), sampled), source=BY_SUITE)
+        return run([made("p.a", PASS, PASS, "the 3 points checked"),
+                    made("p.b", FAIL, FAIL, "the 2 layers checked"),
+                    made("p.c", PASS, PASS, None),
+                    made("p.d", NOT_CHECKED, NOT_CHECKED, "the 9 eps checked"),
+                    made("p.e", PASS, FAIL, "the 4 gaps checked")])
+
+    def test_the_tally_counts_pass_fail_and_the_sampled_apart(self):
+        self.assertEqual(text(SUITE, self.sampled_results()).splitlines()[-1],
+                         "5 claims: 2 PASS and 1 FAIL as stated (2 of them decided on sampled"
+                         " cases only); 1 NOT CHECKED; 1 MISMATCH")
+
+    def test_every_format_says_what_was_sampled(self):
+        report = self.sampled_results()
+        line = "Decided on sampled cases only: the 3 points checked"
+        self.assertIn("    Found: found\n    %s\n" % line, text(SUITE, report))
+        self.assertIn("Found: found  \n%s\n" % line, markdown(SUITE, report))
+        self.assertIn("Found: found<br>%s</p>" % line, html(SUITE, report))
+        claims = json.loads(as_json(SUITE, report))["claims"]
+        self.assertEqual([c["sampled"] for c in claims][:3],
+                         ["the 3 points checked", "the 2 layers checked", None])
+        self.assertEqual(text(SUITE, report).count("Decided on sampled cases only"), 4)
 
 
 class TestFigures(unittest.TestCase):
@@ -301,7 +336,8 @@ class TestJson(unittest.TestCase):
         document = json.loads(as_json(SUITE, results()))
         self.assertEqual(list(document), ["suite", "python", "ok", "tally", "claims"])
         self.assertEqual(document["suite"], {"name": "suite", "version": "9.9", "scope": None})
-        self.assertEqual(document["tally"], "2 claims: 2 checked, as stated; 0 not checked; 0"
+        self.assertEqual(document["tally"], "2 claims: 1 PASS and 1 FAIL as stated (0 of them"
+                                            " decided on sampled cases only); 0 NOT CHECKED; 0"
                                             " MISMATCH")
         self.assertIs(document["ok"], True)
         self.assertEqual(document["claims"][0], {
@@ -319,6 +355,7 @@ class TestJson(unittest.TestCase):
             "verdict": "FAIL",
             "matches": True,
             "summary": "x = 1",
+            "sampled": None,
             "evidence": [{"label": "x", "value": "1"}, {"label": "long label", "value": "2"}],
             "figures": [],
         })
