@@ -65,12 +65,21 @@ class TestVerdicts(unittest.TestCase):
     def test_what_a_count_must_match_to_be_compared_with_the_paper_s(self):
         compare = value("low-rank.13-of-150", "to compare")
         for needed in ("--patience 2500 --exact-algorithm lp_chebyshev", "float32",
-                       "--filter-lang", "--classes LIST", "--box 100 --tolerance 1e-8 answers"
-                       " the LP stage's exactly as it runs under Gurobi's feasibility tolerance"
-                       " 1e-9", "Its Hugging Face MT runs (Helsinki-NLP opus-mt,"
-                       " facebook/wmt19) pass --filter-lang", "the Bergamot and Edinburgh"
-                       " WMT17 models go through stollen_numpy, which checks every class"):
+                       "--filter-lang", "--classes LIST", "--box 100 --tolerance 1e-8 asks the"
+                       " LP stage's question with a strict radius, r > 1e-8, exactly; the"
+                       " released program asks r >= 1e-8", "so the two part at a radius of"
+                       " exactly 1e-8 and within that tolerance", "Its Hugging Face MT runs"
+                       " (Helsinki-NLP opus-mt, facebook/wmt19) pass --filter-lang", "its LM"
+                       " runs (search_bounded_language_models.sh: BERT, RoBERTa, XLM-R, GPT-2)"
+                       " pass none and check every class", "the Bergamot and Edinburgh WMT17"
+                       " models do through stollen_numpy", "andreasgrv/unargmaxable at"
+                       " d70d30f"):
             self.assertIn(needed, compare)
+        for said in ("answers exactly", "exactly as it runs", "exactly, for every class",
+                     "target language's tokens"):
+            self.assertNotIn(said, compare)
+        self.assertIn('U+2581 "Bonjour" kept for en (LATIN); U+2581 "2020" dropped for en'
+                      " (DIGIT)", value("low-rank.13-of-150", "--filter-lang"))
         self.assertIn("a tie to the lowest index",
                       value("low-rank.13-of-150", "the detector"))
 

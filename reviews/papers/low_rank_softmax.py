@@ -25,7 +25,8 @@ from reviews.claims import (BY_SUITE, NOT_CHECKED, PASS, FAIL, Claim, Figure, Ou
                             Row)
 from reviews.argmax.regions import realized_rankings, region_count
 from reviews.argmax.tolerance import radii
-from reviews.papers.low_rank_released import STAGES, check_released_count, check_tie_rule
+from reviews.papers.low_rank_released import (RELEASED, STAGES, check_released_count,
+                                              check_tie_rule, filter_row)
 from reviews.papers.low_rank_trained import check_trained_layers, check_very_infrequent
 
 __all__ = ["PAPER", "CLAIMS", "FIGURE_1", "region_table", "simplex_with_centroid",
@@ -401,9 +402,10 @@ def _check_tolerance():
                     " verify at its T, the norms |w_j - w_i|_2 bounded by rationals from"
                     " math.isqrt on the safe side"))
     rows.append(Row("meaning", "both exact verdicts are right about the numbers stored; the"
-                    " released detector's LP stage asks the tolerance question (a ball of"
-                    " radius above 1e-8), so a count made at T = 1e-8 and one made exactly at"
-                    " T = 0 need not agree, and a class this thin can change verdict with the"
+                    " released detector's LP stage asks nearly the tolerance question (a ball"
+                    " of radius at least 1e-8, within its solver's feasibility tolerance:"
+                    " low-rank.released-count), so a count made at T = 1e-8 and one made"
+                    " exactly at T = 0 need not agree, and a class this thin can change verdict with the"
                     " rounding of its weights. This is this suite's own finding, not the"
                     " paper's"))
     differs = (counts[0] != counts[1] and plain.argmaxable and not thin.argmaxable
@@ -426,21 +428,26 @@ def _check_models():
                            " .pth (read without running code), .npz, .npy, .json or .csv;"
                            " --vocab names its tokens"),
                        STAGES,
+                       filter_row(),
                        Row("to compare", "the paper's counts are the released detector's"
-                           " stages, run with --patience 2500 --exact-algorithm lp_chebyshev"
-                           " on the model's float32 weights. Its Hugging Face MT runs"
-                           " (Helsinki-NLP opus-mt, facebook/wmt19) pass --filter-lang: only"
-                           " the target language's tokens and the special tokens, each against"
-                           " all rows; the Bergamot and Edinburgh WMT17 models go through"
-                           " stollen_numpy, which checks every class. So match the classes"
+                           " stages (%s), run with --patience 2500 --exact-algorithm"
+                           " lp_chebyshev on the model's float32 weights. Its Hugging Face MT"
+                           " runs (Helsinki-NLP opus-mt, facebook/wmt19) pass --filter-lang,"
+                           " which checks only the tokens of the target language's script and"
+                           " the special tokens, each against all rows (above); its LM runs"
+                           " (search_bounded_language_models.sh: BERT, RoBERTa, XLM-R, GPT-2)"
+                           " pass none and check every class, as the Bergamot and Edinburgh"
+                           " WMT17 models do through stollen_numpy. So match the classes"
                            " (check-layer --classes LIST) and the question: --box 100"
-                           " --tolerance 1e-8 answers the LP stage's exactly as it runs under"
-                           " Gurobi's feasibility tolerance 1e-9 (with another solver's"
-                           " defaults a thin class can come back feasible); the detector counts"
-                           " fewer where its search accepts a class at a tie"
-                           " or on a region thinner than 1e-8, and more where only its search"
-                           " runs (low-rank.released-count): compare class by class, not the"
-                           " totals alone"),
+                           " --tolerance 1e-8 asks the LP stage's question with a strict"
+                           " radius, r > 1e-8, exactly; the released program asks r >= 1e-8"
+                           " and takes what its solver's feasibility tolerance (Gurobi's"
+                           " FeasibilityTol 1e-9) accepts, so the two part at a radius of"
+                           " exactly 1e-8 and within that tolerance. The detector counts fewer"
+                           " where its search accepts a class at a tie or on a region thinner"
+                           " than 1e-8, and more where only its search runs"
+                           " (low-rank.released-count): compare class by class, not the totals"
+                           " alone" % RELEASED),
                    ))
 
 
@@ -522,8 +529,8 @@ CLAIMS = (
           " strictly the largest, called no unargmaxable class argmaxable in %d sampled"
           " layers." % len(_BRAID_LAYERS),
           PASS, _check_braid_reflect, source=BY_SUITE),
-    Claim("low-rank.released-tie-rule", PAPER, "Released detector (stollen/__init__.py,"
-          " candidate_is_bounded)",
+    Claim("low-rank.released-tie-rule", PAPER, "Released detector, %s (stollen/__init__.py,"
+          " candidate_is_bounded)" % RELEASED,
           "The released search takes np.argmax, which gives a tie to the lowest index, and so"
           " calls an unargmaxable class argmaxable where its logit ties the largest.",
           PASS, check_tie_rule, source=BY_SUITE),
@@ -531,15 +538,17 @@ CLAIMS = (
           "Bounding the inputs to the detector's box [-100, 100]^d changes which classes are"
           " unargmaxable.", PASS, _check_box, source=BY_SUITE),
     Claim("low-rank.tolerance", PAPER, "Released detector (its LP's radius bound 1e-8)",
-          "The count of the released detector's LP question, a ball of radius above a"
-          " tolerance, depends on the tolerance and on the rounding of the stored weights.",
+          "The count of the tolerance question, a ball of radius above T (near the question"
+          " of the released detector's LP), depends on T and on the rounding of the stored"
+          " weights.",
           PASS, _check_tolerance, source=BY_SUITE),
-    Claim("low-rank.released-count", PAPER, "Released detector (stollen/__init__.py,"
-          " bin/stollen_hugging)",
+    Claim("low-rank.released-count", PAPER, "Released detector, %s (stollen/__init__.py,"
+          " bin/stollen_hugging)" % RELEASED,
           "The released detector's count is not that of the question --box 100 --tolerance"
           " 1e-8 answers: it is lower where its search accepts a thin class without a"
-          " tolerance, or an unargmaxable class at a tie, and higher where only the search"
-          " runs (its default) and misses an argmaxable class.",
+          " tolerance or an unargmaxable class at a tie, or its LP a radius of exactly 1e-8,"
+          " and higher where only the search runs (its default) and misses an argmaxable"
+          " class.",
           PASS, check_released_count, source=BY_SUITE),
     Claim("low-rank.13-of-150", PAPER, "Abstract; experiments",
           "13 of 150 public LM/MT models have unargmaxable tokens.",
