@@ -1,5 +1,6 @@
 """Tests of the claims of Grivas, Bogoychev & Lopez: verdicts and evidence."""
 
+import os
 import unittest
 import random
 from unittest import mock
@@ -14,6 +15,7 @@ from reviews.papers.low_rank_softmax import (
     BOX, CLAIMS, PAPER, draw_figure_1, draw_region_tables, rational_unit_vector, region_table,
     simplex_with_centroid, _witnesses_hold,
 )
+from tests.support import ROOT
 from tests.support.claims import run_once
 
 # Each check runs once in the test process (the command's tests share them);
@@ -288,7 +290,7 @@ class TestBox(unittest.TestCase):
     def test_the_sweep_rows(self):
         self.assertEqual(value("low-rank.box", "C = 30, d = 3"),
                          "12 layers (seeds 0..11): 1 of 360 classes argmaxable over R^3 but not"
-                         " in the box (seed 11: class 24)")
+                         " in the box (seed 11: class 23)")
         self.assertEqual(value("low-rank.box", "C = 40, d = 2"),
                          "12 layers (seeds 0..11): 0 of 480 classes argmaxable over R^2 but not"
                          " in the box")
@@ -300,9 +302,14 @@ class TestBox(unittest.TestCase):
         self.assertGreater(max(map(abs, free.witness)), BOX)
         self.assertFalse(bounded.argmaxable)
         self.assertIs(verify(weights, bias, bounded, box=BOX), True)
-        self.assertEqual([j + 1 for j, _ in bounded.terms], [2, 11, 20])
-        self.assertIn("class 24 is not: lam = 0.747314 on class 2 + 0.182295 on class 11",
-                      value("low-rank.box", "in the box"))
+        # Numbered as check-layer numbers them, from 0.
+        self.assertEqual([j for j, _ in bounded.terms], [1, 10, 19])
+        self.assertIn("class 23 is not: lam = 0.747314 on class 1 + 0.182295 on class 10"
+                      " + 0.0703904 on class 19", value("low-rank.box", "in the box"))
+        self.assertIn("class 23 is argmaxable", value("low-rank.box", "over R^3"))
+        with open(os.path.join(ROOT, "docs", "check-layer.md"), encoding="utf-8") as handle:
+            self.assertIn("claim `low-rank.box`: seed 11, C = 30, d = 3, class 23 wins",
+                          " ".join(handle.read().split()))
         self.assertIn("|x|_inf = 735.258", value("low-rank.box", "over R^3"))
 
     def test_the_meaning_for_the_paper_s_counts_is_stated(self):
@@ -319,14 +326,23 @@ class TestTolerance(unittest.TestCase):
         self.assertEqual([value("low-rank.tolerance", "T = %s" % t)
                           for t in ("0", "1e-12", "1e-8", "1e-4")],
                          ["0 of 12 classes unargmaxable"]
-                         + ["1 of 12 classes unargmaxable (class 7)"] * 3)
+                         + ["1 of 12 classes unargmaxable (class 6)"] * 3)
 
-    def test_class_7_wins_on_a_sliver_in_float64_and_nowhere_in_float32(self):
+    def test_class_6_wins_on_a_sliver_in_float64_and_nowhere_in_float32(self):
         self.assertIn("its largest radius is 1.44e-14 (exact maximum, rounded down)",
-                      value("low-rank.tolerance", "class 7, float64"))
-        self.assertIn("unargmaxable at T = 0: l7 <= 0.2 l1 + ",
-                      value("low-rank.tolerance", "class 7, float32"))
-        self.assertIn("lam = 0.2 l1 + 0.3 l4 + ", value("low-rank.tolerance", "class 7, T = 1e-12"))
+                      value("low-rank.tolerance", "class 6, float64"))
+        self.assertIn("unargmaxable at T = 0: l6 <= 0.2 l0 + ",
+                      value("low-rank.tolerance", "class 6, float32"))
+        self.assertIn("lam = 0.2 l0 + 0.3 l3 + ", value("low-rank.tolerance", "class 6, T = 1e-12"))
+        self.assertIn("row 6 = 0.2 w0 + 0.3 w3 + 0.5 w8 computed in float64",
+                      value("low-rank.tolerance", "layer"))
+
+    def test_classes_are_numbered_from_0_as_check_layer_numbers_them(self):
+        # No row of any default claim counts classes from 1 (the paper's
+        # Figure 1 names its w1..w4 once, to say they are w0..w3 here).
+        for claim_id in ("low-rank.box", "low-rank.tolerance"):
+            self.assertIn("classes numbered from 0, as check-layer numbers them",
+                          " ".join(row.value for row in OUTCOMES[claim_id].evidence))
 
     def test_it_is_marked_as_this_suite_s_own_finding(self):
         [claim] = [c for c in CLAIMS if c.id == "low-rank.tolerance"]

@@ -296,10 +296,10 @@ def _box_example(weights, biases, plain, boxed, i):
     lead = sum(v * (Fraction(biases[j]) - Fraction(biases[i])) for j, v in lam)
     return checked, [
         Row("over R^%d" % dim, "class %d is argmaxable: witness x = %s, |x|_inf = %.6g,"
-            " outside the box (exact, checked)" % (i + 1, _approximate(free.witness), size)),
+            " outside the box (exact, checked)" % (i, _approximate(free.witness), size)),
         Row("in the box", "class %d is not: lam = %s; sum lam_j (b_j - b_i) = %.6g >="
             " %d * |sum lam_j (w_j - w_i)|_1 = %.6g (exact, checked)"
-            % (i + 1, " + ".join("%.6g on class %d" % (v, j + 1) for j, v in lam),
+            % (i, " + ".join("%.6g on class %d" % (v, j) for j, v in lam),
                lead, BOX, BOX * sum(map(abs, residual)))),
     ]
 
@@ -312,9 +312,10 @@ def _check_box():
             weights, biases = _gaussian_layer(random.Random(seed), classes, dim, True)
             plain, boxed, differ, only_removed = _boxed_answers(weights, biases)
             sound = sound and only_removed
-            found += ["seed %d: class %d" % (seed, j + 1) for j in differ]
+            found += ["seed %d: class %d" % (seed, j) for j in differ]
             if differ and not example:
-                example = [Row("example", "C = %d, d = %d, random.Random(%d); box [-%d, %d]^%d"
+                example = [Row("example", "C = %d, d = %d, random.Random(%d); box [-%d, %d]^%d;"
+                               " classes numbered from 0, as check-layer numbers them"
                                % (classes, dim, seed, BOX, BOX, dim))]
                 checked, shown = _box_example(weights, biases, plain, boxed, differ[0])
                 sound = sound and checked
@@ -340,9 +341,9 @@ def _check_box():
                    " box; the box never makes a class argmaxable" % (BOX, BOX), tuple(rows))
 
 
-# This suite's own finding: a layer of 12 classes in d = 4 whose class 7
-# is, in exact arithmetic, 0.2 w1 + 0.3 w4 + 0.5 w9 (so "should" be
-# unargmaxable); stored in float64 it wins on a sliver, in float32 nowhere.
+# This suite's own finding: a layer of 12 classes in d = 4 whose class 6
+# (from 0) is, in exact arithmetic, 0.2 w0 + 0.3 w3 + 0.5 w8 (so "should"
+# be unargmaxable); stored in float64 it wins on a sliver, in float32 nowhere.
 _TOLERANCE_SEED = 13
 _TOLERANCE_SHAPE = (12, 4)
 _MIXED, _MIXTURE = 6, ((0, 0.2), (3, 0.3), (8, 0.5))
@@ -353,8 +354,10 @@ def _float32(value):
     return struct.unpack("<f", struct.pack("<f", value))[0]
 
 
-def _terms_text(terms):
-    return " + ".join("%.6g l%d" % (v, j + 1) for j, v in terms)
+def _terms_text(terms, symbol="l"):
+    """ "0.2 l0 + 0.3 l3": the terms (class, weight), each class's logit
+    (or, with ``symbol`` "w", its weights)."""
+    return " + ".join("%.6g %s%d" % (v, symbol, j) for j, v in terms)
 
 
 def _check_tolerance():
@@ -363,16 +366,17 @@ def _check_tolerance():
     weights[_MIXED] = [sum(share * weights[j][k] for j, share in _MIXTURE) for k in range(dim)]
     single = [[_float32(v) for v in row] for row in weights]
     rows = [Row("layer", "C = %d, d = %d, no bias, random.Random(%d).gauss(0, 1) in float64;"
-                " row %d = 0.2 w1 + 0.3 w4 + 0.5 w9 computed in float64; centres in the"
-                " detector's box [-%d, %d]^%d" % (classes, dim, _TOLERANCE_SEED, _MIXED + 1,
-                                                  BOX, BOX, dim))]
+                " row %d = %s computed in float64; centres in the detector's box [-%d,"
+                " %d]^%d; classes numbered from 0, as check-layer numbers them"
+                % (classes, dim, _TOLERANCE_SEED, _MIXED, _terms_text(_MIXTURE, "w"), BOX,
+                   BOX, dim))]
     checked, counts, verdicts = True, [], []
     for text in _TOLERANCES:
         tolerance = Fraction(text)
         results = check_layer(weights, None, box=BOX, tolerance=tolerance)
         checked = checked and all(verify(weights, None, r, box=BOX, tolerance=tolerance)
                                   for r in results)
-        failing = [r.index + 1 for r in results if not r.argmaxable]
+        failing = [r.index for r in results if not r.argmaxable]
         counts.append(len(failing))
         verdicts.append(results[_MIXED])
         rows.append(Row("T = %s" % text,
@@ -382,21 +386,21 @@ def _check_tolerance():
     radius = radii(weights, None, check_layer(weights, None, box=BOX))[_MIXED]
     largest = "%.3g" % radius.value if radius and radius.exact else "unknown"
     plain, thin = verdicts[0], verdicts[1]
-    rows.append(Row("class %d, float64" % (_MIXED + 1),
+    rows.append(Row("class %d, float64" % _MIXED,
                     "argmaxable at T = 0: witness x = %s; its largest radius is %s (exact"
                     " maximum, rounded down)" % (_approximate(plain.witness)
                                                  if plain.argmaxable else "none", largest)))
-    rows.append(Row("class %d, T = 1e-12" % (_MIXED + 1),
+    rows.append(Row("class %d, T = 1e-12" % _MIXED,
                     "unargmaxable: sum_j lam_j (l_j - l_%d + T |w_j - w_%d|_2) >= 0"
-                    " everywhere in the box, lam = %s" % (_MIXED + 1, _MIXED + 1,
+                    " everywhere in the box, lam = %s" % (_MIXED, _MIXED,
                                                           _terms_text(thin.terms or ()))))
     stored = check_layer(single, None, box=BOX)
     checked = checked and all(verify(single, None, r, box=BOX) for r in stored)
-    rows.append(Row("class %d, float32" % (_MIXED + 1),
+    rows.append(Row("class %d, float32" % _MIXED,
                     "the same weights rounded to float32: %s at T = 0%s" % (
                         "argmaxable" if stored[_MIXED].argmaxable else "unargmaxable",
                         "" if stored[_MIXED].argmaxable
-                        else ": l%d <= %s in the box" % (_MIXED + 1,
+                        else ": l%d <= %s in the box" % (_MIXED,
                                                          _terms_text(stored[_MIXED].terms)))))
     rows.append(Row("certificates", "every witness and combination above checked exactly by"
                     " verify at its T, the norms |w_j - w_i|_2 bounded by rationals from"
@@ -413,7 +417,7 @@ def _check_tolerance():
     verdict = PASS if checked and differs else FAIL
     return Outcome(verdict, "class %d of a seeded layer: argmaxable at T = 0 stored in float64"
                    " (largest radius %s), unargmaxable from T = 1e-12 and in float32; counts"
-                   " %s at T = %s" % (_MIXED + 1, largest, ", ".join(map(str, counts)),
+                   " %s at T = %s" % (_MIXED, largest, ", ".join(map(str, counts)),
                                       ", ".join(_TOLERANCES)),
                    tuple(rows))
 
