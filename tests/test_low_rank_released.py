@@ -100,6 +100,18 @@ class TestTheReleasedCount(unittest.TestCase):
                          " only the search runs and misses (5 against 4); its LP stage accepts"
                          " a radius of exactly 1e-8, which --tolerance 1e-8 does not")
 
+    def test_in_float32_the_thin_class_is_gone_and_the_rule_rejects_it(self):
+        self.assertEqual(released.float32(released.THIN_BIAS[0]), 1.0)
+        self.assertIn("where b rounds to (1, 0, -1): class 1 ties classes 0 and 2 at x = 1 and"
+                      " wins nowhere", value(COUNT, "thin: in float32"))
+        self.assertIn("the rule does not accept it (after 100 reflections the argmax is class"
+                      " 0, a tie): count 1", value(COUNT, "thin: in float32"))
+
+    def test_the_summary_names_no_layer_unargmaxable(self):
+        self.assertNotIn("unargmaxable layers", TIE.summary)
+        self.assertTrue(TIE.summary.startswith("in each of three layers class 0 is"
+                                               " unargmaxable"))
+
     def test_a_thin_class_found_by_the_search_needs_no_tolerance(self):
         self.assertIn("class 1 by a margin of 3e-9", value(COUNT, "thin: the rule"))
         self.assertEqual(value(COUNT, "thin: --box 100 --tolerance 1e-8"),
@@ -251,6 +263,9 @@ class TestTrainedLayers(unittest.TestCase):
         self.assertEqual(len(fed), 2)
         self.assertIn("BatchNorm1d after a ReLU", fed[0])
         self.assertIn("every input has x >= 0", fed[1])
+        # "Never predicted" but at an exact tie, which np.argmax gives the lowest index.
+        self.assertIn("is never predicted, whatever the sentence, except where its logit ties"
+                      " the largest exactly", fed[1])
 
     def test_the_relu_s_domain_leaves_four_more_readings_unargmaxable(self):
         # Class 0 wins somewhere on both domains; 4 jian3 loses everywhere; the

@@ -167,7 +167,26 @@ class TestConstructions(unittest.TestCase):
 
     def test_prevention_rows(self):
         self.assertEqual(value("low-rank.prevention", "no prevention"),
-                         "Gaussian layer C = 200, d = 3, no bias: 179 classes unargmaxable")
+                         "Gaussian layer C = 200, d = 3, no bias, its rows distinct: True; 179"
+                         " classes unargmaxable")
+
+    def test_prevention_says_what_a_repeated_row_does(self):
+        [claim] = [c for c in CLAIMS if c.id == "low-rank.prevention"]
+        self.assertTrue(claim.statement.startswith("Where no two rows are equal,"))
+        self.assertIn("check_layer finds 2 unargmaxable (classes 0 and 4), and with"
+                      " b_i = -|w_i|^2/2 still 2", value("low-rank.prevention",
+                                                        "what it leaves out"))
+        results = check_layer([[1, 0], [0, 1], [-1, 0], [0, -1], [1, 0]])
+        self.assertEqual([r.index for r in results if not r.argmaxable], [0, 4])
+        self.assertTrue(all(verify([[1, 0], [0, 1], [-1, 0], [0, -1], [1, 0]], None, r)
+                            for r in results))
+
+    def test_the_tie_rule_is_stated_as_narrowly_as_it_works(self):
+        [claim] = [c for c in CLAIMS if c.id == "low-rank.released-tie-rule"]
+        self.assertIn("its index is the lowest of the tied classes; a tied class with a lower"
+                      " twin it never accepts", claim.statement)
+        self.assertIn("with the lowest index of the tied classes",
+                      value("low-rank.braid-reflect", "not the released rule"))
 
     def test_braid_reflect_gives_no_point_to_a_class_tied_at_the_top(self):
         # Classes 1 and 2 are equal: at every x they tie, so neither is ever

@@ -162,6 +162,23 @@ class TestEvidence(unittest.TestCase):
         self.assertEqual(values("memorization.masking", "softmax([inf, 0])"),
                          ["[1.0, 0.0]; log_softmax [0.0, -inf]"])
 
+    def test_an_infinite_logit_s_value_is_this_suite_s_convention(self):
+        self.assertIn("[1.0, 0.0] at [inf, 0] is this suite's convention",
+                      values("memorization.masking", "an infinite logit")[0])
+        self.assertIn("the max-shifted formula gives [nan, nan] there (inf - inf is nan)",
+                      values("memorization.masking", "an infinite logit")[0])
+        self.assertTrue(OUTCOMES["memorization.masking"].summary.endswith(
+            "softmax([inf, 0]) == [1.0, 0.0] by this suite's convention, the limit as"
+            " z1 -> inf (the max-shifted formula gives nan)"))
+
+    def test_underflow_is_said_of_finite_logits(self):
+        [claim] = [c for c in CLAIMS if c.id == "memorization.underflow"]
+        self.assertIn("with finite logits, a float softmax coordinate of 0.0 stands for a"
+                      " positive value", claim.statement)
+        self.assertEqual(values("memorization.underflow", "infinite logits"),
+                         ["softmax([0, -inf])[1] = 0.0 stands for 0 exactly"
+                          " (memorization.masking): the statement is about finite logits"])
+
     def test_underflow_rows(self):
         self.assertEqual(values("memorization.underflow", "gap 750: p2"),
                          ["0.0 (exact 1.9016849634750064400E-326)"])

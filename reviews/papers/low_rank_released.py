@@ -21,9 +21,11 @@ them.
     RELEASED                the repository and the commit read
     script_filter_keeps     its --filter-lang rule for one token
     filter_row              the evidence row that says what --filter-lang keeps
+    float32                 a float rounded to float32, as the paper's weights are stored
 """
 
 import random
+import struct
 import unicodedata
 from fractions import Fraction
 
@@ -38,7 +40,7 @@ from reviews.claims import FAIL, PASS, Outcome, Row, written
 from reviews.exact import exact_text
 
 __all__ = ["check_tie_rule", "check_released_count", "STAGES", "RELEASED", "FILTER_SCRIPTS",
-           "script_filter_keeps", "filter_row"]
+           "script_filter_keeps", "filter_row", "float32"]
 
 # The repository and the commit whose files the claims describe.
 RELEASED = "andreasgrv/unargmaxable at d70d30f"
@@ -84,6 +86,15 @@ STAGES = Row("the detector", "%s, stollen/__init__.py: 0. find_bounded_classes a
              " 3. That stage is off by default (--exact-algorithm none: the search's misses"
              " are printed as potentially bounded); the paper's runs pass --exact-algorithm"
              " lp_chebyshev" % RELEASED)
+
+
+def float32(value):
+    """``value`` rounded to the nearest float32, as a float.
+
+    >>> float32(1 - 3e-9), float32(0.1)
+    (1.0, 0.10000000149011612)
+    """
+    return struct.unpack("<f", struct.pack("<f", value))[0]
 
 
 def script_filter_keeps(token, language):
@@ -202,9 +213,10 @@ def check_tie_rule():
             " neither class 0 above argmaxable"),
     ]
     verdict = PASS if holds else FAIL
-    return Outcome(verdict, "the released search calls class 0 of three unargmaxable layers"
-                   " argmaxable at a tie (x = w0), and meets a zero normal at the second of two"
-                   " equal rows; check_layer proves every such class unargmaxable",
+    return Outcome(verdict, "in each of three layers class 0 is unargmaxable (check_layer"
+                   " proves it) and the released search calls it argmaxable at x = w0, where"
+                   " it ties the largest logit as the lowest tied index; the second of two"
+                   " equal rows, tied with a lower index, it never accepts (a zero normal)",
                    tuple(rows))
 
 
@@ -298,6 +310,18 @@ def check_released_count():
             % (" + ".join("%s on class %d" % (v, j) for j, v in asked[1].terms),
                _short(thin.value))),
     ]
+    # In float32, the paper's dtype, the sliver is gone and the rule agrees.
+    single = [float32(b) for b in THIN_BIAS]
+    rejected = released_search(THIN_WEIGHTS, single, 1)
+    exact, checked = _unargmaxable(THIN_WEIGHTS, single)
+    holds = holds and checked and not rejected.accepted and not exact[1].argmaxable \
+        and rejected.margin == 0
+    rows.append(Row("thin: in float32", "the paper's weights are float32, where b rounds to"
+                    " (%s): class 1 ties classes 0 and 2 at x = 1 and wins nowhere (exact,"
+                    " checked); the rule does not accept it (after %d reflections the argmax is"
+                    " class %d, a tie): count 1, as --box 100 --tolerance 1e-8's. The thin"
+                    " class is float64's" % (", ".join(exact_text(b) for b in single),
+                                           rejected.reflections, rejected.last)))
     # Fewer: an unargmaxable class accepted at a tie.
     tied = [released_search(MEAN_LAYER, None, i) for i in range(4)]
     asked, checked = _unargmaxable(MEAN_LAYER, box=BOX, tolerance=TOLERANCE)

@@ -13,7 +13,6 @@ here, in the paper's order.
 
 import math
 import random
-import struct
 from fractions import Fraction
 
 from reviews.argmax.certified import verify_all
@@ -26,7 +25,7 @@ from reviews.claims import (BY_SUITE, NOT_CHECKED, PASS, FAIL, Claim, Figure, Ou
 from reviews.argmax.regions import realized_rankings, region_count
 from reviews.argmax.tolerance import radii
 from reviews.papers.low_rank_released import (RELEASED, STAGES, check_released_count,
-                                              check_tie_rule, filter_row)
+                                              check_tie_rule, filter_row, float32)
 from reviews.papers.low_rank_trained import check_trained_layers, check_very_infrequent
 
 __all__ = ["PAPER", "CLAIMS", "FIGURE_1", "region_table", "simplex_with_centroid",
@@ -184,25 +183,35 @@ def _witness_is_own_weight(weights, biases):
     return all(_witnesses_hold(weights, biases, enumerate(weights)))
 
 
+# Unit rows, the first repeated last: what the prevention leaves out.
+REPEATED_UNIT_ROWS = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 0))
+
+
 def _check_prevention():
     rng = random.Random(SEED)
     dim, classes = 3, 200
-    unit = [rational_unit_vector([Fraction(rng.randint(-99, 99), rng.randint(1, 99))
-                                  for _ in range(dim - 1)]) for _ in range(classes)]
-    unit = list(dict.fromkeys(unit))
+    drawn = [rational_unit_vector([Fraction(rng.randint(-99, 99), rng.randint(1, 99))
+                                   for _ in range(dim - 1)]) for _ in range(classes)]
+    unit = list(dict.fromkeys(drawn))
     unit_ok = _witness_is_own_weight(unit, None)
     weights, _ = _gaussian_layer(rng, classes, dim, False)
+    distinct = len(set(map(tuple, weights))) == classes
     plain = check_layer(weights)
     unargmaxable = sum(not r.argmaxable for r in plain)
     exact = [[Fraction(v) for v in w] for w in weights]
     prevented = [-sum(v * v for v in w) / 2 for w in exact]
     bias_ok = _witness_is_own_weight(exact, prevented)
     after = check_layer(weights, prevented)
+    repeated = [row.index for row in check_layer(REPEATED_UNIT_ROWS) if not row.argmaxable]
+    twin_bias = [-Fraction(sum(v * v for v in w), 2) for w in REPEATED_UNIT_ROWS]
+    still = [row.index for row in check_layer(REPEATED_UNIT_ROWS, twin_bias)
+             if not row.argmaxable]
     rows = [
-        Row("unit norm", "%d distinct rational unit vectors in d = %d: x = w_i is a witness"
-            " for every class: %s" % (len(unit), dim, unit_ok)),
-        Row("no prevention", "Gaussian layer C = %d, d = %d, no bias: %d classes unargmaxable"
-            % (classes, dim, unargmaxable)),
+        Row("unit norm", "%d rational unit vectors drawn in d = %d, %d distinct (a repeat would"
+            " be dropped): x = w_i is a witness for every class: %s"
+            % (len(drawn), dim, len(unit), unit_ok)),
+        Row("no prevention", "Gaussian layer C = %d, d = %d, no bias, its rows distinct: %s; %d"
+            " classes unargmaxable" % (classes, dim, distinct, unargmaxable)),
         Row("b_i = -|w_i|^2/2", "same weights: x = w_i is a witness for every class: %s;"
             " check_layer finds %d unargmaxable" % (bias_ok, sum(not r.argmaxable for r in after))),
         Row("seed", "random.Random(%d)" % SEED),
@@ -210,14 +219,23 @@ def _check_prevention():
             " |w_i - w_j|^2/2 where |w_i| = |w_j| = 1, and with b_i = -|w_i|^2/2 it is"
             " |w_i - w_j|^2/2 for any rows: positive for every row w_j != w_i (an identity,"
             " not computed here)"),
+        Row("what it leaves out", "a repeated row: unit rows %s, no bias: check_layer finds"
+            " %d unargmaxable (classes %s), and with b_i = -|w_i|^2/2 still %d: two equal rows"
+            " have equal logits at every x, so neither is ever strictly the largest"
+            % ("; ".join("(%s)" % ", ".join(map(str, w)) for w in REPEATED_UNIT_ROWS),
+               len(repeated), " and ".join(map(str, repeated)), len(still))),
     ]
-    verdict = PASS if unit_ok and bias_ok and unargmaxable > 0 and all(
-        r.argmaxable for r in after) else FAIL
-    return Outcome(verdict, "both preventions make every class argmaxable (witness x = w_i);"
-                   " without them %d of %d are not" % (unargmaxable, classes), tuple(rows),
+    verdict = PASS if unit_ok and bias_ok and distinct and unargmaxable > 0 and all(
+        r.argmaxable for r in after) and repeated == still == [0, len(REPEATED_UNIT_ROWS) - 1] \
+        else FAIL
+    return Outcome(verdict, "both preventions make every class of distinct rows argmaxable"
+                   " (witness x = w_i); without them %d of %d are not; a repeated row stays"
+                   " unargmaxable with either (%d of %d)"
+                   % (unargmaxable, classes, len(repeated), len(REPEATED_UNIT_ROWS)),
+                   tuple(rows),
                    "%d rational unit vectors and one Gaussian layer of %d rows; every layer"
-                   " by the identity under \"every layer\", not computed here"
-                   % (len(unit), classes))
+                   " of distinct rows by the identity under \"every layer\", not computed"
+                   " here" % (len(unit), classes))
 
 
 _BRAID_LAYERS = ((60, 2, False), (60, 3, True), (80, 4, False), (80, 4, True))
@@ -246,8 +264,9 @@ def _check_braid_reflect():
                     " only where its float logit is strictly the largest; seed"
                     " random.Random(%d)" % SEED))
     rows.append(Row("not the released rule", "the released search takes np.argmax, a tie to"
-                    " the lowest index, and so calls unargmaxable classes argmaxable at a tie"
-                    " (low-rank.released-tie-rule)"))
+                    " the lowest index, and so calls an unargmaxable class argmaxable where, at"
+                    " a point it visits, the class ties the largest logit with the lowest index"
+                    " of the tied classes (low-rank.released-tie-rule)"))
     verdict = PASS if sound else FAIL
     return Outcome(verdict, "in %d sampled layers every point the search returns checks"
                    " exactly: it called no unargmaxable class argmaxable" % len(_BRAID_LAYERS),
@@ -350,10 +369,6 @@ _MIXED, _MIXTURE = 6, ((0, 0.2), (3, 0.3), (8, 0.5))
 _TOLERANCES = ("0", "1e-12", "1e-8", "1e-4")
 
 
-def _float32(value):
-    return struct.unpack("<f", struct.pack("<f", value))[0]
-
-
 def _terms_text(terms, symbol="l"):
     """ "0.2 l0 + 0.3 l3": the terms (class, weight), each class's logit
     (or, with ``symbol`` "w", its weights)."""
@@ -364,7 +379,7 @@ def _check_tolerance():
     classes, dim = _TOLERANCE_SHAPE
     weights, _ = _gaussian_layer(random.Random(_TOLERANCE_SEED), classes, dim, False)
     weights[_MIXED] = [sum(share * weights[j][k] for j, share in _MIXTURE) for k in range(dim)]
-    single = [[_float32(v) for v in row] for row in weights]
+    single = [[float32(v) for v in row] for row in weights]
     rows = [Row("layer", "C = %d, d = %d, no bias, random.Random(%d).gauss(0, 1) in float64;"
                 " row %d = %s computed in float64; centres in the detector's box [-%d,"
                 " %d]^%d; classes numbered from 0, as check-layer numbers them"
@@ -525,7 +540,8 @@ CLAIMS = (
                   " dimensions, how many of the C! rankings a generic softmax layer can"
                   " produce, shaded by count / C!, outlined where it is all C! (d >= C - 1)."),)),
     Claim("low-rank.prevention", PAPER, "Appendix D",
-          "Unit-norm weights (no bias), or bias b_i = -|w_i|^2/2, make every class argmaxable.",
+          "Where no two rows are equal, unit-norm weights (no bias), or bias"
+          " b_i = -|w_i|^2/2, make every class argmaxable.",
           PASS, _check_prevention),
     Claim("low-rank.braid-reflect", PAPER, "Braid-reflect search (this suite's own, a strict"
           " win only)",
@@ -536,7 +552,9 @@ CLAIMS = (
     Claim("low-rank.released-tie-rule", PAPER, "Released detector, %s (stollen/__init__.py,"
           " candidate_is_bounded)" % RELEASED,
           "The released search takes np.argmax, which gives a tie to the lowest index, and so"
-          " calls an unargmaxable class argmaxable where its logit ties the largest.",
+          " calls an unargmaxable class argmaxable where, at a point the search visits, its"
+          " logit ties the largest and its index is the lowest of the tied classes; a tied"
+          " class with a lower twin it never accepts.",
           PASS, check_tie_rule, source=BY_SUITE),
     Claim("low-rank.box", PAPER, "Released detector (inputs bounded to [-100, 100]^d)",
           "Bounding the inputs to the detector's box [-100, 100]^d changes which classes are"

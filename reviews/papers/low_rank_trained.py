@@ -48,8 +48,10 @@ TRAINED_LAYERS = (
                  "cefce8b990a09f12f323380e1d3e19f7ebadaf19959479a31d4f5bb376b2f3c6",
                  "a ReLU after logit_layer.0 (Linear 64 -> 32) on a bidirectional LSTM's"
                  " outputs: every input has x >= 0 (a bounded part of it: the LSTM's outputs"
-                 " lie in (-1, 1)^64), and predict takes the argmax over all 876 classes, so a"
-                 " class unargmaxable over x >= 0 is never predicted, whatever the sentence",
+                 " lie in (-1, 1)^64), and predict takes np.argmax over all 876 classes, so a"
+                 " class unargmaxable over x >= 0 is never predicted, whatever the sentence,"
+                 " except where its logit ties the largest exactly (in exact arithmetic on the"
+                 " stored weights) and np.argmax takes it as the lowest index of the tied",
                  ((None, 225), ((0, None), 229))),
 )
 # Unargmaxable classes a row names by id and token, the first of each question's.
@@ -132,8 +134,10 @@ def check_trained_layers():
                         % (layer.name, layer.sha256)))
     rows += [
         Row("what it shows", "trained softmax classifiers can have classes that no input makes"
-            " the argmax: 225 of g2pM's 876 readings over R^32, 229 over the inputs its ReLU"
-            " gives it, which it can therefore never predict; the tagger has none"),
+            " the argmax: %d of g2pM's %d readings over R^32, %d over the inputs its ReLU"
+            " gives it, which it can therefore never predict but at an exact tie where"
+            " np.argmax takes the lowest index; the tagger has none" % (found[1], classes,
+                                                                        found[2])),
         Row("what it does not", "both are classifiers of small d (32, 64) with a few hundred"
             " classes, not the paper's LM/MT models of large vocabularies: how often a"
             " reading is needed, and what losing it costs, is not measured here"),

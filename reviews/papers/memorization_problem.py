@@ -186,6 +186,16 @@ _MASKED = (
 )
 
 
+def _max_shifted(logits):
+    """exp(z - max z) / sum exp(z - max z) in floats: the formula a
+    max-shifted numpy softmax and scipy.special.softmax use.  Called only at
+    0, -inf and nan, where math.exp is exact on every platform."""
+    top = max(logits)
+    exps = [math.exp(v - top) for v in logits]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
 def _check_masking():
     rows = []
     exact = True
@@ -193,9 +203,23 @@ def _check_masking():
         got, got_log = softmax(logits), log_softmax(logits)
         exact = exact and got == probabilities and got_log == logs
         rows.append(Row("softmax(%r)" % logits, "%r; log_softmax %r" % (got, got_log)))
+    masked, infinite = (_max_shifted(logits) for logits, _, _ in _MASKED)
+    exact = exact and masked == [1.0, 0.0] and all(map(math.isnan, infinite))
+    rows += [
+        Row("masking", "exp(-inf) = 0 in IEEE arithmetic, so a masked class gets 0.0 exactly:"
+            " the max-shifted exp(z - max z)/sum gives %r too" % masked),
+        Row("an infinite logit", "[1.0, 0.0] at [inf, 0] is this suite's convention"
+            " (reviews.softmax: a single +inf takes all the mass), the limit as z1 -> inf; the"
+            " max-shifted formula gives %r there (inf - inf is nan), and"
+            " scipy.special.softmax computes that formula" % infinite),
+        Row("the limit", "softmax([g, 0])[1] = 1/(1 + e^g) falls below every eps > 0 as g"
+            " grows (memorization.boundary-limits): [1, 0] is the limit, which the convention"
+            " takes as the value"),
+    ]
     verdict = PASS if exact else FAIL
-    return Outcome(verdict, "softmax([0, -inf]) == softmax([inf, 0]) == [1.0, 0.0] exactly",
-                   tuple(rows))
+    return Outcome(verdict, "softmax([0, -inf]) == [1.0, 0.0] exactly (exp(-inf) = 0);"
+                   " softmax([inf, 0]) == [1.0, 0.0] by this suite's convention, the limit as"
+                   " z1 -> inf (the max-shifted formula gives nan)", tuple(rows))
 
 
 def _check_underflow():
@@ -225,6 +249,10 @@ def _check_underflow():
         float_row("stable at [%r, 0], p2" % above, stable[1], softmax_exact([above, 0])[1]),
     ]
     rows += threshold_rows()
+    masked = softmax([0, -math.inf])[1]
+    holds = holds and masked == 0.0
+    rows.append(Row("infinite logits", "softmax([0, -inf])[1] = %r stands for 0 exactly"
+                    " (memorization.masking): the statement is about finite logits" % masked))
     rows.append(Row("whose", "this suite's own test of the review's point that finite logits"
                     " never reach the boundary; the review's text does not discuss float"
                     " underflow"))
@@ -507,8 +535,8 @@ CLAIMS = (
           quoted=("boundary distributions are reachable only as limits, or with explicit"
                   " masking or infinite logits.")),
     Claim("memorization.underflow", PAPER, WHERE,
-          "Float underflow is not reachability: a float softmax coordinate of 0.0 stands for a"
-          " positive value (this suite's own test of the review's point).",
+          "Float underflow is not reachability: with finite logits, a float softmax coordinate"
+          " of 0.0 stands for a positive value (this suite's own test of the review's point).",
           PASS, _check_underflow, source=BY_SUITE),
     Claim("memorization.repaired", PAPER, WHERE,
           "Restricted to the interior, or stated as an approximation, the C.3 extension"
