@@ -79,9 +79,22 @@ class Result(namedtuple("Result", "claim outcome")):
         return self.outcome.verdict == self.claim.expected
 
 
-Figure = namedtuple("Figure", "name draw description", defaults=(None,))
-Figure.__doc__ = """A figure of a claim: its file name, draw() (which returns SVG text),
-and a sentence saying what it shows (a report's alt text and caption)."""
+class Figure(namedtuple("Figure", "name draw description", defaults=(None,))):
+    """A figure of a claim: its file name, draw() (which returns SVG text),
+    and a sentence saying what it shows (a report's alt text and caption),
+    or a function of no arguments that returns it, where the sentence gives
+    numbers computed with the figure's (so that only a run that draws the
+    figure computes them)."""
+
+    __slots__ = ()
+
+    def caption(self):
+        """The sentence that says what the figure shows, or None.
+
+        >>> Figure("a.svg", str, lambda: "Computed.").caption()
+        'Computed.'
+        """
+        return self.description() if callable(self.description) else self.description
 
 
 class Claim(namedtuple("Claim", "id paper where statement expected check figures source"

@@ -189,6 +189,13 @@ class TestFigure(unittest.TestCase):
     def test_a_description_is_optional(self):
         self.assertIsNone(Figure("a.svg", str).description)
         self.assertEqual(Figure("a.svg", str, "A line.").description, "A line.")
+        self.assertIsNone(Figure("a.svg", str).caption())
+
+    def test_a_computed_description_is_computed_only_when_asked(self):
+        asked = []
+        figure = Figure("a.svg", str, lambda: asked.append(1) or "Computed.")
+        self.assertEqual(asked, [])
+        self.assertEqual((figure.caption(), asked), ("Computed.", [1]))
 
 
 if __name__ == "__main__":

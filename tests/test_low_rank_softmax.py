@@ -331,6 +331,10 @@ class TestBox(unittest.TestCase):
                           " ".join(handle.read().split()))
         self.assertIn("|x|_inf = 735.258", value("low-rank.box", "over R^3"))
 
+    def test_the_box_s_making_no_class_argmaxable_is_said_with_its_reason(self):
+        self.assertIn("in the 24 layers checked the box made no class argmaxable, as it cannot:"
+                      " a witness in the box is one over R^d", OUTCOMES["low-rank.box"].summary)
+
     def test_the_meaning_for_the_paper_s_counts_is_stated(self):
         meaning = value("low-rank.box", "meaning")
         self.assertIn("verdicts in the box, where both stages of the released detector look,"

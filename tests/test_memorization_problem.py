@@ -1,5 +1,6 @@
 """Tests of the Appendix C.3 claims: every verdict and every printed number."""
 
+import os
 import unittest
 import xml.etree.ElementTree as ET
 
@@ -12,6 +13,7 @@ from fractions import Fraction
 from reviews.papers.memorization_problem import (
     CLAIMS, PAPER, approximating_logits, draw_positivity, table_line,
 )
+from tests.support import ROOT
 from tests.support.claims import run_once
 
 # Each check runs once in the test process (the command's tests share them).
@@ -349,6 +351,29 @@ class TestPositivityFigure(unittest.TestCase):
 
     def test_two_draws_give_identical_bytes(self):
         self.assertEqual(self.svg, draw_positivity())
+
+    def test_the_caption_gives_the_naive_formula_s_worst_as_a_sample_not_a_bound(self):
+        # Off the grid of 5 the naive formula is 2.25 ulp off, over its 1.21
+        # at the gaps drawn; this suite's p2 is correctly rounded everywhere.
+        from reviews.papers.memorization_problem import (OFF_GRID_GAP, positivity_description,
+                                                         positivity_errors)
+        from reviews.rounded import softmax_exact, softmax_naive, ulp_distance
+        ours, _, theirs, drawn, off_grid = positivity_errors()
+        self.assertEqual([round(float(v), 2) for v in (ours, theirs, off_grid)],
+                         [0.5, 1.21, 2.25])
+        self.assertLessEqual(ours, 0.5)
+        self.assertEqual(drawn, 143)
+        self.assertEqual(off_grid, ulp_distance(softmax_naive([OFF_GRID_GAP, 0])[1],
+                                                softmax_exact([OFF_GRID_GAP, 0])[1]))
+        caption = positivity_description()
+        self.assertIn("the naive formula's worst at the 143 gaps drawn (every 5 of g up to the"
+                      " overflow) is 1.21 ulp, not a bound: at g = 36.74634400389438, between"
+                      " them, it is 2.25 ulp off", caption)
+        self.assertNotIn("within 1.21", caption)
+        with open(os.path.join(ROOT, "docs", "claims.md"), encoding="utf-8") as handle:
+            self.assertIn("the naive formula 0.6 to 1.21 there, a sample and not a bound (at"
+                          " g = 36.74634400389438, between two gaps drawn, it is 2.25 ulp off;",
+                          handle.read())
 
 
 if __name__ == "__main__":

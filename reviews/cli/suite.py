@@ -105,7 +105,7 @@ def _draw_figures(results, folder, output):
                 write_file(written, svg, "a figure")
                 path = _relative(written, output)
             drawn.setdefault(result.claim.id, []).append(
-                Drawn(figure.name, figure.description, svg, path))
+                Drawn(figure.name, figure.caption(), svg, path))
     return drawn
 
 
