@@ -300,6 +300,14 @@ class TestTrainedLayers(unittest.TestCase):
 
 class TestVeryInfrequent(unittest.TestCase):
 
+    def test_it_cites_the_counts_the_trained_layers_claim_pins_and_checks(self):
+        outcome = BY_ID["low-rank.very-infrequent"].check()
+        [cited] = [row.value for row in outcome.evidence if row.label == "what is checked"]
+        self.assertIn("0 of 753 classes of a tagger head (d = 64), 225 of 876 classes of a"
+                      " grapheme-to-phoneme head (d = 32; 229 over x >= 0)", cited)
+        self.assertEqual([(layer.classes, layer.dimension, [n for _, n in layer.questions])
+                          for layer in TRAINED_LAYERS], [(753, 64, [0]), (876, 32, [225, 229])])
+
     def test_the_paper_s_statement_is_not_checked(self):
         claim = BY_ID["low-rank.very-infrequent"]
         self.assertEqual((claim.source, claim.expected, claim.check().verdict),
