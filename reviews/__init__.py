@@ -38,7 +38,7 @@ more than this module, and a worker process loads only what it runs.
 
 import importlib
 
-__version__ = "0.6.0"
+__version__ = "0.7.0"
 # The name every report and checkpoint gives the suite, with its version.
 SUITE_NAME = "review-counterexamples"
 

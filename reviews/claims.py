@@ -1,7 +1,8 @@
 """Claims as data, and the runner that checks them.
 
 A reviewed claim names its paper, where in the paper it is made, the
-statement, the verdict the review states, and a check: a function of no
+statement, the verdict expected of it (the review's, where the review
+gives one in words, else this suite's), and a check: a function of no
 arguments that returns an ``Outcome`` (a verdict, a one-line summary of the
 key numbers, and the evidence rows behind it).  The runner compares the
 verdict with the expected one.  A claim whose check takes many times the
@@ -19,7 +20,7 @@ Public names:
     BY_PAPER, BY_REVIEW, BY_SUITE                 whose statement a claim is
     select, run                                   choose claims (by id or paper), run them
     default_claims                                the claims a run without --claim runs
-    SCOPE                                         what the checks are, in the review's words
+    scope_line                                    a review's own words on what its checks are
     float_row                                     a float beside its exact value
     written                                       a number as a person writes it (1e6)
 """
@@ -35,7 +36,7 @@ __all__ = [
     "Paper", "Claim", "Outcome", "Row", "Result", "Figure",
     "PASS", "FAIL", "NOT_CHECKED", "VERDICTS", "BY_PAPER", "BY_REVIEW", "BY_SUITE",
     "SOURCES",
-    "SCOPE", "select", "default_claims", "run", "float_row", "written",
+    "scope_line", "select", "default_claims", "run", "float_row", "written",
 ]
 
 _SHOWN_DIGITS = 20
@@ -50,21 +51,22 @@ BY_REVIEW = "review"   # a published review's own,
 BY_SUITE = "suite"     # or this suite's own finding, which no source states
 SOURCES = (BY_PAPER, BY_REVIEW, BY_SUITE)
 
-# The review's own disclaimer (seed 000), which every report prints once.
-SCOPE = ("In the review's words: \"These are counterexamples to particular claims; they do"
-         " not reproduce the papers' training experiments.\"")
-
-Paper = namedtuple("Paper", "title authors year arxiv version review", defaults=(None, None))
+Paper = namedtuple("Paper", "title authors year arxiv version review scope",
+                   defaults=(None, None, None))
 Paper.__doc__ = """A reviewed paper: full title, authors (a tuple), year, arXiv id, the
-arXiv version read ("v2", or None), and the title of the published review
-of it whose statements the claims quote (None where the sources hold no
-review: then the expected verdicts are this suite's own)."""
+arXiv version read ("v2", or None), the title of the published review of
+it whose statements the claims quote (None where the sources hold no
+review), and what that review says its own checks are, in its words (or
+None): a report that holds a claim of the paper quotes it once."""
 
 Row = namedtuple("Row", "label value")
 Row.__doc__ = "One line of evidence: a label and its value, both text."
 
-Outcome = namedtuple("Outcome", "verdict summary evidence")
-Outcome.__doc__ = "What a check found: verdict, a one-line summary, evidence rows."
+Outcome = namedtuple("Outcome", "verdict summary evidence sampled", defaults=(None,))
+Outcome.__doc__ = """What a check found: verdict, a one-line summary, evidence rows, and,
+where the verdict rests only on the cases it computed while the statement
+speaks of every case, what those cases were (``sampled``: "the 3 gaps
+checked ..."; None where the cases computed decide the statement as made)."""
 
 class Result(namedtuple("Result", "claim outcome")):
     """A claim with the outcome of its check."""
@@ -77,13 +79,26 @@ class Result(namedtuple("Result", "claim outcome")):
         return self.outcome.verdict == self.claim.expected
 
 
-Figure = namedtuple("Figure", "name draw description", defaults=(None,))
-Figure.__doc__ = """A figure of a claim: its file name, draw() (which returns SVG text),
-and a sentence saying what it shows (a report's alt text and caption)."""
+class Figure(namedtuple("Figure", "name draw description", defaults=(None,))):
+    """A figure of a claim: its file name, draw() (which returns SVG text),
+    and a sentence saying what it shows (a report's alt text and caption),
+    or a function of no arguments that returns it, where the sentence gives
+    numbers computed with the figure's (so that only a run that draws the
+    figure computes them)."""
+
+    __slots__ = ()
+
+    def caption(self):
+        """The sentence that says what the figure shows, or None.
+
+        >>> Figure("a.svg", str, lambda: "Computed.").caption()
+        'Computed.'
+        """
+        return self.description() if callable(self.description) else self.description
 
 
-class Claim(namedtuple("Claim",
-                       "id paper where statement expected check figures source by_default")):
+class Claim(namedtuple("Claim", "id paper where statement expected check figures source"
+                                 " by_default verdict_words quoted")):
     """A reviewed claim; ``check()`` returns its Outcome; ``figures`` illustrate it.
 
     ``source`` says whose statement it is: BY_PAPER, a claim the paper
@@ -92,13 +107,22 @@ class Claim(namedtuple("Claim",
     or BY_SUITE, this suite's own finding, stated by neither (a test of the
     paper's released code, a point no source makes).  ``by_default`` False:
     the claim runs only when selected (``--claim`` with its id or its
-    paper), as its check takes long.
+    paper), as its check takes long.  ``verdict_words``: the review's own
+    words that judge a claim of the paper ("That fails at the boundary."),
+    which make the expected verdict the review's; a review asserts its own
+    statements and judges none of them, so without such words the expected
+    verdict is this suite's.
+
+    ``statement`` is this suite's paraphrase, which every report marks as
+    one; ``quoted`` holds the source's own words, verbatim, where a report
+    may quote them (" [...] " marks words left out): the review's where the
+    paper reaches us through one, else the paper's.
     """
 
     __slots__ = ()
 
     def __new__(cls, id, paper, where, statement, expected, check, figures=(),
-                source=BY_PAPER, by_default=True):
+                source=BY_PAPER, by_default=True, verdict_words=None, quoted=None):
         if expected not in VERDICTS:
             raise ValueError("claim %s: expected verdict %r is not one of %s"
                              % (id, expected, ", ".join(VERDICTS)))
@@ -111,27 +135,54 @@ class Claim(namedtuple("Claim",
         if not isinstance(by_default, bool):
             raise TypeError("claim %s: by_default must be True or False, not %r"
                              % (id, by_default))
+        if verdict_words is not None:
+            if not isinstance(verdict_words, str) or not verdict_words.strip():
+                raise TypeError("claim %s: verdict_words must be the review's words, not %r"
+                                % (id, verdict_words))
+            if source != BY_PAPER or paper is None or paper.review is None:
+                raise ValueError("claim %s: only a review judges, and only the paper's"
+                                 " claims: verdict_words need a paper's claim and its review"
+                                 % id)
+        if quoted is not None:
+            if not isinstance(quoted, str) or not quoted.strip():
+                raise TypeError("claim %s: quoted must be the source's words, not %r"
+                                % (id, quoted))
+            if source == BY_SUITE:
+                raise ValueError("claim %s: this suite's own finding quotes no source" % id)
         return super().__new__(cls, id, paper, where, statement, expected, check,
-                               tuple(figures), source, by_default)
+                               tuple(figures), source, by_default, verdict_words, quoted)
 
     @property
     def whose(self):
         """Whose statement this is, as a report labels it: a paper's claim
-        that reaches us through its review is the review's wording of it.
+        that reaches us through its review is the review's wording of it;
+        the statement of a source is this suite's paraphrase, and says so.
 
         >>> Claim("a.b", None, "", "", PASS, None, source=BY_SUITE).whose
         "This suite's own finding (stated by no paper or review)"
         >>> reviewed = Paper("T", ("A",), 2025, "2501.00001", "v2", "R")
         >>> Claim("a.b", reviewed, "", "", PASS, None).whose
-        "The paper's claim, as the review states it"
+        "The paper's claim as the review states it, in this suite's paraphrase"
         """
         if self.source == BY_SUITE:
             return "This suite's own finding (stated by no paper or review)"
         if self.source == BY_REVIEW:
-            return "The review's own statement"
-        if self.paper is not None and self.paper.review is not None:
-            return "The paper's claim, as the review states it"
-        return "The paper's claim"
+            whose = "The review's own statement"
+        elif self.paper is not None and self.paper.review is not None:
+            whose = "The paper's claim as the review states it"
+        else:
+            whose = "The paper's claim"
+        return whose + ", in this suite's paraphrase"
+
+    @property
+    def quoted_from(self):
+        """Whose words ``quoted`` are: "review" where the paper reaches us
+        through its review, else "paper".
+
+        >>> Claim("a.b", Paper("T", ("A",), 2025, "2501.00001"), "", "", PASS, None).quoted_from
+        'paper'
+        """
+        return BY_REVIEW if self.paper is not None and self.paper.review is not None else BY_PAPER
 
     @property
     def attribution(self):
@@ -153,15 +204,17 @@ class Claim(namedtuple("Claim",
 
     @property
     def expected_by(self):
-        """Who states the expected verdict: "review" where a published review
-        of the paper states it, else "suite" (this suite's own reading).
+        """Whose the expected verdict is: "review" where the review judges the
+        paper's claim in words of its own (``verdict_words``), else "suite":
+        a review's own statements it asserts, and gives no verdict.
 
-        >>> Claim("a.b", Paper("T", ("A",), 2025, "2501.00001"), "", "", PASS, None).expected_by
+        >>> reviewed = Paper("T", ("A",), 2025, "2501.00001", "v2", "R")
+        >>> Claim("a.b", reviewed, "", "", FAIL, None, verdict_words="No.").expected_by
+        'review'
+        >>> Claim("a.b", reviewed, "", "", PASS, None, source=BY_REVIEW).expected_by
         'suite'
         """
-        if self.source != BY_SUITE and self.paper is not None and self.paper.review is not None:
-            return BY_REVIEW
-        return BY_SUITE
+        return BY_SUITE if self.verdict_words is None else BY_REVIEW
 
     @property
     def runs(self):
@@ -172,6 +225,22 @@ class Claim(namedtuple("Claim",
         'default'
         """
         return "default" if self.by_default else "--claim"
+
+
+def scope_line(claims):
+    """What the reviews of the claims' papers say their own checks are, in
+    their words, naming each review; None where no review says it.
+
+    >>> reviewed = Paper("T", ("A",), 2025, "2501.00001", "v2", "R", "Checks only.")
+    >>> print(scope_line([Claim("a.b", reviewed, "", "", PASS, None)]))
+    The review "R" says of its checks: "Checks only."
+    >>> scope_line([Claim("a.b", Paper("T", ("A",), 2025, "2501.00001"), "", "", PASS, None)])
+    """
+    said = dict.fromkeys((claim.paper.review, claim.paper.scope) for claim in claims
+                         if claim.paper is not None and claim.paper.scope is not None)
+    if not said:
+        return None
+    return " ".join('The review "%s" says of its checks: "%s"' % pair for pair in said)
 
 
 def _paper_of(claim_id):

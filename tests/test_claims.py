@@ -5,7 +5,7 @@ import unittest
 
 from reviews.claims import (
     BY_PAPER, BY_REVIEW, BY_SUITE, FAIL, NOT_CHECKED, PASS, Claim, Figure, Outcome, Paper, Row,
-    default_claims, float_row, run, select,
+    default_claims, float_row, run, scope_line, select,
 )
 from reviews.errors import InputError
 from reviews.papers import all_claims
@@ -78,11 +78,22 @@ class TestRegistry(unittest.TestCase):
             "memorization.result-independent", "memorization.non-identification",
             "memorization.minor-repairable"])
 
-    def test_only_the_reviewed_paper_s_verdicts_are_the_review_s(self):
-        expected_by = {c.id: c.expected_by for c in all_claims()}
-        self.assertEqual({i for i, by in expected_by.items() if by == BY_REVIEW},
-                         {c.id for c in all_claims() if c.id.startswith("memorization.")
-                          and c.source != BY_SUITE})
+    def test_only_the_c3_claim_s_verdict_is_the_review_s_in_its_words(self):
+        # The review judges the paper's C.3 claim ("That fails at the
+        # boundary."); its own statements it asserts, and gives no verdict.
+        judged = {c.id: c.verdict_words for c in all_claims() if c.expected_by == BY_REVIEW}
+        self.assertEqual(judged, {"memorization.every-distribution":
+                                  "That fails at the boundary."})
+
+    def test_only_a_review_judges_and_only_the_paper_s_claims(self):
+        for source in (BY_REVIEW, BY_SUITE):
+            with self.assertRaisesRegex(ValueError, "verdict_words need a paper's claim"):
+                Claim("a", PAPER, "S", "T.", PASS, None, source=source, verdict_words="Yes.")
+        unreviewed = Paper("T", ("A",), 2020, "2001.00001", "v1")
+        with self.assertRaisesRegex(ValueError, "and its review"):
+            Claim("a", unreviewed, "S", "T.", PASS, None, verdict_words="Yes.")
+        with self.assertRaisesRegex(TypeError, "verdict_words must be the review's words"):
+            Claim("a", PAPER, "S", "T.", PASS, None, verdict_words=" ")
 
     def test_every_paper_names_its_version(self):
         self.assertEqual({(c.paper.arxiv, c.paper.version) for c in all_claims()},
@@ -92,9 +103,40 @@ class TestRegistry(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "source 'author' is not one of paper, review,"
                                                 " suite"):
             Claim("a", PAPER, "S", "T.", PASS, None, source="author")
-        self.assertEqual(claim("a", PASS, PASS).whose, "The paper's claim, as the review states it")
+        self.assertEqual(claim("a", PASS, PASS).whose,
+                         "The paper's claim as the review states it, in this suite's paraphrase")
         unreviewed = Paper("T", ("A",), 2020, "2001.00001", "v1")
-        self.assertEqual(Claim("a", unreviewed, "S", "T.", PASS, None).whose, "The paper's claim")
+        self.assertEqual(Claim("a", unreviewed, "S", "T.", PASS, None).whose,
+                         "The paper's claim, in this suite's paraphrase")
+
+    def test_a_review_s_disclaimer_heads_only_a_report_of_its_paper_s_claims(self):
+        by_id = {c.id: c for c in all_claims()}
+        self.assertIsNone(scope_line([by_id["low-rank.trained-layers"]]))
+        self.assertEqual(
+            scope_line([by_id["low-rank.box"], by_id["memorization.interior"],
+                        by_id["memorization.masking"]]),
+            'The review "Softmax reaches only the interior of the simplex" says of its checks:'
+            ' "These are counterexamples to particular claims; they do not reproduce the'
+            ' papers\' training experiments."')
+
+    def test_every_quotation_is_the_source_s_and_the_statements_are_paraphrases(self):
+        # The words are the review's (seed text of its page) or the low-rank
+        # abstract's, verbatim; none is a claim's statement.
+        quoted = {c.id: c.quoted for c in all_claims() if c.quoted}
+        self.assertEqual(sorted(quoted), [
+            "low-rank.13-of-150", "low-rank.very-infrequent",
+            "memorization.boundary-limits", "memorization.construction-independent",
+            "memorization.every-distribution", "memorization.interior",
+            "memorization.masking", "memorization.minor-repairable",
+            "memorization.non-identification", "memorization.repaired",
+            "memorization.result-independent"])
+        self.assertEqual(quoted["memorization.every-distribution"],
+                         "Appendix C.3's stochastic extension states that finite real logits can"
+                         " realize every probability distribution over a finite label set.")
+        for c in all_claims():
+            self.assertNotEqual(c.statement, c.quoted)
+            self.assertEqual(c.quoted_from, "paper" if c.id.startswith("low-rank.")
+                             else "review")
 
     def test_a_review_statement_needs_a_paper_with_a_review(self):
         unreviewed = Paper("T", ("A",), 2020, "2001.00001", "v1")
@@ -147,6 +189,13 @@ class TestFigure(unittest.TestCase):
     def test_a_description_is_optional(self):
         self.assertIsNone(Figure("a.svg", str).description)
         self.assertEqual(Figure("a.svg", str, "A line.").description, "A line.")
+        self.assertIsNone(Figure("a.svg", str).caption())
+
+    def test_a_computed_description_is_computed_only_when_asked(self):
+        asked = []
+        figure = Figure("a.svg", str, lambda: asked.append(1) or "Computed.")
+        self.assertEqual(asked, [])
+        self.assertEqual((figure.caption(), asked), ("Computed.", [1]))
 
 
 if __name__ == "__main__":

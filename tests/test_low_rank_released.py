@@ -5,6 +5,7 @@ import importlib
 import json
 import os
 import unittest
+from fractions import Fraction
 
 from reviews.argmax.certified import verify_all
 from reviews.argmax.check import check_layer
@@ -96,7 +97,20 @@ class TestTheReleasedCount(unittest.TestCase):
         self.assertEqual(COUNT.summary,
                          "fewer than --box 100 --tolerance 1e-8 counts where the search accepts"
                          " a thin class (d = 1: 0 against 1) or a tie (0 against 1); more where"
-                         " only the search runs and misses (5 against 4)")
+                         " only the search runs and misses (5 against 4); its LP stage accepts"
+                         " a radius of exactly 1e-8, which --tolerance 1e-8 does not")
+
+    def test_in_float32_the_thin_class_is_gone_and_the_rule_rejects_it(self):
+        self.assertEqual(released.float32(released.THIN_BIAS[0]), 1.0)
+        self.assertIn("where b rounds to (1, 0, -1): class 1 ties classes 0 and 2 at x = 1 and"
+                      " wins nowhere", value(COUNT, "thin: in float32"))
+        self.assertIn("the rule does not accept it (after 100 reflections the argmax is class"
+                      " 0, a tie): count 1", value(COUNT, "thin: in float32"))
+
+    def test_the_summary_names_no_layer_unargmaxable(self):
+        self.assertNotIn("unargmaxable layers", TIE.summary)
+        self.assertTrue(TIE.summary.startswith("in each of three layers class 0 is"
+                                               " unargmaxable"))
 
     def test_a_thin_class_found_by_the_search_needs_no_tolerance(self):
         self.assertIn("class 1 by a margin of 3e-9", value(COUNT, "thin: the rule"))
@@ -123,10 +137,62 @@ class TestTheReleasedCount(unittest.TestCase):
 
     def test_the_stages_are_described_from_the_source(self):
         stages = value(COUNT, "the detector")
-        for said in ("candidate_is_bounded", "lp_chebyshev", "FeasibilityTol 1e-9",
-                     "radius r >= 1e-8", "--exact-algorithm none", "with no tolerance",
-                     "patience 100 by default, 2500 in the paper's runs"):
+        for said in ("andreasgrv/unargmaxable at d70d30f, stollen/__init__.py",
+                     "candidate_is_bounded", "lp_chebyshev", "FeasibilityTol 1e-9",
+                     "lower bound r >= 1e-8", "--exact-algorithm none", "with no tolerance",
+                     "patience 100 by default, 2500 in the paper's runs",
+                     "find_bounded_classes asserts that the weights have full rank",
+                     "returns no class at all when C < d + 1"):
             self.assertIn(said, stages)
+        self.assertNotIn("answers exactly", stages)
+
+    def test_a_radius_of_exactly_1e_8_is_where_the_lp_and_the_tolerance_part(self):
+        self.assertEqual(value(COUNT, "at r = 1e-8: --box 100 --tolerance 1e-8"),
+                         "class 1 unargmaxable, lam = 1/2 on class 0 + 1/2 on class 2"
+                         " (checked): its largest radius is exactly 1e-8, and the question"
+                         " asks for one above 1e-8")
+        self.assertIn("the tightest with a left side of exactly 0, so the program is feasible",
+                      value(COUNT, "at r = 1e-8: the released LP"))
+        self.assertEqual(value(COUNT, "at r = 1e-8: the search"),
+                         "class 1 is not the argmax after 2500 reflections (patience 2500): the"
+                         " LP stage decides it")
+
+    def test_within_the_solver_s_tolerance_of_1e_8_a_thinner_class_may_pass(self):
+        self.assertIn("with b_1 = 9.9e-9 or 9.5e-9 class 1's largest radius is b_1",
+                      value(COUNT, "below 1e-8"))
+        self.assertIn("breaks the released program's constraints by 1e-10 or 5e-10, within"
+                      " Gurobi's FeasibilityTol 1e-9", value(COUNT, "below 1e-8"))
+        # The program at x = 0, r = 1e-8, computed again by hand: the
+        # constraint with class 0 reads -x + r + 0 - b_1 <= 0.
+        self.assertEqual([released.TOLERANCE - b for b in released.AT_BOUND_BIASES],
+                         [0, Fraction(1, 10 ** 10), Fraction(5, 10 ** 10)])
+
+    def test_the_released_files_are_cited_with_their_repository_and_commit(self):
+        for claim_id in ("low-rank.released-tie-rule", "low-rank.released-count"):
+            self.assertIn("andreasgrv/unargmaxable at d70d30f (stollen/__init__.py",
+                          BY_ID[claim_id].where)
+        self.assertTrue(value(TIE, "the rule").startswith(
+            "andreasgrv/unargmaxable at d70d30f, stollen/__init__.py"))
+        with open(os.path.join(ROOT, "docs", "claims.md"), encoding="utf-8") as handle:
+            page = " ".join(handle.read().split())
+        self.assertIn("andreasgrv/unargmaxable (MIT) at d70d30fb0eec92c0989c8b02337c5af0ab1bca85",
+                      page)
+        # The docs quote the numbers the claim computes.
+        self.assertIn("break its constraints by 1e-10 or 5e-10, within FeasibilityTol 1e-9",
+                      page)
+        self.assertIn('U+2581 "Bonjour" is kept for en, U+2581 "2020" is not (DIGIT)', page)
+
+
+class TestTheScriptFilter(unittest.TestCase):
+    """--filter-lang's rule, as stollen/utils.py states it."""
+
+    def test_a_token_is_kept_when_every_character_is_of_the_language_s_script(self):
+        keeps = released.script_filter_keeps
+        self.assertEqual([keeps("\u2581Bonjour", "en"), keeps("\u25812020", "en"),
+                          keeps("Stra\u00dfe</w>", "de"), keeps("\u2581\u043c\u0438\u0440", "ru"),
+                          keeps("\u2581\u043c\u0438\u0440", "en"), keeps("\u2581", "en"),
+                          keeps("a\x00", "en"), keeps("\u2581caf\u00e9", "en")],
+                         [True, False, True, True, False, True, False, True])
 
 
 class TestNoTextCallsTheLpQuestionTheDetectors(unittest.TestCase):
@@ -197,6 +263,9 @@ class TestTrainedLayers(unittest.TestCase):
         self.assertEqual(len(fed), 2)
         self.assertIn("BatchNorm1d after a ReLU", fed[0])
         self.assertIn("every input has x >= 0", fed[1])
+        # "Never predicted" but at an exact tie, which np.argmax gives the lowest index.
+        self.assertIn("is never predicted, whatever the sentence, except where its logit ties"
+                      " the largest exactly", fed[1])
 
     def test_the_relu_s_domain_leaves_four_more_readings_unargmaxable(self):
         # Class 0 wins somewhere on both domains; 4 jian3 loses everywhere; the
@@ -230,6 +299,14 @@ class TestTrainedLayers(unittest.TestCase):
 
 
 class TestVeryInfrequent(unittest.TestCase):
+
+    def test_it_cites_the_counts_the_trained_layers_claim_pins_and_checks(self):
+        outcome = BY_ID["low-rank.very-infrequent"].check()
+        [cited] = [row.value for row in outcome.evidence if row.label == "what is checked"]
+        self.assertIn("0 of 753 classes of a tagger head (d = 64), 225 of 876 classes of a"
+                      " grapheme-to-phoneme head (d = 32; 229 over x >= 0)", cited)
+        self.assertEqual([(layer.classes, layer.dimension, [n for _, n in layer.questions])
+                          for layer in TRAINED_LAYERS], [(753, 64, [0]), (876, 32, [225, 229])])
 
     def test_the_paper_s_statement_is_not_checked(self):
         claim = BY_ID["low-rank.very-infrequent"]

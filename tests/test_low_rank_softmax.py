@@ -1,5 +1,6 @@
 """Tests of the claims of Grivas, Bogoychev & Lopez: verdicts and evidence."""
 
+import os
 import unittest
 import random
 from unittest import mock
@@ -14,6 +15,7 @@ from reviews.papers.low_rank_softmax import (
     BOX, CLAIMS, PAPER, draw_figure_1, draw_region_tables, rational_unit_vector, region_table,
     simplex_with_centroid, _witnesses_hold,
 )
+from tests.support import ROOT
 from tests.support.claims import run_once
 
 # Each check runs once in the test process (the command's tests share them);
@@ -65,12 +67,21 @@ class TestVerdicts(unittest.TestCase):
     def test_what_a_count_must_match_to_be_compared_with_the_paper_s(self):
         compare = value("low-rank.13-of-150", "to compare")
         for needed in ("--patience 2500 --exact-algorithm lp_chebyshev", "float32",
-                       "--filter-lang", "--classes LIST", "--box 100 --tolerance 1e-8 answers"
-                       " the LP stage's exactly as it runs under Gurobi's feasibility tolerance"
-                       " 1e-9", "Its Hugging Face MT runs (Helsinki-NLP opus-mt,"
-                       " facebook/wmt19) pass --filter-lang", "the Bergamot and Edinburgh"
-                       " WMT17 models go through stollen_numpy, which checks every class"):
+                       "--filter-lang", "--classes LIST", "--box 100 --tolerance 1e-8 asks the"
+                       " LP stage's question with a strict radius, r > 1e-8, exactly; the"
+                       " released program asks r >= 1e-8", "so the two part at a radius of"
+                       " exactly 1e-8 and within that tolerance", "Its Hugging Face MT runs"
+                       " (Helsinki-NLP opus-mt, facebook/wmt19) pass --filter-lang", "its LM"
+                       " runs (search_bounded_language_models.sh: BERT, RoBERTa, XLM-R, GPT-2)"
+                       " pass none and check every class", "the Bergamot and Edinburgh WMT17"
+                       " models do through stollen_numpy", "andreasgrv/unargmaxable at"
+                       " d70d30f"):
             self.assertIn(needed, compare)
+        for said in ("answers exactly", "exactly as it runs", "exactly, for every class",
+                     "target language's tokens"):
+            self.assertNotIn(said, compare)
+        self.assertIn('U+2581 "Bonjour" kept for en (LATIN); U+2581 "2020" dropped for en'
+                      " (DIGIT)", value("low-rank.13-of-150", "--filter-lang"))
         self.assertIn("a tie to the lowest index",
                       value("low-rank.13-of-150", "the detector"))
 
@@ -96,6 +107,18 @@ class TestVerdicts(unittest.TestCase):
             "in 4 sampled layers every point the search returns checks exactly"))
         [braid] = [c for c in CLAIMS if c.id == "low-rank.braid-reflect"]
         self.assertIn("in 4 sampled layers", braid.statement)
+
+    def test_a_statement_of_every_layer_decided_on_a_few_says_so(self):
+        # braid-reflect's statement is about its 4 layers, decided exactly.
+        self.assertEqual(sorted(key for key, o in OUTCOMES.items() if o.sampled),
+                         ["low-rank.general-position", "low-rank.prevention",
+                          "low-rank.region-counts"])
+        self.assertEqual(OUTCOMES["low-rank.region-counts"].sampled,
+                         "that a generic layer produces the tabulated count, on the 30 seeded"
+                         " layers enumerated (one for each C <= 5, d <= C, with and without"
+                         " bias), not on every generic layer")
+        self.assertIn("an identity, not computed here", value("low-rank.prevention",
+                                                              "every layer"))
 
 
 class TestFigure1(unittest.TestCase):
@@ -144,7 +167,26 @@ class TestConstructions(unittest.TestCase):
 
     def test_prevention_rows(self):
         self.assertEqual(value("low-rank.prevention", "no prevention"),
-                         "Gaussian layer C = 200, d = 3, no bias: 179 classes unargmaxable")
+                         "Gaussian layer C = 200, d = 3, no bias, its rows distinct: True; 179"
+                         " classes unargmaxable")
+
+    def test_prevention_says_what_a_repeated_row_does(self):
+        [claim] = [c for c in CLAIMS if c.id == "low-rank.prevention"]
+        self.assertTrue(claim.statement.startswith("Where no two rows are equal,"))
+        self.assertIn("check_layer finds 2 unargmaxable (classes 0 and 4), and with"
+                      " b_i = -|w_i|^2/2 still 2", value("low-rank.prevention",
+                                                        "what it leaves out"))
+        results = check_layer([[1, 0], [0, 1], [-1, 0], [0, -1], [1, 0]])
+        self.assertEqual([r.index for r in results if not r.argmaxable], [0, 4])
+        self.assertTrue(all(verify([[1, 0], [0, 1], [-1, 0], [0, -1], [1, 0]], None, r)
+                            for r in results))
+
+    def test_the_tie_rule_is_stated_as_narrowly_as_it_works(self):
+        [claim] = [c for c in CLAIMS if c.id == "low-rank.released-tie-rule"]
+        self.assertIn("its index is the lowest of the tied classes; a tied class with a lower"
+                      " twin it never accepts", claim.statement)
+        self.assertIn("with the lowest index of the tied classes",
+                      value("low-rank.braid-reflect", "not the released rule"))
 
     def test_braid_reflect_gives_no_point_to_a_class_tied_at_the_top(self):
         # Classes 1 and 2 are equal: at every x they tie, so neither is ever
@@ -267,7 +309,7 @@ class TestBox(unittest.TestCase):
     def test_the_sweep_rows(self):
         self.assertEqual(value("low-rank.box", "C = 30, d = 3"),
                          "12 layers (seeds 0..11): 1 of 360 classes argmaxable over R^3 but not"
-                         " in the box (seed 11: class 24)")
+                         " in the box (seed 11: class 23)")
         self.assertEqual(value("low-rank.box", "C = 40, d = 2"),
                          "12 layers (seeds 0..11): 0 of 480 classes argmaxable over R^2 but not"
                          " in the box")
@@ -279,10 +321,19 @@ class TestBox(unittest.TestCase):
         self.assertGreater(max(map(abs, free.witness)), BOX)
         self.assertFalse(bounded.argmaxable)
         self.assertIs(verify(weights, bias, bounded, box=BOX), True)
-        self.assertEqual([j + 1 for j, _ in bounded.terms], [2, 11, 20])
-        self.assertIn("class 24 is not: lam = 0.747314 on class 2 + 0.182295 on class 11",
-                      value("low-rank.box", "in the box"))
+        # Numbered as check-layer numbers them, from 0.
+        self.assertEqual([j for j, _ in bounded.terms], [1, 10, 19])
+        self.assertIn("class 23 is not: lam = 0.747314 on class 1 + 0.182295 on class 10"
+                      " + 0.0703904 on class 19", value("low-rank.box", "in the box"))
+        self.assertIn("class 23 is argmaxable", value("low-rank.box", "over R^3"))
+        with open(os.path.join(ROOT, "docs", "check-layer.md"), encoding="utf-8") as handle:
+            self.assertIn("claim `low-rank.box`: seed 11, C = 30, d = 3, class 23 wins",
+                          " ".join(handle.read().split()))
         self.assertIn("|x|_inf = 735.258", value("low-rank.box", "over R^3"))
+
+    def test_the_box_s_making_no_class_argmaxable_is_said_with_its_reason(self):
+        self.assertIn("in the 24 layers checked the box made no class argmaxable, as it cannot:"
+                      " a witness in the box is one over R^d", OUTCOMES["low-rank.box"].summary)
 
     def test_the_meaning_for_the_paper_s_counts_is_stated(self):
         meaning = value("low-rank.box", "meaning")
@@ -298,14 +349,23 @@ class TestTolerance(unittest.TestCase):
         self.assertEqual([value("low-rank.tolerance", "T = %s" % t)
                           for t in ("0", "1e-12", "1e-8", "1e-4")],
                          ["0 of 12 classes unargmaxable"]
-                         + ["1 of 12 classes unargmaxable (class 7)"] * 3)
+                         + ["1 of 12 classes unargmaxable (class 6)"] * 3)
 
-    def test_class_7_wins_on_a_sliver_in_float64_and_nowhere_in_float32(self):
+    def test_class_6_wins_on_a_sliver_in_float64_and_nowhere_in_float32(self):
         self.assertIn("its largest radius is 1.44e-14 (exact maximum, rounded down)",
-                      value("low-rank.tolerance", "class 7, float64"))
-        self.assertIn("unargmaxable at T = 0: l7 <= 0.2 l1 + ",
-                      value("low-rank.tolerance", "class 7, float32"))
-        self.assertIn("lam = 0.2 l1 + 0.3 l4 + ", value("low-rank.tolerance", "class 7, T = 1e-12"))
+                      value("low-rank.tolerance", "class 6, float64"))
+        self.assertIn("unargmaxable at T = 0: l6 <= 0.2 l0 + ",
+                      value("low-rank.tolerance", "class 6, float32"))
+        self.assertIn("lam = 0.2 l0 + 0.3 l3 + ", value("low-rank.tolerance", "class 6, T = 1e-12"))
+        self.assertIn("row 6 = 0.2 w0 + 0.3 w3 + 0.5 w8 computed in float64",
+                      value("low-rank.tolerance", "layer"))
+
+    def test_classes_are_numbered_from_0_as_check_layer_numbers_them(self):
+        # No row of any default claim counts classes from 1 (the paper's
+        # Figure 1 names its w1..w4 once, to say they are w0..w3 here).
+        for claim_id in ("low-rank.box", "low-rank.tolerance"):
+            self.assertIn("classes numbered from 0, as check-layer numbers them",
+                          " ".join(row.value for row in OUTCOMES[claim_id].evidence))
 
     def test_it_is_marked_as_this_suite_s_own_finding(self):
         [claim] = [c for c in CLAIMS if c.id == "low-rank.tolerance"]

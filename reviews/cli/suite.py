@@ -9,7 +9,7 @@ import os
 import platform
 
 from reviews import __version__
-from reviews.claims import SCOPE, default_claims, run, select
+from reviews.claims import default_claims, run, scope_line, select
 from reviews.cli.streams import (PROGRAM, SUITE_NAME, Parser, UsageError, add_output,
                                  deliver, not_empty)
 from reviews.errors import InputError
@@ -47,9 +47,10 @@ def main_parser(out):
                         help="also write the claims' SVG figures into DIR (created if missing)")
     add_output(parser)
     parser.add_argument("--list", action="store_true",
-                        help="list the claims: id, whose statement (paper or review),"
-                             " the verdict the review states, when it runs (default, or"
-                             " only with --claim), the statement")
+                        help="list the claims: id, whose statement (paper, review or"
+                             " suite), the expected verdict and whose it is (the review's"
+                             " where it judges the paper's claim, else this suite's), when"
+                             " it runs (default, or only with --claim), the statement")
     parser.add_argument("--version", action="store_true", help="print the suite's version")
     return parser
 
@@ -74,7 +75,7 @@ def run_claims(arguments, out):
     figures = {}
     if arguments.figures or arguments.format == "html":
         figures = _draw_figures(results, arguments.figures, arguments.output)
-    suite = Suite(SUITE_NAME, __version__, platform.python_version(), SCOPE)
+    suite = Suite(SUITE_NAME, __version__, platform.python_version(), scope_line(claims))
     deliver(REPORTS[arguments.format](suite, results, figures), arguments.output, out)
     return 0 if all_match(results) else 1
 
@@ -104,7 +105,7 @@ def _draw_figures(results, folder, output):
                 write_file(written, svg, "a figure")
                 path = _relative(written, output)
             drawn.setdefault(result.claim.id, []).append(
-                Drawn(figure.name, figure.description, svg, path))
+                Drawn(figure.name, figure.caption(), svg, path))
     return drawn
 
 

@@ -13,7 +13,6 @@ here, in the paper's order.
 
 import math
 import random
-import struct
 from fractions import Fraction
 
 from reviews.argmax.certified import verify_all
@@ -25,7 +24,8 @@ from reviews.claims import (BY_SUITE, NOT_CHECKED, PASS, FAIL, Claim, Figure, Ou
                             Row)
 from reviews.argmax.regions import realized_rankings, region_count
 from reviews.argmax.tolerance import radii
-from reviews.papers.low_rank_released import STAGES, check_released_count, check_tie_rule
+from reviews.papers.low_rank_released import (RELEASED, STAGES, check_released_count,
+                                              check_tie_rule, filter_row, float32)
 from reviews.papers.low_rank_trained import check_trained_layers, check_very_infrequent
 
 __all__ = ["PAPER", "CLAIMS", "FIGURE_1", "region_table", "simplex_with_centroid",
@@ -114,7 +114,9 @@ def _check_general_position():
     verdict = PASS if holds else FAIL
     return Outcome(verdict, "every class argmaxable in %d sampled layers with C <= d + 1"
                    " (d = 1..6), not a proof for every layer; a simplex plus its centroid has"
-                   " an unargmaxable class at C = d + 2" % sampled, tuple(rows))
+                   " an unargmaxable class at C = d + 2" % sampled, tuple(rows),
+                   "the first part, every class argmaxable with C <= d + 1, on the %d random"
+                   " layers checked, not on every layer in general position" % sampled)
 
 
 def region_table(bias):
@@ -135,11 +137,13 @@ def _check_region_counts():
     rng = random.Random(SEED)
     agree = True
     enumerated = []
+    layers = 0
     for c in range(1, ENUMERATED_UP_TO + 1):
         for d in range(1, c + 1):
             for bias in (True, False):
                 weights, biases = _gaussian_layer(rng, c, d, bias)
                 found = sum(1 for r in realized_rankings(weights, biases) if r.witness)
+                layers += 1
                 agree = agree and found == region_count(c, d, bias)
                 enumerated.append("%d%s" % (found, "" if found == region_count(c, d, bias)
                                             else "(formula %d)" % region_count(c, d, bias)))
@@ -149,8 +153,12 @@ def _check_region_counts():
     rows.append(Row("columns", "d = 1..%d; rankings of a seeded Gaussian layer (random.Random(%d)),"
                     " each decided with a witness or a combination" % (TABLE_SIZE, SEED)))
     verdict = PASS if factorial_everywhere and agree else FAIL
-    return Outcome(verdict, "C! for every d >= C - 1; formula == exact enumeration for C <= 5",
-                   tuple(rows))
+    return Outcome(verdict, "C! for every d >= C - 1 in the tables; formula == exact"
+                   " enumeration on one seeded layer each for C <= %d" % ENUMERATED_UP_TO,
+                   tuple(rows),
+                   "that a generic layer produces the tabulated count, on the %d seeded layers"
+                   " enumerated (one for each C <= %d, d <= C, with and without bias), not on"
+                   " every generic layer" % (layers, ENUMERATED_UP_TO))
 
 
 def rational_unit_vector(t):
@@ -175,33 +183,59 @@ def _witness_is_own_weight(weights, biases):
     return all(_witnesses_hold(weights, biases, enumerate(weights)))
 
 
+# Unit rows, the first repeated last: what the prevention leaves out.
+REPEATED_UNIT_ROWS = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 0))
+
+
 def _check_prevention():
     rng = random.Random(SEED)
     dim, classes = 3, 200
-    unit = [rational_unit_vector([Fraction(rng.randint(-99, 99), rng.randint(1, 99))
-                                  for _ in range(dim - 1)]) for _ in range(classes)]
-    unit = list(dict.fromkeys(unit))
+    drawn = [rational_unit_vector([Fraction(rng.randint(-99, 99), rng.randint(1, 99))
+                                   for _ in range(dim - 1)]) for _ in range(classes)]
+    unit = list(dict.fromkeys(drawn))
     unit_ok = _witness_is_own_weight(unit, None)
     weights, _ = _gaussian_layer(rng, classes, dim, False)
+    distinct = len(set(map(tuple, weights))) == classes
     plain = check_layer(weights)
     unargmaxable = sum(not r.argmaxable for r in plain)
     exact = [[Fraction(v) for v in w] for w in weights]
     prevented = [-sum(v * v for v in w) / 2 for w in exact]
     bias_ok = _witness_is_own_weight(exact, prevented)
     after = check_layer(weights, prevented)
+    repeated = [row.index for row in check_layer(REPEATED_UNIT_ROWS) if not row.argmaxable]
+    twin_bias = [-Fraction(sum(v * v for v in w), 2) for w in REPEATED_UNIT_ROWS]
+    still = [row.index for row in check_layer(REPEATED_UNIT_ROWS, twin_bias)
+             if not row.argmaxable]
     rows = [
-        Row("unit norm", "%d distinct rational unit vectors in d = %d: x = w_i is a witness"
-            " for every class: %s" % (len(unit), dim, unit_ok)),
-        Row("no prevention", "Gaussian layer C = %d, d = %d, no bias: %d classes unargmaxable"
-            % (classes, dim, unargmaxable)),
+        Row("unit norm", "%d rational unit vectors drawn in d = %d, %d distinct (a repeat would"
+            " be dropped): x = w_i is a witness for every class: %s"
+            % (len(drawn), dim, len(unit), unit_ok)),
+        Row("no prevention", "Gaussian layer C = %d, d = %d, no bias, its rows distinct: %s; %d"
+            " classes unargmaxable" % (classes, dim, distinct, unargmaxable)),
         Row("b_i = -|w_i|^2/2", "same weights: x = w_i is a witness for every class: %s;"
             " check_layer finds %d unargmaxable" % (bias_ok, sum(not r.argmaxable for r in after))),
         Row("seed", "random.Random(%d)" % SEED),
+        Row("every layer", "at x = w_i, l_i - l_j = |w_i|^2 - w_i . w_j, which is"
+            " |w_i - w_j|^2/2 where |w_i| = |w_j| = 1, and with b_i = -|w_i|^2/2 it is"
+            " |w_i - w_j|^2/2 for any rows: positive for every row w_j != w_i (an identity,"
+            " not computed here)"),
+        Row("what it leaves out", "a repeated row: unit rows %s, no bias: check_layer finds"
+            " %d unargmaxable (classes %s), and with b_i = -|w_i|^2/2 still %d: two equal rows"
+            " have equal logits at every x, so neither is ever strictly the largest"
+            % ("; ".join("(%s)" % ", ".join(map(str, w)) for w in REPEATED_UNIT_ROWS),
+               len(repeated), " and ".join(map(str, repeated)), len(still))),
     ]
-    verdict = PASS if unit_ok and bias_ok and unargmaxable > 0 and all(
-        r.argmaxable for r in after) else FAIL
-    return Outcome(verdict, "both preventions make every class argmaxable (witness x = w_i);"
-                   " without them %d of %d are not" % (unargmaxable, classes), tuple(rows))
+    verdict = PASS if unit_ok and bias_ok and distinct and unargmaxable > 0 and all(
+        r.argmaxable for r in after) and repeated == still == [0, len(REPEATED_UNIT_ROWS) - 1] \
+        else FAIL
+    return Outcome(verdict, "both preventions make every class of distinct rows argmaxable"
+                   " (witness x = w_i); without them %d of %d are not; a repeated row stays"
+                   " unargmaxable with either (%d of %d)"
+                   % (unargmaxable, classes, len(repeated), len(REPEATED_UNIT_ROWS)),
+                   tuple(rows),
+                   "%d rational unit vectors and one Gaussian layer of %d rows; every layer"
+                   " of distinct rows by the identity under \"every layer\", not computed"
+                   " here" % (len(unit), classes))
 
 
 _BRAID_LAYERS = ((60, 2, False), (60, 3, True), (80, 4, False), (80, 4, True))
@@ -230,8 +264,9 @@ def _check_braid_reflect():
                     " only where its float logit is strictly the largest; seed"
                     " random.Random(%d)" % SEED))
     rows.append(Row("not the released rule", "the released search takes np.argmax, a tie to"
-                    " the lowest index, and so calls unargmaxable classes argmaxable at a tie"
-                    " (low-rank.released-tie-rule)"))
+                    " the lowest index, and so calls an unargmaxable class argmaxable where, at"
+                    " a point it visits, the class ties the largest logit with the lowest index"
+                    " of the tied classes (low-rank.released-tie-rule)"))
     verdict = PASS if sound else FAIL
     return Outcome(verdict, "in %d sampled layers every point the search returns checks"
                    " exactly: it called no unargmaxable class argmaxable" % len(_BRAID_LAYERS),
@@ -280,10 +315,10 @@ def _box_example(weights, biases, plain, boxed, i):
     lead = sum(v * (Fraction(biases[j]) - Fraction(biases[i])) for j, v in lam)
     return checked, [
         Row("over R^%d" % dim, "class %d is argmaxable: witness x = %s, |x|_inf = %.6g,"
-            " outside the box (exact, checked)" % (i + 1, _approximate(free.witness), size)),
+            " outside the box (exact, checked)" % (i, _approximate(free.witness), size)),
         Row("in the box", "class %d is not: lam = %s; sum lam_j (b_j - b_i) = %.6g >="
             " %d * |sum lam_j (w_j - w_i)|_1 = %.6g (exact, checked)"
-            % (i + 1, " + ".join("%.6g on class %d" % (v, j + 1) for j, v in lam),
+            % (i, " + ".join("%.6g on class %d" % (v, j) for j, v in lam),
                lead, BOX, BOX * sum(map(abs, residual)))),
     ]
 
@@ -296,9 +331,10 @@ def _check_box():
             weights, biases = _gaussian_layer(random.Random(seed), classes, dim, True)
             plain, boxed, differ, only_removed = _boxed_answers(weights, biases)
             sound = sound and only_removed
-            found += ["seed %d: class %d" % (seed, j + 1) for j in differ]
+            found += ["seed %d: class %d" % (seed, j) for j in differ]
             if differ and not example:
-                example = [Row("example", "C = %d, d = %d, random.Random(%d); box [-%d, %d]^%d"
+                example = [Row("example", "C = %d, d = %d, random.Random(%d); box [-%d, %d]^%d;"
+                               " classes numbered from 0, as check-layer numbers them"
                                % (classes, dim, seed, BOX, BOX, dim))]
                 checked, shown = _box_example(weights, biases, plain, boxed, differ[0])
                 sound = sound and checked
@@ -312,7 +348,7 @@ def _check_box():
     rows.append(Row("meaning", "verdicts in the box, where both stages of the released detector"
                     " look, are verdicts about the box: a class unargmaxable there may still"
                     " win for inputs outside [-%d, %d]^d. Unargmaxable over R^d implies"
-                    " unargmaxable in the box, never the converse: a count of the box question"
+                    " unargmaxable in the box, not the converse: a count of the box question"
                     " is at least the count of classes that no input at all selects (the"
                     " released detector's own count is not that question's:"
                     " low-rank.released-count)" % (BOX, BOX)))
@@ -321,42 +357,43 @@ def _check_box():
                     " R^d witness lies outside it; every certificate checked exactly)"))
     verdict = PASS if example and sound else FAIL
     return Outcome(verdict, "a class that wins only outside [-%d, %d]^d is unargmaxable in the"
-                   " box; the box never makes a class argmaxable" % (BOX, BOX), tuple(rows))
+                   " box; in the %d layers checked the box made no class argmaxable, as it"
+                   " cannot: a witness in the box is one over R^d"
+                   % (BOX, BOX, len(_BOX_SHAPES) * len(_BOX_SEEDS)), tuple(rows))
 
 
-# This suite's own finding: a layer of 12 classes in d = 4 whose class 7
-# is, in exact arithmetic, 0.2 w1 + 0.3 w4 + 0.5 w9 (so "should" be
-# unargmaxable); stored in float64 it wins on a sliver, in float32 nowhere.
+# This suite's own finding: a layer of 12 classes in d = 4 whose class 6
+# (from 0) is, in exact arithmetic, 0.2 w0 + 0.3 w3 + 0.5 w8 (so "should"
+# be unargmaxable); stored in float64 it wins on a sliver, in float32 nowhere.
 _TOLERANCE_SEED = 13
 _TOLERANCE_SHAPE = (12, 4)
 _MIXED, _MIXTURE = 6, ((0, 0.2), (3, 0.3), (8, 0.5))
 _TOLERANCES = ("0", "1e-12", "1e-8", "1e-4")
 
 
-def _float32(value):
-    return struct.unpack("<f", struct.pack("<f", value))[0]
-
-
-def _terms_text(terms):
-    return " + ".join("%.6g l%d" % (v, j + 1) for j, v in terms)
+def _terms_text(terms, symbol="l"):
+    """ "0.2 l0 + 0.3 l3": the terms (class, weight), each class's logit
+    (or, with ``symbol`` "w", its weights)."""
+    return " + ".join("%.6g %s%d" % (v, symbol, j) for j, v in terms)
 
 
 def _check_tolerance():
     classes, dim = _TOLERANCE_SHAPE
     weights, _ = _gaussian_layer(random.Random(_TOLERANCE_SEED), classes, dim, False)
     weights[_MIXED] = [sum(share * weights[j][k] for j, share in _MIXTURE) for k in range(dim)]
-    single = [[_float32(v) for v in row] for row in weights]
+    single = [[float32(v) for v in row] for row in weights]
     rows = [Row("layer", "C = %d, d = %d, no bias, random.Random(%d).gauss(0, 1) in float64;"
-                " row %d = 0.2 w1 + 0.3 w4 + 0.5 w9 computed in float64; centres in the"
-                " detector's box [-%d, %d]^%d" % (classes, dim, _TOLERANCE_SEED, _MIXED + 1,
-                                                  BOX, BOX, dim))]
+                " row %d = %s computed in float64; centres in the detector's box [-%d,"
+                " %d]^%d; classes numbered from 0, as check-layer numbers them"
+                % (classes, dim, _TOLERANCE_SEED, _MIXED, _terms_text(_MIXTURE, "w"), BOX,
+                   BOX, dim))]
     checked, counts, verdicts = True, [], []
     for text in _TOLERANCES:
         tolerance = Fraction(text)
         results = check_layer(weights, None, box=BOX, tolerance=tolerance)
         checked = checked and all(verify(weights, None, r, box=BOX, tolerance=tolerance)
                                   for r in results)
-        failing = [r.index + 1 for r in results if not r.argmaxable]
+        failing = [r.index for r in results if not r.argmaxable]
         counts.append(len(failing))
         verdicts.append(results[_MIXED])
         rows.append(Row("T = %s" % text,
@@ -366,29 +403,30 @@ def _check_tolerance():
     radius = radii(weights, None, check_layer(weights, None, box=BOX))[_MIXED]
     largest = "%.3g" % radius.value if radius and radius.exact else "unknown"
     plain, thin = verdicts[0], verdicts[1]
-    rows.append(Row("class %d, float64" % (_MIXED + 1),
+    rows.append(Row("class %d, float64" % _MIXED,
                     "argmaxable at T = 0: witness x = %s; its largest radius is %s (exact"
                     " maximum, rounded down)" % (_approximate(plain.witness)
                                                  if plain.argmaxable else "none", largest)))
-    rows.append(Row("class %d, T = 1e-12" % (_MIXED + 1),
+    rows.append(Row("class %d, T = 1e-12" % _MIXED,
                     "unargmaxable: sum_j lam_j (l_j - l_%d + T |w_j - w_%d|_2) >= 0"
-                    " everywhere in the box, lam = %s" % (_MIXED + 1, _MIXED + 1,
+                    " everywhere in the box, lam = %s" % (_MIXED, _MIXED,
                                                           _terms_text(thin.terms or ()))))
     stored = check_layer(single, None, box=BOX)
     checked = checked and all(verify(single, None, r, box=BOX) for r in stored)
-    rows.append(Row("class %d, float32" % (_MIXED + 1),
+    rows.append(Row("class %d, float32" % _MIXED,
                     "the same weights rounded to float32: %s at T = 0%s" % (
                         "argmaxable" if stored[_MIXED].argmaxable else "unargmaxable",
                         "" if stored[_MIXED].argmaxable
-                        else ": l%d <= %s in the box" % (_MIXED + 1,
+                        else ": l%d <= %s in the box" % (_MIXED,
                                                          _terms_text(stored[_MIXED].terms)))))
     rows.append(Row("certificates", "every witness and combination above checked exactly by"
                     " verify at its T, the norms |w_j - w_i|_2 bounded by rationals from"
                     " math.isqrt on the safe side"))
     rows.append(Row("meaning", "both exact verdicts are right about the numbers stored; the"
-                    " released detector's LP stage asks the tolerance question (a ball of"
-                    " radius above 1e-8), so a count made at T = 1e-8 and one made exactly at"
-                    " T = 0 need not agree, and a class this thin can change verdict with the"
+                    " released detector's LP stage asks nearly the tolerance question (a ball"
+                    " of radius at least 1e-8, within its solver's feasibility tolerance:"
+                    " low-rank.released-count), so a count made at T = 1e-8 and one made"
+                    " exactly at T = 0 need not agree, and a class this thin can change verdict with the"
                     " rounding of its weights. This is this suite's own finding, not the"
                     " paper's"))
     differs = (counts[0] != counts[1] and plain.argmaxable and not thin.argmaxable
@@ -396,7 +434,7 @@ def _check_tolerance():
     verdict = PASS if checked and differs else FAIL
     return Outcome(verdict, "class %d of a seeded layer: argmaxable at T = 0 stored in float64"
                    " (largest radius %s), unargmaxable from T = 1e-12 and in float32; counts"
-                   " %s at T = %s" % (_MIXED + 1, largest, ", ".join(map(str, counts)),
+                   " %s at T = %s" % (_MIXED, largest, ", ".join(map(str, counts)),
                                       ", ".join(_TOLERANCES)),
                    tuple(rows))
 
@@ -411,21 +449,26 @@ def _check_models():
                            " .pth (read without running code), .npz, .npy, .json or .csv;"
                            " --vocab names its tokens"),
                        STAGES,
+                       filter_row(),
                        Row("to compare", "the paper's counts are the released detector's"
-                           " stages, run with --patience 2500 --exact-algorithm lp_chebyshev"
-                           " on the model's float32 weights. Its Hugging Face MT runs"
-                           " (Helsinki-NLP opus-mt, facebook/wmt19) pass --filter-lang: only"
-                           " the target language's tokens and the special tokens, each against"
-                           " all rows; the Bergamot and Edinburgh WMT17 models go through"
-                           " stollen_numpy, which checks every class. So match the classes"
+                           " stages (%s), run with --patience 2500 --exact-algorithm"
+                           " lp_chebyshev on the model's float32 weights. Its Hugging Face MT"
+                           " runs (Helsinki-NLP opus-mt, facebook/wmt19) pass --filter-lang,"
+                           " which checks only the tokens of the target language's script and"
+                           " the special tokens, each against all rows (above); its LM runs"
+                           " (search_bounded_language_models.sh: BERT, RoBERTa, XLM-R, GPT-2)"
+                           " pass none and check every class, as the Bergamot and Edinburgh"
+                           " WMT17 models do through stollen_numpy. So match the classes"
                            " (check-layer --classes LIST) and the question: --box 100"
-                           " --tolerance 1e-8 answers the LP stage's exactly as it runs under"
-                           " Gurobi's feasibility tolerance 1e-9 (with another solver's"
-                           " defaults a thin class can come back feasible); the detector counts"
-                           " fewer where its search accepts a class at a tie"
-                           " or on a region thinner than 1e-8, and more where only its search"
-                           " runs (low-rank.released-count): compare class by class, not the"
-                           " totals alone"),
+                           " --tolerance 1e-8 asks the LP stage's question with a strict"
+                           " radius, r > 1e-8, exactly; the released program asks r >= 1e-8"
+                           " and takes what its solver's feasibility tolerance (Gurobi's"
+                           " FeasibilityTol 1e-9) accepts, so the two part at a radius of"
+                           " exactly 1e-8 and within that tolerance. The detector counts fewer"
+                           " where its search accepts a class at a tie or on a region thinner"
+                           " than 1e-8, and more where only its search runs"
+                           " (low-rank.released-count): compare class by class, not the totals"
+                           " alone" % RELEASED),
                    ))
 
 
@@ -499,7 +542,8 @@ CLAIMS = (
                   " dimensions, how many of the C! rankings a generic softmax layer can"
                   " produce, shaded by count / C!, outlined where it is all C! (d >= C - 1)."),)),
     Claim("low-rank.prevention", PAPER, "Appendix D",
-          "Unit-norm weights (no bias), or bias b_i = -|w_i|^2/2, make every class argmaxable.",
+          "Where no two rows are equal, unit-norm weights (no bias), or bias"
+          " b_i = -|w_i|^2/2, make every class argmaxable.",
           PASS, _check_prevention),
     Claim("low-rank.braid-reflect", PAPER, "Braid-reflect search (this suite's own, a strict"
           " win only)",
@@ -507,31 +551,37 @@ CLAIMS = (
           " strictly the largest, called no unargmaxable class argmaxable in %d sampled"
           " layers." % len(_BRAID_LAYERS),
           PASS, _check_braid_reflect, source=BY_SUITE),
-    Claim("low-rank.released-tie-rule", PAPER, "Released detector (stollen/__init__.py,"
-          " candidate_is_bounded)",
+    Claim("low-rank.released-tie-rule", PAPER, "Released detector, %s (stollen/__init__.py,"
+          " candidate_is_bounded)" % RELEASED,
           "The released search takes np.argmax, which gives a tie to the lowest index, and so"
-          " calls an unargmaxable class argmaxable where its logit ties the largest.",
+          " calls an unargmaxable class argmaxable where, at a point the search visits, its"
+          " logit ties the largest and its index is the lowest of the tied classes; a tied"
+          " class with a lower twin it never accepts.",
           PASS, check_tie_rule, source=BY_SUITE),
     Claim("low-rank.box", PAPER, "Released detector (inputs bounded to [-100, 100]^d)",
           "Bounding the inputs to the detector's box [-100, 100]^d changes which classes are"
           " unargmaxable.", PASS, _check_box, source=BY_SUITE),
     Claim("low-rank.tolerance", PAPER, "Released detector (its LP's radius bound 1e-8)",
-          "The count of the released detector's LP question, a ball of radius above a"
-          " tolerance, depends on the tolerance and on the rounding of the stored weights.",
+          "The count of the tolerance question, a ball of radius above T (near the question"
+          " of the released detector's LP), depends on T and on the rounding of the stored"
+          " weights.",
           PASS, _check_tolerance, source=BY_SUITE),
-    Claim("low-rank.released-count", PAPER, "Released detector (stollen/__init__.py,"
-          " bin/stollen_hugging)",
+    Claim("low-rank.released-count", PAPER, "Released detector, %s (stollen/__init__.py,"
+          " bin/stollen_hugging)" % RELEASED,
           "The released detector's count is not that of the question --box 100 --tolerance"
           " 1e-8 answers: it is lower where its search accepts a thin class without a"
-          " tolerance, or an unargmaxable class at a tie, and higher where only the search"
-          " runs (its default) and misses an argmaxable class.",
+          " tolerance or an unargmaxable class at a tie, or its LP a radius of exactly 1e-8,"
+          " and higher where only the search runs (its default) and misses an argmaxable"
+          " class.",
           PASS, check_released_count, source=BY_SUITE),
     Claim("low-rank.13-of-150", PAPER, "Abstract; experiments",
           "13 of 150 public LM/MT models have unargmaxable tokens.",
-          NOT_CHECKED, _check_models),
+          NOT_CHECKED, _check_models,
+          quoted="We find that 13 out of 150 models do indeed have such tokens"),
     Claim("low-rank.very-infrequent", PAPER, "Abstract",
           "In those models the unargmaxable tokens are very infrequent and unlikely to impact"
-          " model quality.", NOT_CHECKED, check_very_infrequent),
+          " model quality.", NOT_CHECKED, check_very_infrequent,
+          quoted="however, they are very infrequent and unlikely to impact model quality."),
     Claim("low-rank.trained-layers", PAPER, "Abstract (\"very infrequent\"), on trained layers"
           " outside the paper's models",
           "Exactly, on trained softmax classifiers' heads shipped in PyPI packages: no class"

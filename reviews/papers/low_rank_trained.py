@@ -30,11 +30,15 @@ from reviews.claims import FAIL, NOT_CHECKED, PASS, Outcome, Row
 
 __all__ = ["check_trained_layers", "check_very_infrequent", "TRAINED_LAYERS"]
 
-TrainedLayer = namedtuple("TrainedLayer", "name package what sha256 fed questions")
+TrainedLayer = namedtuple("TrainedLayer",
+                          "name package what sha256 fed questions kind classes dimension")
 TrainedLayer.__doc__ = """A shipped layer: its file's name in reviews/data, the
 package it comes from, what it is, the file's sha256, what feeds the head
-(the inputs it can get), and the questions asked of it: pairs (inputs, the
-number of classes unargmaxable there), inputs None for R^d."""
+(the inputs it can get), the questions asked of it: pairs (inputs, the
+number of classes unargmaxable there), inputs None for R^d; and, for the
+claims that cite it without running it, what head it is in a few words,
+its number of classes and its dimension (check_trained_layers checks
+these, and every count, against the file)."""
 
 TRAINED_LAYERS = (
     TrainedLayer("natasha_slovnet_morph_news_v1_head", "natasha 1.6.0 (MIT)",
@@ -43,15 +47,17 @@ TRAINED_LAYERS = (
                  "a BatchNorm1d after a ReLU: each coordinate on a half-line of its own,"
                  " whose end the norm's parameters set (they are not shipped here), which no"
                  " one interval for every coordinate states; asked over R^64",
-                 ((None, 0),)),
+                 ((None, 0),), "a tagger head", 753, 64),
     TrainedLayer("g2pM_logit_layer_2_head", "g2pM 0.1.2.5 (Apache-2.0)",
                  "Mandarin grapheme-to-phoneme model's head, 876 readings (pinyin with tone)",
                  "cefce8b990a09f12f323380e1d3e19f7ebadaf19959479a31d4f5bb376b2f3c6",
                  "a ReLU after logit_layer.0 (Linear 64 -> 32) on a bidirectional LSTM's"
                  " outputs: every input has x >= 0 (a bounded part of it: the LSTM's outputs"
-                 " lie in (-1, 1)^64), and predict takes the argmax over all 876 classes, so a"
-                 " class unargmaxable over x >= 0 is never predicted, whatever the sentence",
-                 ((None, 225), ((0, None), 229))),
+                 " lie in (-1, 1)^64), and predict takes np.argmax over all 876 classes, so a"
+                 " class unargmaxable over x >= 0 is never predicted, whatever the sentence,"
+                 " except where its logit ties the largest exactly (in exact arithmetic on the"
+                 " stored weights) and np.argmax takes it as the lowest index of the tied",
+                 ((None, 225), ((0, None), 229)), "a grapheme-to-phoneme head", 876, 32),
 )
 # Unargmaxable classes a row names by id and token, the first of each question's.
 _NAMED = 8
@@ -101,7 +107,8 @@ def check_trained_layers():
         weights, bias = read_layer(path)
         tokens = read_vocab(_path(layer, ".tokens.txt"))
         classes, dimension = len(weights), len(weights[0])
-        holds = holds and _digest(path) == layer.sha256 and len(tokens) == classes
+        holds = (holds and _digest(path) == layer.sha256 and len(tokens) == classes
+                 and (classes, dimension) == (layer.classes, layer.dimension))
         rows += [
             Row(layer.name, "%s; %s: C = %d, d = %d, %s" % (
                 layer.package, layer.what, classes, dimension,
@@ -133,8 +140,10 @@ def check_trained_layers():
                         % (layer.name, layer.sha256)))
     rows += [
         Row("what it shows", "trained softmax classifiers can have classes that no input makes"
-            " the argmax: 225 of g2pM's 876 readings over R^32, 229 over the inputs its ReLU"
-            " gives it, which it can therefore never predict; the tagger has none"),
+            " the argmax: %d of g2pM's %d readings over R^32, %d over the inputs its ReLU"
+            " gives it, which it can therefore never predict but at an exact tie where"
+            " np.argmax takes the lowest index; the tagger has none" % (found[1], classes,
+                                                                        found[2])),
         Row("what it does not", "both are classifiers of small d (32, 64) with a few hundred"
             " classes, not the paper's LM/MT models of large vocabularies: how often a"
             " reading is needed, and what losing it costs, is not measured here"),
@@ -149,6 +158,16 @@ def check_trained_layers():
                    " checked" % tuple(found), tuple(rows))
 
 
+def _counts(layer):
+    """ "225 of 876 classes of a grapheme-to-phoneme head (d = 32; 229 over
+    x >= 0)": a shipped layer's pinned counts, over R^d first."""
+    (_, everywhere), *others = layer.questions
+    return "%d of %d classes of %s (d = %d%s)" % (
+        everywhere, layer.classes, layer.kind, layer.dimension,
+        "".join("; %d %s" % (count, _asked(inputs, layer.dimension))
+                for inputs, count in others))
+
+
 def check_very_infrequent():
     """The abstract's statement about its LM/MT models: not checkable here."""
     return Outcome(NOT_CHECKED, "needs the 13 models' weights and their use on text, not"
@@ -158,8 +177,7 @@ def check_very_infrequent():
                            " those models and text to run them on"),
                        Row("what is checked", "low-rank.trained-layers (run it with --claim):"
                            " the exact counts on two trained softmax classifiers' heads that"
-                           " are no LM/MT model: 0 of 753 classes of a tagger head (d = 64),"
-                           " 225 of 876 of a grapheme-to-phoneme head (d = 32; 229 over its"
-                           " inputs after a ReLU); the statement is the paper's about its own"
-                           " models"),
+                           " are no LM/MT model, as that claim pins them and checks them when"
+                           " it runs: %s; the statement is the paper's about its own models"
+                           % ", ".join(_counts(layer) for layer in TRAINED_LAYERS)),
                    ))

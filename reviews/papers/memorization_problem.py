@@ -5,18 +5,23 @@ The paper's one statement checked here is the appendix's stochastic
 extension: finite real logits realize every probability distribution on a
 finite label set.  Every other claim is the review's own: interior
 distributions are realized by z_i = log p_i; boundary distributions are
-reachable only as limits, or with explicit masking or infinite logits; the
-repaired extension holds; and, not numerical, so NOT CHECKED, what survives
+reachable only as limits, or with explicit masking or infinite logits;
+and, not numerical, so NOT CHECKED, the repaired extension holds (its
+numerical premises are computed, its argument is not) and what survives
 (the deterministic construction does not use the step, the
 non-identification argument stands under its unrestricted-model
 assumption, the error is minor and repairable).  memorization.underflow is
 this suite's own test of the review's point, in no text of the review.
 
 Each check decides its verdict from exact values (``decimal``); floats are
-shown beside them, with their distance in ulp.
+shown beside them, with their distance in ulp.  The statements speak of
+every distribution and every gap; the checks compute a few, and each
+outcome says which (``Outcome.sampled``) and why the statement holds
+beyond them where a reason is known.
 """
 
 import decimal
+import functools
 import math
 from fractions import Fraction
 
@@ -34,7 +39,8 @@ from reviews.rounded import (
 )
 
 __all__ = ["PAPER", "CLAIMS", "TABLE_GAPS", "table_line", "draw_positivity",
-           "approximating_logits", "threshold_rows"]
+           "positivity_description", "positivity_errors", "approximating_logits",
+           "threshold_rows"]
 
 PAPER = Paper(
     title="The Memorization Problem: Can We Trust LLMs' Economic Forecasts?",
@@ -43,6 +49,8 @@ PAPER = Paper(
     arxiv="2504.14765",
     version="v2",
     review="Softmax reaches only the interior of the simplex",
+    scope="These are counterexamples to particular claims; they do not reproduce the papers'"
+          " training experiments.",
 )
 WHERE = "Appendix C.3"
 
@@ -91,10 +99,16 @@ def _check_every_distribution():
             Row("gap %d: p1 prints 1.0" % gap, "1 - p1 = p2 = %.3e < 2**-54 = %.3e, half an ulp below 1.0"
                 % (exact[1], _HALF_ULP_BELOW_ONE)),
         ]
-    rows.append(Row("so", "(1, 0) has no finite-logit preimage: exp(t) > 0 for every real t"))
+    rows.append(Row("so", "(1, 0) has no finite-logit preimage: exp(t) > 0 for every real t,"
+                    " so every softmax coordinate of finite logits is positive (a fact, not"
+                    " computed here)"))
     verdict = FAIL if positive else PASS
-    return Outcome(verdict, "p2 > 0 at every gap; at gap 700 p2 = %.3e, log p2 = %r"
-                   % (softmax([700, 0])[1], log_softmax([700, 0])[1]), tuple(rows))
+    return Outcome(verdict, "p2 > 0 at the %d gaps checked, as at every finite gap (exp(t) > 0);"
+                   " at gap %d p2 = %.3e, log p2 = %r"
+                   % (len(TABLE_GAPS), TABLE_GAPS[-1], softmax([TABLE_GAPS[-1], 0])[1],
+                      log_softmax([TABLE_GAPS[-1], 0])[1]), tuple(rows),
+                   "the %d gaps checked (%s); every finite logit vector by exp(t) > 0, a fact"
+                   " not computed here" % (len(TABLE_GAPS), ", ".join(map(str, TABLE_GAPS))))
 
 
 _INTERIOR = (
@@ -125,10 +139,15 @@ def _check_interior():
         rows.append(Row("p = (%s)" % ", ".join(map(_show, p)),
                         "softmax(log p) = (%s); worst %.2f ulp"
                         % (", ".join(map(repr, got)), max(distances))))
-    rows.append(Row("logits", "z_i = ln p_i to 60 digits, taken exactly as rationals"))
+    rows += [Row("logits", "z_i = ln p_i to 60 digits, taken exactly as rationals"),
+             Row("every interior p", "softmax(ln p)_i = p_i / sum_j p_j = p_i, an identity"
+                 " (not computed here); the rows show floats keep it within %.2f ulp"
+                 % worst)]
     verdict = PASS if worst <= ULP_BOUND else FAIL
     return Outcome(verdict, "softmax(log p) == p within %.2f ulp for %d interior p"
-                   % (worst, len(_INTERIOR)), tuple(rows))
+                   % (worst, len(_INTERIOR)), tuple(rows),
+                   "the %d interior distributions checked; every interior p by the identity"
+                   " softmax(ln p) = p, not computed here" % len(_INTERIOR))
 
 
 _EPSILONS = (1, 2, 5, 10, 20, 50, 100, 200, 300)
@@ -150,16 +169,33 @@ def _check_boundary_limits():
         previous = exact_p2
         rows.append(Row("eps = 1e-%d" % power, "gap %s: p2 = %r (%.2f ulp from eps)"
                         % (_SHOWN.plus(to_decimal(gap, _WORK)), p2, distance)))
-    rows.append(Row("exact", "p2 > 0 and strictly decreasing in the gap (decimal, 40 digits)"))
+    rows += [Row("exact", "p2 > 0 and strictly decreasing in the gap at the %d gaps checked"
+                 " (decimal, 40 digits)" % len(_EPSILONS)),
+             Row("every eps", "gap ln((1 - eps)/eps) gives p2 = 1/(1 + e^gap) = eps, and p2 > 0"
+                 " at every finite gap: an identity and exp(t) > 0 (not computed here)")]
     verdict = PASS if decreasing and worst <= ULP_BOUND else FAIL
-    return Outcome(verdict, "p2 = eps within %.2f ulp down to eps = 1e-300; never 0"
-                   % worst, tuple(rows))
+    return Outcome(verdict, "p2 = eps within %.2f ulp at the %d eps checked, 1e-%d to 1e-%d;"
+                   " never 0" % (worst, len(_EPSILONS), _EPSILONS[0], _EPSILONS[-1]),
+                   tuple(rows),
+                   "the %d eps checked (1e-%d to 1e-%d); every eps by the identity and"
+                   " exp(t) > 0, not computed here" % (len(_EPSILONS), _EPSILONS[0],
+                                                       _EPSILONS[-1]))
 
 
 _MASKED = (
     ([0, -math.inf], [1.0, 0.0], [0.0, -math.inf]),
     ([math.inf, 0], [1.0, 0.0], [0.0, -math.inf]),
 )
+
+
+def _max_shifted(logits):
+    """exp(z - max z) / sum exp(z - max z) in floats: the formula a
+    max-shifted numpy softmax and scipy.special.softmax use.  Called only at
+    0, -inf and nan, where math.exp is exact on every platform."""
+    top = max(logits)
+    exps = [math.exp(v - top) for v in logits]
+    total = sum(exps)
+    return [e / total for e in exps]
 
 
 def _check_masking():
@@ -169,9 +205,23 @@ def _check_masking():
         got, got_log = softmax(logits), log_softmax(logits)
         exact = exact and got == probabilities and got_log == logs
         rows.append(Row("softmax(%r)" % logits, "%r; log_softmax %r" % (got, got_log)))
+    masked, infinite = (_max_shifted(logits) for logits, _, _ in _MASKED)
+    exact = exact and masked == [1.0, 0.0] and all(map(math.isnan, infinite))
+    rows += [
+        Row("masking", "exp(-inf) = 0 in IEEE arithmetic, so a masked class gets 0.0 exactly:"
+            " the max-shifted exp(z - max z)/sum gives %r too" % masked),
+        Row("an infinite logit", "[1.0, 0.0] at [inf, 0] is this suite's convention"
+            " (reviews.softmax: a single +inf takes all the mass), the limit as z1 -> inf; the"
+            " max-shifted formula gives %r there (inf - inf is nan), and"
+            " scipy.special.softmax computes that formula" % infinite),
+        Row("the limit", "softmax([g, 0])[1] = 1/(1 + e^g) falls below every eps > 0 as g"
+            " grows (memorization.boundary-limits): [1, 0] is the limit, which the convention"
+            " takes as the value"),
+    ]
     verdict = PASS if exact else FAIL
-    return Outcome(verdict, "softmax([0, -inf]) == softmax([inf, 0]) == [1.0, 0.0] exactly",
-                   tuple(rows))
+    return Outcome(verdict, "softmax([0, -inf]) == [1.0, 0.0] exactly (exp(-inf) = 0);"
+                   " softmax([inf, 0]) == [1.0, 0.0] by this suite's convention, the limit as"
+                   " z1 -> inf (the max-shifted formula gives nan)", tuple(rows))
 
 
 def _check_underflow():
@@ -201,12 +251,21 @@ def _check_underflow():
         float_row("stable at [%r, 0], p2" % above, stable[1], softmax_exact([above, 0])[1]),
     ]
     rows += threshold_rows()
+    masked = softmax([0, -math.inf])[1]
+    holds = holds and masked == 0.0
+    rows.append(Row("infinite logits", "softmax([0, -inf])[1] = %r stands for 0 exactly"
+                    " (memorization.masking): the statement is about finite logits" % masked))
     rows.append(Row("whose", "this suite's own test of the review's point that finite logits"
                     " never reach the boundary; the review's text does not discuss float"
                     " underflow"))
     verdict = PASS if holds else FAIL
-    return Outcome(verdict, "float p2 = 0.0 from gap 745.14 on, exact p2 > 0, log p2 = -gap;"
-                   " naive nan at 710", tuple(rows))
+    return Outcome(verdict, "float p2 = 0.0 at the %d gaps checked past 1075 ln 2 = %.4f (and"
+                   " at every gap past it: p2 < 2**-1075), exact p2 > 0, log p2 = -gap; naive"
+                   " nan at %s" % (len(UNDERFLOW_GAPS), P2_UNDERFLOW, written(OVERFLOW_EDGE[1])),
+                   tuple(rows),
+                   "the %d gaps checked past 1075 ln 2 and the floats at each edge, two"
+                   " classes; every finite logit vector by exp(t) > 0, not computed here"
+                   % len(UNDERFLOW_GAPS))
 
 
 # Boundary targets: each has a zero coordinate, so no finite logits give
@@ -267,7 +326,6 @@ def _shown_logit(value):
 def _check_repaired():
     rows = []
     holds = True
-    worst_margin = None
     for p in _BOUNDARY:
         for power in _REPAIR_POWERS:
             z = approximating_logits(p, power)
@@ -282,8 +340,8 @@ def _check_repaired():
     interior = _check_interior()
     holds = holds and interior.verdict == PASS
     rows += [
-        Row("every eps", "1e-%s for each p: the bound <= eps every time"
-            % ", 1e-".join(map(str, _REPAIR_POWERS))),
+        Row("each eps", "1e-%s for each p: the bound <= eps at each of these %d"
+            % (", 1e-".join(map(str, _REPAIR_POWERS)), len(_REPAIR_POWERS))),
         Row("logits", "support: ln(p_i / max p) to (digits of eps) + %d digits;"
             " zeros: -ceil(ln(2 m / eps)), m the number of zeros" % _GUARD_DIGITS),
         Row("check", "softmax(z) - p in decimal at (digits of eps) + %d digits, plus a"
@@ -291,13 +349,16 @@ def _check_repaired():
         Row("interior", "memorization.interior: %s" % interior.summary),
         Row("not checked", "the paper's extension argument itself, restricted or stated as an"
             " approximation, is read from the paper; what is computed is its two numerical"
-            " premises above"),
+            " premises above, at the points listed"),
     ]
-    verdict = PASS if holds else FAIL
-    return Outcome(verdict, "checked: finite logits come within every eps down to 1e-300 of"
-                   " %d boundary targets, and z_i = ln p_i realizes the interior"
-                   " (memorization.interior); the extension argument is not computed"
-                   % len(_BOUNDARY), tuple(rows))
+    # The premises are true: were one computed false, so would the statement be.
+    verdict = NOT_CHECKED if holds else FAIL
+    return Outcome(verdict, "the extension argument is not computed; its numerical premises"
+                   " hold where computed: finite logits within each of the %d eps checked"
+                   " (1e-%d to 1e-%d) of %d boundary targets, and z_i = ln p_i at the %d"
+                   " interior p of memorization.interior"
+                   % (len(_REPAIR_POWERS), _REPAIR_POWERS[0], _REPAIR_POWERS[-1],
+                      len(_BOUNDARY), len(_INTERIOR)), tuple(rows))
 
 
 def _not_numerical(summary, why):
@@ -321,9 +382,11 @@ _RESULT_INDEPENDENT = _not_numerical(
 _MINOR = _not_numerical(
     "a judgement of how much the error matters and how far it reaches, not a number",
     "\"minor\" and \"local\" weigh the error against the paper's results;"
-    " memorization.boundary-limits and memorization.interior show numerically that it is"
-    " confined to the boundary of the simplex, and memorization.repaired checks the repair's"
-    " numerical premises")
+    " memorization.interior and memorization.boundary-limits compute, at the %d and %d points"
+    " they check, that finite logits realize interior distributions and come within eps of"
+    " boundary ones; that the error is confined to the boundary of the simplex follows from"
+    " exp(t) > 0 and softmax(ln p) = p, not from those points; memorization.repaired computes"
+    " the repair's numerical premises" % (len(_INTERIOR), len(_EPSILONS)))
 
 
 # Where float exp(g) overflows: from ln(2**1024 - 2**970), where e**g
@@ -333,7 +396,7 @@ EXP_OVERFLOW_EXACT = _WORK.ln(2 ** 1024 - 2 ** 970)
 P2_UNDERFLOW_EXACT = _WORK.multiply(1075, _WORK.ln(2))
 EXP_OVERFLOW = float(EXP_OVERFLOW_EXACT)
 P2_UNDERFLOW = float(P2_UNDERFLOW_EXACT)
-_ULP_CAP = 1.5   # the lower panel's top: the naive formula's worst is 1.21 ulp
+_ULP_CAP = 1.5   # the lower panel's top, above the naive formula's worst at the gaps drawn
 _ERROR_BIN = 50   # the lower panel shows each float's worst error per this much of g
 
 
@@ -370,13 +433,55 @@ def threshold_rows():
     )
 
 
-POSITIVITY_DESCRIPTION = (
-    "log10 of p2 = softmax([g, 0])[1] for logit gaps g from 0 to 1000, exact and in floats,"
-    " and below it each float's worst error in ulp per 50 of g: the exact p2 falls as"
-    " -g / ln 10 and never reaches 0; this suite's float p2 stays within 0.5 ulp, the naive"
-    " formula's within 1.21 ulp, until the naive p1 is nan past g = 709.7827, where exp(g)"
-    " overflows; past g = 1075 ln 2 = 745.1332 (shaded) the float p2 is 0.0, a 100%"
-    " relative error, though the exact p2 is positive.")
+# A gap between the figure's: the naive formula errs more there than at any
+# gap drawn, so the errors drawn are samples, not a bound.
+OFF_GRID_GAP = 36.74634400389438
+
+
+@functools.lru_cache(maxsize=None)
+def _positivity_values():
+    """(exact p2, this suite's floats, the naive formula's floats), each a
+    dict by gap of the figure: computed once for the figure and its caption."""
+    return ({g: softmax_exact([g, 0])[1] for g in _FIGURE_GAPS},
+            {g: softmax([g, 0]) for g in _FIGURE_GAPS},
+            {g: softmax_naive([g, 0]) for g in _FIGURE_GAPS})
+
+
+def _errors_drawn(floats, exact_p2):
+    """Each float p2's error in ulp at the gaps the lower panel draws it (its
+    p1 a number and its p2 not 0.0)."""
+    return [ulp_distance(floats[g][1], exact_p2[g]) for g in _FIGURE_GAPS
+            if not any(map(math.isnan, floats[g])) and floats[g][1] != 0.0]
+
+
+def positivity_errors():
+    """(this suite's worst ulp error at the gaps drawn, how many, the naive
+    formula's worst there, how many, the naive formula's error at
+    OFF_GRID_GAP), as decimals and counts.
+
+    >>> [format(v, ".2f") for v in positivity_errors()[::2]]
+    ['0.50', '1.21', '2.25']
+    """
+    exact_p2, suite, naive = _positivity_values()
+    ours, theirs = _errors_drawn(suite, exact_p2), _errors_drawn(naive, exact_p2)
+    off_grid = ulp_distance(softmax_naive([OFF_GRID_GAP, 0])[1],
+                            softmax_exact([OFF_GRID_GAP, 0])[1])
+    return max(ours), len(ours), max(theirs), len(theirs), off_grid
+
+
+def positivity_description():
+    """What positivity.svg shows, its numbers computed (only when it is drawn)."""
+    ours, _, theirs, drawn, off_grid = positivity_errors()
+    return (
+        "log10 of p2 = softmax([g, 0])[1] for logit gaps g from 0 to 1000, exact and in floats,"
+        " and below it each float's worst error in ulp per %d of g: the exact p2 falls as"
+        " -g / ln 10 and never reaches 0; this suite's float p2 is correctly rounded, so within"
+        " 0.5 ulp at every gap (at most %.2f at the gaps drawn); the naive formula's worst at"
+        " the %d gaps drawn (every 5 of g up to the overflow) is %.2f ulp, not a bound: at g = %r, between them,"
+        " it is %.2f ulp off; the naive p1 is nan past g = %.4f, where exp(g) overflows; past"
+        " g = 1075 ln 2 = %.4f (shaded) the float p2 is 0.0, a 100%% relative error, though the"
+        " exact p2 is positive." % (_ERROR_BIN, ours, drawn, theirs, OFF_GRID_GAP, off_grid,
+                                    EXP_OVERFLOW, P2_UNDERFLOW))
 
 
 def _worst_errors(gaps, floats, exact_p2):
@@ -411,11 +516,9 @@ def draw_positivity():
     # Imported here: a run without figures need not load them (nor xml.etree).
     from reviews.report.svg import Axis, Band, Mark, Rule, Series, Strip, line_chart
     ln10 = _WORK.ln(10)
-    exact_p2 = {g: softmax_exact([g, 0])[1] for g in _FIGURE_GAPS}
+    exact_p2, suite, naive = _positivity_values()
     exact = [(g, float(_WORK.divide(log_softmax_exact([g, 0])[1], ln10)))
              for g in _FIGURE_GAPS]
-    suite = {g: softmax([g, 0]) for g in _FIGURE_GAPS}
-    naive = {g: softmax_naive([g, 0]) for g in _FIGURE_GAPS}
 
     def curve(floats):
         return [(g, _log10(floats[g][1])) if _log10(floats[g][1]) is not None else None
@@ -454,37 +557,58 @@ CLAIMS = (
     Claim("memorization.every-distribution", PAPER, WHERE,
           "Finite real logits realize every probability distribution on a finite label set.",
           FAIL, _check_every_distribution,
-          (Figure("positivity.svg", draw_positivity, POSITIVITY_DESCRIPTION),)),
+          (Figure("positivity.svg", draw_positivity, positivity_description),),
+          verdict_words="That fails at the boundary.",
+          quoted=("Appendix C.3's stochastic extension states that finite real logits can"
+                  " realize every probability distribution over a finite label set.")),
     Claim("memorization.interior", PAPER, WHERE,
           "Interior distributions are realized by z_i = log p_i.",
-          PASS, _check_interior, source=BY_REVIEW),
+          PASS, _check_interior, source=BY_REVIEW,
+          quoted=("So (1, 0) has no finite-logit representation. Interior distributions do,"
+                  " by z_i = log p_i")),
     Claim("memorization.boundary-limits", PAPER, WHERE,
           "With finite logits, boundary distributions are reachable only as limits.",
-          PASS, _check_boundary_limits, source=BY_REVIEW),
+          PASS, _check_boundary_limits, source=BY_REVIEW,
+          quoted=("boundary distributions are reachable only as limits, or with explicit"
+                  " masking or infinite logits.")),
     Claim("memorization.masking", PAPER, WHERE,
           "Explicit masking or infinite logits reach the boundary.",
-          PASS, _check_masking, source=BY_REVIEW),
+          PASS, _check_masking, source=BY_REVIEW,
+          quoted=("boundary distributions are reachable only as limits, or with explicit"
+                  " masking or infinite logits.")),
     Claim("memorization.underflow", PAPER, WHERE,
-          "Float underflow is not reachability: a float softmax coordinate of 0.0 stands for a"
-          " positive value (this suite's own test of the review's point).",
+          "Float underflow is not reachability: with finite logits, a float softmax coordinate"
+          " of 0.0 stands for a positive value (this suite's own test of the review's point).",
           PASS, _check_underflow, source=BY_SUITE),
     Claim("memorization.repaired", PAPER, WHERE,
           "Restricted to the interior, or stated as an approximation, the C.3 extension"
-          " holds.", PASS, _check_repaired, source=BY_REVIEW),
+          " holds.", NOT_CHECKED, _check_repaired, source=BY_REVIEW,
+          quoted=("Restrict exact reachability to the interior, or state the result as an"
+                  " approximation, and the extension goes through.")),
     Claim("memorization.construction-independent", PAPER,
           "Deterministic observational-equivalence construction",
           "The deterministic observational-equivalence construction does not use the C.3"
-          " step.", NOT_CHECKED, _CONSTRUCTION, source=BY_REVIEW),
+          " step.", NOT_CHECKED, _CONSTRUCTION, source=BY_REVIEW,
+          quoted=("The deterministic observational-equivalence construction does not use"
+                  " this step")),
     Claim("memorization.result-independent", PAPER, "Non-identification result",
           "The paper's central non-identification result does not depend on the C.3 step.",
-          NOT_CHECKED, _RESULT_INDEPENDENT, source=BY_REVIEW),
+          NOT_CHECKED, _RESULT_INDEPENDENT, source=BY_REVIEW,
+          quoted="the paper's central non-identification result does not depend on it."),
     Claim("memorization.non-identification", PAPER, "Non-identification result",
           "The non-identification argument stands; it assumes an unrestricted relation between"
           " factual and counterfactual parameters, so it shows that skill and memorisation"
           " cannot be separated without further structure, not that every additional"
           " assumption or intervention is useless.", NOT_CHECKED, _NON_IDENTIFICATION,
-          source=BY_REVIEW),
+          source=BY_REVIEW,
+          quoted=("the non-identification argument stands. That argument does assume an"
+                  " unrestricted relation between factual and counterfactual parameters, so"
+                  " it shows that skill and memorisation cannot be separated without further"
+                  " structure, not that every additional assumption or intervention is"
+                  " useless.")),
     Claim("memorization.minor-repairable", PAPER, WHERE,
           "The error in Appendix C.3 is local, minor and repairable.", NOT_CHECKED, _MINOR,
-          source=BY_REVIEW),
+          source=BY_REVIEW,
+          quoted=("The error is local and repairable [...] This is a minor repairable"
+                  " error.")),
 )

@@ -14,9 +14,11 @@ other renderers (reviews.report.verdicts) it knows nothing about any paper.
 import html as _html
 import re
 
+from reviews.claims import BY_SUITE
 from reviews.shown import shown_name
-from reviews.report.verdicts import (SELECTED_ONLY, alt_text, citation, mismatch_line, stated,
-                                     tally, verdict_cell, version_line)
+from reviews.report.verdicts import (SELECTED_ONLY, alt_text, citation, mismatch_line,
+                                     sampled_line, stated, tally, verdict_cell, version_line,
+                                     words_label)
 
 __all__ = ["html"]
 
@@ -100,22 +102,30 @@ def _arxiv(arxiv_id):
     return '<a href="https://arxiv.org/abs/%s">arXiv:%s</a>' % (_e(arxiv_id), _e(arxiv_id))
 
 
+def _by(claim):
+    """Whose the statement is, under it in the table: a source's statement
+    is this suite's paraphrase of it."""
+    if claim.source == BY_SUITE:
+        return "by this suite: its own finding"
+    return "by the %s, in this suite's paraphrase" % claim.source
+
+
 def _claims_table(results):
     """The claims table; on a narrow screen each row stacks its cells, each
     under its column's name (data-label), so that nothing scrolls sideways."""
-    columns = ("Claim (where)", "Statement (by)", "Verdict", "Key numbers")
+    columns = ("Claim (where)", "Statement (by)", "This suite's verdict", "Key numbers")
     lines = ['<table class="claims">',
-             "<thead><tr>%s</tr></thead>" % "".join("<th>%s</th>" % c for c in columns),
+             "<thead><tr>%s</tr></thead>" % "".join("<th>%s</th>" % _e(c) for c in columns),
              "<tbody>"]
     for result in results:
         claim, outcome = result
         cells = ('<a href="#%s"><code>%s</code></a><br><span class="small">%s %s</span>'
                  % (_anchor(claim), _e(claim.id),
                     _arxiv(claim.paper.arxiv + (claim.paper.version or "")), _e(claim.where)),
-                 '%s<br><span class="small">by the %s</span>' % (_e(claim.statement),
-                                                                  _e(claim.source)),
+                 '%s<br><span class="small">%s</span>' % (_e(claim.statement),
+                                                          _e(_by(claim))),
                  _verdict(result), _e(outcome.summary))
-        lines.append("<tr>%s</tr>" % "".join('<td data-label="%s">%s</td>' % (column, cell)
+        lines.append("<tr>%s</tr>" % "".join('<td data-label="%s">%s</td>' % (_e(column), cell)
                                              for column, cell in zip(columns, cells)))
     lines += ["</tbody>", "</table>"]
     return lines
@@ -126,12 +136,17 @@ def _section(result, drawn, number):
     versioned = claim.paper.arxiv + (claim.paper.version or "")
     lines = ['<section id="%s">' % _anchor(claim),
              "<h2><code>%s</code>: %s</h2>" % (_e(claim.id), _verdict(result)),
-             "<p>%s. %s:</p>" % (_e(citation(claim)).replace(
-                 "arXiv:%s" % _e(versioned), _arxiv(versioned), 1), _e(claim.whose)),
-             "<blockquote>%s</blockquote>" % _e(claim.statement)]
+             "<p>%s.</p>" % _e(citation(claim)).replace(
+                 "arXiv:%s" % _e(versioned), _arxiv(versioned), 1),
+             "<p>%s: %s</p>" % (_e(claim.whose), _e(claim.statement))]
+    if claim.quoted:
+        lines += ["<p>%s:</p>" % _e(words_label(claim)),
+                  "<blockquote>%s</blockquote>" % _e(claim.quoted)]
     if not claim.by_default:
         lines.append('<p class="small">%s</p>' % _e(SELECTED_ONLY))
-    lines.append("<p>%s. Found: %s</p>" % (_e(stated(claim)), _e(outcome.summary)))
+    lines.append("<p>%s<br>Found: %s%s</p>" % (
+        _e(stated(claim)), _e(outcome.summary),
+        "<br>" + _e(sampled_line(outcome)) if outcome.sampled is not None else ""))
     if not result.matches:
         lines.append('<p class="mismatch">%s</p>' % _e(mismatch_line(result)))
     if outcome.evidence:

@@ -12,7 +12,8 @@ reviews.report.html.)
     markdown    a table to paste into a review, then the evidence
     as_json     stable keys: suite, python, ok, claims
     FORMATS     the renderers by name
-    version_line, citation, stated, tally, alt_text, verdict_cell, SELECTED_ONLY
+    version_line, citation, stated, words_label, tally, sampled_line, alt_text,
+    verdict_cell, SELECTED_ONLY
                 lines every format shares
     listing     the claims' ids, whose statements, expected verdicts, statements
 
@@ -23,12 +24,12 @@ A checked layer's reports are reviews.report.layer; markdown's own pieces
 import json
 from collections import namedtuple
 
-from reviews.claims import BY_REVIEW, NOT_CHECKED
+from reviews.claims import BY_REVIEW, FAIL, NOT_CHECKED, PASS, VERDICTS
 from reviews.report.markdown import code_span, link_target, markdown_name, table_cell
 from reviews.shown import shown_name
 
 __all__ = ["Suite", "Drawn", "text", "markdown", "as_json", "FORMATS", "all_match",
-           "version_line", "citation", "stated", "tally", "mismatch_line", "alt_text", "verdict_cell", "listing",
+           "version_line", "citation", "stated", "words_label", "tally", "sampled_line", "mismatch_line", "alt_text", "verdict_cell", "listing",
            "SELECTED_ONLY"]
 
 Suite = namedtuple("Suite", "name version python scope", defaults=(None,))
@@ -65,31 +66,66 @@ def _expecter(claim):
 
 
 def stated(claim):
-    """The expected verdict and who states it: the review, or this suite
-    where no review of the paper states one.
+    """The expected verdict and whose it is: the review's, in its own words,
+    where the review judges the paper's claim; else this suite's, and for a
+    review's own statement, that the review gives it no verdict.
 
     >>> from reviews.claims import PASS, Claim
     >>> stated(Claim("a.b", None, "", "", PASS, None))
-    'This suite states: PASS'
+    "Expected: PASS, this suite's verdict"
     """
-    return "%s states: %s" % ("Review" if claim.expected_by == BY_REVIEW else "This suite",
-                              claim.expected)
+    if claim.expected_by == BY_REVIEW:
+        return 'Expected: %s, the review\'s verdict: "%s"' % (claim.expected,
+                                                             claim.verdict_words)
+    return "Expected: %s, this suite's verdict%s" % (
+        claim.expected, "; the review asserts the statement and gives it no verdict"
+        if claim.source == BY_REVIEW else "")
+
+
+def words_label(claim):
+    """Whose words a claim's ``quoted`` holds, as a report introduces them.
+
+    >>> from reviews.claims import PASS, Claim, Paper
+    >>> words_label(Claim("a.b", Paper("T", ("A",), 2025, "2501.00001"), "", "", PASS, None))
+    "In the paper's words"
+    """
+    return "In the %s's words" % claim.quoted_from
 
 
 def tally(results):
-    """ "N claims: M checked, as stated; K not checked; L MISMATCH": a claim
-    whose check cannot decide it (NOT CHECKED, as stated) is not counted
-    as checked.
+    """ "N claims: P PASS and F FAIL as stated (S of them decided on sampled
+    cases only); K NOT CHECKED; M MISMATCH": a claim whose check cannot
+    decide it (NOT CHECKED, as stated) is not counted as checked, and one
+    whose verdict rests on sampled cases only is counted apart.
 
-    >>> tally([])
-    '0 claims: 0 checked, as stated; 0 not checked; 0 MISMATCH'
+    >>> for part in tally([]).split("; "):
+    ...     print(part)
+    0 claims: 0 PASS and 0 FAIL as stated (0 of them decided on sampled cases only)
+    0 NOT CHECKED
+    0 MISMATCH
     """
-    mismatches = sum(not result.matches for result in results)
-    unchecked = sum(result.matches and result.outcome.verdict == NOT_CHECKED
-                    for result in results)
-    return "%d claim%s: %d checked, as stated; %d not checked; %d MISMATCH" % (
-        len(results), "" if len(results) == 1 else "s",
-        len(results) - mismatches - unchecked, unchecked, mismatches)
+    agreeing = [result.outcome for result in results if result.matches]
+    counts = {verdict: sum(outcome.verdict == verdict for outcome in agreeing)
+              for verdict in VERDICTS}
+    sampled = sum(outcome.sampled is not None for outcome in agreeing
+                  if outcome.verdict != NOT_CHECKED)
+    return ("%d claim%s: %d %s and %d %s as stated (%d of them decided on sampled cases only);"
+            " %d %s; %d MISMATCH" % (len(results), "" if len(results) == 1 else "s",
+                                     counts[PASS], PASS, counts[FAIL], FAIL, sampled,
+                                     counts[NOT_CHECKED], NOT_CHECKED,
+                                     len(results) - len(agreeing)))
+
+
+def sampled_line(outcome):
+    """The line that says a verdict rests on sampled cases only, or None.
+
+    >>> from reviews.claims import PASS, Outcome
+    >>> sampled_line(Outcome(PASS, "", (), "the 3 gaps checked"))
+    'Decided on sampled cases only: the 3 gaps checked'
+    """
+    if outcome.sampled is None:
+        return None
+    return "Decided on sampled cases only: %s" % outcome.sampled
 
 
 def mismatch_line(result):
@@ -145,10 +181,11 @@ def text(suite, results, figures=None):
             "%-11s %s" % (outcome.verdict, claim.id),
             "    %s" % citation(claim),
             "    %s: %s" % (claim.whose, claim.statement),
+        ] + (['    %s: "%s"' % (words_label(claim), claim.quoted)] if claim.quoted else []) + [
             "    %s" % stated(claim),
         ] + ([] if claim.by_default else ["    %s" % SELECTED_ONLY]) + [
             "    Found: %s" % outcome.summary,
-        ]
+        ] + (["    %s" % sampled_line(outcome)] if outcome.sampled is not None else [])
         if not result.matches:
             lines.append("    " + mismatch_line(result))
         width = max((len(row.label) for row in outcome.evidence), default=0)
@@ -165,7 +202,8 @@ def markdown(suite, results, figures=None):
     and its written figures (alt text: what the figure shows)."""
     figures = figures or {}
     lines = ["## %s" % version_line(suite), ""] + ([suite.scope, ""] if suite.scope else []) + [
-        "| Claim | Where | Statement by | Statement | Verdict | Key numbers |",
+        "| Claim | Where | Statement by | Statement (this suite's words) | This suite's verdict"
+        " | Key numbers |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for result in results:
@@ -180,11 +218,14 @@ def markdown(suite, results, figures=None):
     for result in results:
         claim, outcome = result
         lines += ["### `%s`: %s" % (claim.id, verdict_cell(result)), "",
-                  "%s. %s:" % (citation(claim), claim.whose), "",
-                  "> %s" % claim.statement, ""]
+                  "%s." % citation(claim), "", "%s: %s" % (claim.whose, claim.statement), ""]
+        if claim.quoted:
+            lines += ["%s:" % words_label(claim), "", "> %s" % claim.quoted, ""]
         if not claim.by_default:
             lines += [SELECTED_ONLY.replace("--claim", "`--claim`"), ""]
-        lines += ["%s  " % stated(claim), "Found: %s" % outcome.summary, ""]
+        lines += ["%s  " % stated(claim), "Found: %s" % outcome.summary
+                  + ("  \n%s" % sampled_line(outcome) if outcome.sampled is not None else ""),
+                  ""]
         if not result.matches:
             lines += ["**%s**" % mismatch_line(result), ""]
         lines += ["- %s: %s" % (row.label, code_span(row.value)) for row in outcome.evidence]
@@ -213,13 +254,16 @@ def _claim_json(result, figures):
         },
         "where": claim.where,
         "statement": claim.statement,
+        "quoted": claim.quoted,
         "source": claim.source,
         "expected_by": claim.expected_by,
+        "verdict_words": claim.verdict_words,
         "by_default": claim.by_default,
         "expected": claim.expected,
         "verdict": outcome.verdict,
         "matches": result.matches,
         "summary": outcome.summary,
+        "sampled": outcome.sampled,
         "evidence": [{"label": row.label, "value": row.value} for row in outcome.evidence],
         "figures": _cited(figures, claim),
     }
@@ -243,7 +287,8 @@ FORMATS = {"text": text, "markdown": markdown, "json": as_json}
 
 def listing(claims, form="text"):
     """The claims' ids, whose statements they are, the expected verdicts
-    and who states them (the review, or this suite where no review does),
+    and whose verdicts those are (the review's where it judges the paper's
+    claim in words, else this suite's),
     when they run (by default, or only when selected by --claim) and the
     statements: aligned columns under a header; for ``form`` "markdown" a
     table as the README shows it, for "json" a list of objects with the
@@ -253,16 +298,16 @@ def listing(claims, form="text"):
     >>> print(listing([Claim("a.one", None, "", "Red.", FAIL, None),
     ...                Claim("a.two", None, "", "Blue.", PASS, None, source=BY_SUITE,
     ...                      by_default=False)]), end="")
-    id     by     expected  stated by  runs     statement
-    a.one  paper  FAIL      suite      default  Red.
-    a.two  suite  PASS      suite      --claim  Blue.
+    id     by     expected  verdict by  runs     statement
+    a.one  paper  FAIL      suite       default  Red.
+    a.two  suite  PASS      suite       --claim  Blue.
     >>> print(listing([Claim("a.one", None, "", "|x|.", FAIL, None)], "markdown"), end="")
-    | id | by | expected | stated by | runs | statement |
+    | id | by | expected | verdict by | runs | statement |
     | --- | --- | --- | --- | --- | --- |
     | `a.one` | paper | FAIL | suite | default | \\|x\\|. |
     """
     if form == "markdown":
-        lines = ["| id | by | expected | stated by | runs | statement |",
+        lines = ["| id | by | expected | verdict by | runs | statement |",
                  "| --- | --- | --- | --- | --- | --- |"]
         lines += ["| %s | %s | %s | %s | %s | %s |" % (
             code_span(claim.id), claim.source, claim.expected, claim.expected_by,
@@ -274,7 +319,7 @@ def listing(claims, form="text"):
                             "expected_by": claim.expected_by, "by_default": claim.by_default,
                             "statement": claim.statement}
                            for claim in claims], indent=2) + "\n"
-    rows = [("id", "by", "expected", "stated by", "runs", "statement")]
+    rows = [("id", "by", "expected", "verdict by", "runs", "statement")]
     rows += [(claim.id, claim.source, claim.expected, claim.expected_by, claim.runs,
               claim.statement) for claim in claims]
     widths = [max(len(row[k]) for row in rows) for k in range(5)]

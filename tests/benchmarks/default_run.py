@@ -1,6 +1,7 @@
 """Time the default run, the whole command as a process, beside ``python -c pass``.
 
     python tests/benchmarks/default_run.py [RUNS] [--python PATH] [--no-claims] [--cached]
+                                           [--vs FOLDER]
 
 Runs ``PYTHON -c pass`` and ``PYTHON reviews/counterexamples.py`` (output
 discarded) in turn, RUNS times each (default 7), and prints the best and
@@ -14,6 +15,12 @@ check (this interpreter), slowest first, to show where the time goes: the
 claims of the default run only (those that run only when selected take
 seconds each, and are not part of it).  PYTHON is this interpreter
 unless --python names another (say ~/.pyenv/versions/3.9.18/bin/python).
+
+--vs FOLDER also runs FOLDER's reviews/counterexamples.py (another
+checkout, say an earlier version unpacked with ``git archive``) in the same
+turn as this one, from FOLDER, and prints the median of the paired ratios
+this / that, of wall and of CPU time: side by side, so that a busy
+machine's drift falls on both alike.
 
 Bytecode: the processes run with this environment as it is.  Where
 PYTHONDONTWRITEBYTECODE is set and the checkout has no __pycache__, every
@@ -59,11 +66,12 @@ def _children_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
-def process_time(command, env=None):
-    """(wall seconds, CPU seconds) the command takes as a process; it must exit 0."""
+def process_time(command, env=None, folder=ROOT):
+    """(wall seconds, CPU seconds) the command takes as a process run from
+    ``folder``; it must exit 0."""
     cpu = _children_cpu()
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+    done = subprocess.run(command, cwd=folder, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, env=env)
     times = time.perf_counter() - start, _children_cpu() - cpu
     if done.returncode != 0:
@@ -72,20 +80,25 @@ def process_time(command, env=None):
     return times
 
 
-def time_processes(python, runs, env=None):
-    """([(wall, cpu)] of python -c pass, [(wall, cpu)] of the default run), in turn.
+def time_processes(python, runs, env=None, other=None):
+    """([(wall, cpu)] of python -c pass, [(wall, cpu)] of the default run,
+    [(wall, cpu)] of the default run of the checkout ``other``, or [] without
+    one), each run in turn.
 
     With ``env``, each command first runs once unmeasured (to write its bytecode).
     """
-    commands = [python, "-c", "pass"], [python, os.path.join("reviews", "counterexamples.py")]
+    script = os.path.join("reviews", "counterexamples.py")
+    commands = [([python, "-c", "pass"], ROOT), ([python, script], ROOT)]
+    if other is not None:
+        commands.append(([python, script], other))
     if env is not None:
-        for command in commands:
-            process_time(command, env)
-    empty, default = [], []
+        for command, folder in commands:
+            process_time(command, env, folder)
+    times = [[] for _ in commands]
     for _ in range(runs):
-        empty.append(process_time(commands[0], env))
-        default.append(process_time(commands[1], env))
-    return empty, default
+        for (command, folder), measured in zip(commands, times):
+            measured.append(process_time(command, env, folder))
+    return times[0], times[1], times[2] if other is not None else []
 
 
 def cached_environment(folder):
@@ -112,13 +125,19 @@ def time_claims(runs):
 
 
 def main(argv):
-    runs, python, claims, cached = DEFAULT_RUNS, sys.executable, True, False
+    runs, python, claims, cached, other = DEFAULT_RUNS, sys.executable, True, False, None
     arguments = iter(argv)
     for argument in arguments:
         if argument == "--python":
             python = next(arguments, None)
             if python is None:
                 sys.exit("--python needs an interpreter's path")
+        elif argument == "--vs":
+            other = next(arguments, None)
+            if other is None or not os.path.isfile(
+                    os.path.join(other, "reviews", "counterexamples.py")):
+                sys.exit("--vs needs a folder holding reviews/counterexamples.py")
+            other = os.path.abspath(other)
         elif argument == "--no-claims":
             claims = False
         elif argument == "--cached":
@@ -136,11 +155,12 @@ def main(argv):
     if cached:
         print("bytecode: written once, then read (a temporary PYTHONPYCACHEPREFIX)")
         with tempfile.TemporaryDirectory() as folder:
-            empty, default = time_processes(python, runs, cached_environment(folder))
+            empty, default, versus = time_processes(python, runs, cached_environment(folder),
+                                                    other)
     else:
         print("bytecode: as this environment has it (PYTHONDONTWRITEBYTECODE %s)"
               % ("set" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "not set"))
-        empty, default = time_processes(python, runs)
+        empty, default, versus = time_processes(python, runs, other=other)
     print("%-34s %8s %8s %8s %8s" % ("", "best", "median", "cpu best", "cpu med"))
     columns = []
     for label, times in (("python -c pass", empty),
@@ -150,6 +170,14 @@ def main(argv):
         print("%-34s %7.3fs %7.3fs %7.3fs %7.3fs" % ((label,) + columns[-1]))
     print("%-34s %7.1fx %7.1fx %7.1fx %7.1fx"
           % (("ratio",) + tuple(b / a if a else math.inf for a, b in zip(*columns))))
+    if other is not None:
+        wall, cpu = [t[0] for t in versus], [t[1] for t in versus]
+        print("%-34s %7.3fs %7.3fs %7.3fs %7.3fs" % (
+            "the same, from --vs", min(wall), statistics.median(wall), min(cpu),
+            statistics.median(cpu)))
+        print("this / --vs, median of %d paired ratios: wall %.3f, cpu %.3f (--vs: %s)" % (
+            runs, statistics.median(a[0] / b[0] for a, b in zip(default, versus)),
+            statistics.median(a[1] / b[1] for a, b in zip(default, versus)), other))
     if claims:
         print("\nPer claim, best of %d in-process checks (Python %s):"
               % (runs, platform.python_version()))

@@ -27,7 +27,8 @@ class TestScript(unittest.TestCase):
         status, out, err = in_process_once()
         self.assertEqual((status, err), (0, ""))
         self.assertIn("softmax([700, 0]) = (1.000000000000000, 9.86e-305)", out)
-        self.assertRegex(out, r"\n\d+ claims: \d+ checked, as stated; \d+ not checked; 0"
+        self.assertRegex(out, r"\n\d+ claims: \d+ PASS and \d+ FAIL as stated \(\d+ of them"
+                              r" decided on sampled cases only\); \d+ NOT CHECKED; 0"
                               r" MISMATCH\n$")
 
     def test_two_runs_give_identical_bytes_and_the_pinned_claims(self):

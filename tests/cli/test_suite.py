@@ -27,14 +27,29 @@ class TestMain(unittest.TestCase):
         self.assertEqual(document["claims"][0]["paper"]["version"], "v2")
         self.assertEqual(document["claims"][0]["paper"]["review"],
                          "Softmax reaches only the interior of the simplex")
-        self.assertEqual(document["tally"], "1 claim: 1 checked, as stated; 0 not checked; 0"
+        self.assertEqual(document["tally"], "1 claim: 1 PASS and 0 FAIL as stated (0 of them"
+                                            " decided on sampled cases only); 0 NOT CHECKED; 0"
                                             " MISMATCH")
 
     def test_markdown_format(self):
         status, out, _ = in_process("--format", "markdown", *FAST)
         self.assertEqual(status, 0)
         self.assertIn("| `memorization.masking` | arXiv:2504.14765v2 Appendix C.3 |", out)
-        self.assertIn("Review states: PASS  \nFound: softmax([0, -inf])", out)
+        self.assertIn("Expected: PASS, this suite's verdict; the review asserts the statement and"
+                      " gives it no verdict  \nFound: softmax([0, -inf])", out)
+
+    def test_the_review_s_disclaimer_heads_only_a_report_of_the_reviewed_paper(self):
+        _, low_rank, _ = in_process("--claim", "low-rank.unargmaxable-exists")
+        self.assertTrue(low_rank.startswith("review-counterexamples %s (Python " % __version__))
+        self.assertEqual(low_rank.split("\n")[1:3], ["", "PASS        low-rank.unargmaxable-exists"])
+        self.assertNotIn("counterexamples to particular claims", low_rank)
+        _, both, _ = in_process("--claim", "low-rank.unargmaxable-exists", *FAST)
+        self.assertEqual(both.split("\n")[1], 'The review "Softmax reaches only the interior of'
+                         ' the simplex" says of its checks: "These are counterexamples to'
+                         ' particular claims; they do not reproduce the papers\' training'
+                         ' experiments."')
+        _, page, _ = in_process("--format", "json", "--claim", "low-rank.unargmaxable-exists")
+        self.assertIsNone(json.loads(page)["suite"]["scope"])
 
     def test_claim_is_repeatable(self):
         _, out, _ = in_process("--format", "json", "--claim", "memorization.underflow", *FAST)
@@ -107,13 +122,15 @@ class TestMain(unittest.TestCase):
         status, out, _ = in_process("--list")
         self.assertEqual(status, 0)
         column = max(len(claim.id) for claim in all_claims()) + 2
-        self.assertTrue(out.startswith("id".ljust(column) + "by      expected     stated by "
+        self.assertTrue(out.startswith("id".ljust(column) + "by      expected     verdict by "
                                        " runs     statement\n"), out)
         self.assertIn("\n" + "memorization.interior".ljust(column) + "review  PASS        "
-                      " review     default  Interior distributions are realized by z_i = log"
+                      " suite       default  Interior distributions are realized by z_i = log"
                       " p_i.\n", out)
+        self.assertIn("\n" + "memorization.every-distribution".ljust(column) + "paper   FAIL"
+                      "         review      default  Finite", out)
         self.assertIn("\n" + "low-rank.box".ljust(column) + "suite   PASS         suite     "
-                      " default  Bounding", out)
+                      "  default  Bounding", out)
 
     def test_list_columns_are_aligned(self):
         _, out, _ = in_process("--list")
@@ -125,8 +142,9 @@ class TestMain(unittest.TestCase):
 
     def test_one_claim_is_counted_as_one_claim(self):
         _, out, _ = in_process(*FAST)
-        self.assertTrue(out.endswith("\n1 claim: 1 checked, as stated; 0 not checked; 0"
-                                     " MISMATCH\n"), out)
+        self.assertTrue(out.endswith("\n1 claim: 1 PASS and 0 FAIL as stated (0 of them decided"
+                                     " on sampled cases only); 0 NOT CHECKED; 0 MISMATCH\n"),
+                        out)
 
     def test_list_as_json(self):
         status, out, _ = in_process("--list", "--format", "json")
