@@ -71,11 +71,13 @@ def _pickle(**arrays):
 class TestNumpy2Pickles(unittest.TestCase):
 
     def test_every_protocol_gives_the_arrays_numpy_wrote(self):
-        # Protocol 2 pickles raw bytes as _codecs.encode(text, "latin1"),
-        # 4 as bytes after _reconstruct, 5 as a bytearray to _frombuffer.
+        # Protocols 0 to 2 pickle raw bytes as _codecs.encode(text,
+        # "latin1") (0 and 1 build lists and dicts whole, with numbers and
+        # memo indices as text), 4 as bytes after _reconstruct, 5 as a
+        # bytearray to _frombuffer.
         with open(os.path.join(PICKLES, "expected.json")) as handle:
             expected = json.load(handle)
-        for protocol in (2, 4, 5):
+        for protocol in (0, 1, 2, 4, 5):
             with self.subTest(protocol=protocol):
                 arrays = _arrays(os.path.join(PICKLES, "numpy2_protocol%d.pkl" % protocol))
                 self.assertEqual({name: _values(a) for name, a in arrays.items()}, expected)
@@ -237,6 +239,13 @@ class TestHostile(FileTestCase):
         with mock.patch.object(numpy_pickle, "_MAX_PICKLE", 3), \
                 self.assertRaisesRegex(InputError, "4 bytes, past the limit of 3 for a pickle"):
             read_model(path)
+
+    def test_protocol_0_dict_keys_are_screened_as_setitems_keys_are(self):
+        # DICT builds a dict whole from the pairs since MARK: a float key, or
+        # an int past 2**60 (both hash alike in bulk), is refused.
+        for key in (b"F1.5\n", b"I%d\n" % 2 ** 61, b"L%dL\n" % 2 ** 61):
+            with self.subTest(key=key):
+                self.assertRefused(b"(" + key + b"I1\nd.", "a dict key other than a string")
 
     def test_deep_nesting_is_refused_by_the_screen(self):
         self.assertRefused(PROTO + b"]" * 200 + b"a" * 199 + STOP, "nested more than 100 deep")
