@@ -43,6 +43,7 @@ from reviews.formats.numpy_pickle import numpy_pickle_arrays
 from reviews.formats.onnx import onnx_arrays
 from reviews.formats.thinc import thinc_arrays
 from reviews.formats.torch import torch_arrays
+from reviews.formats.vocab import class_tokens
 
 __all__ = ["ARRAY_READERS", "reader_kind", "Checkpoint", "choose_layer", "choose_array", "bias_like",
            "model_files", "folder_config"]
@@ -510,8 +511,8 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
 def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, find_bias):
     """choose_layer's answer for a file that names its output layer: that
     layer and its own bias (none if the file's graph adds none), unless
-    the user names others; its tokens name the classes of a layer of as
-    many classes."""
+    the user names others; its tokens name the classes of its own head (a
+    note says which have none) or of a layer of as many classes."""
     head = shipped.head
     if tensor is None:
         if head is None:
@@ -535,8 +536,9 @@ def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, f
                          " %d classes of %s" % (checkpoint.path, excerpt(bias.name),
                                                 shown_shape(bias.shape), classes,
                                                 excerpt(weights.name)))
-    if shipped.tokens is not None and len(shipped.tokens) == classes:
-        checkpoint.labels = shipped.tokens
+    if shipped.tokens is not None and (len(shipped.tokens) == classes
+                                       or head is not None and tensor == head.weights):
+        checkpoint.labels = class_tokens(shipped.tokens, classes, checkpoint.path, note)
     return weights, bias
 
 
