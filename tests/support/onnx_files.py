@@ -68,10 +68,11 @@ def _attribute(name, value):
 
 
 def _value_info(name, rank):
-    """A ValueInfoProto: a float tensor of ``rank`` dims (None: no shape)."""
+    """A ValueInfoProto: a float tensor of ``rank`` dims, each named, not
+    sized (None: no shape)."""
     if rank is None:
         return field(1, name.encode()) + field(2, field(1, number(1, FLOAT)))
-    dims = b"".join(field(1, number(1, 1)) for _ in range(rank))
+    dims = b"".join(field(1, field(2, b"n%d" % k)) for k in range(rank))
     return field(1, name.encode()) + field(2, field(1, number(1, FLOAT) + field(2, dims)))
 
 
@@ -91,7 +92,7 @@ def model_bytes(nodes, initializers, outputs=("y",), inputs=(("x", 2),), opset=2
     for name in outputs:
         rank = (ranks or {}).get(name)
         graph += field(12, field(1, name.encode()) if rank is None else _value_info(name, rank))
-    out = number(1, 8) + field(7, graph)
+    out = number(1, 10) + field(7, graph)
     out += field(8, field(1, b"") + number(2, opset))
     for key, value in (metadata or {}).items():
         out += field(14, field(1, key.encode()) + field(2, value.encode()))
@@ -206,10 +207,10 @@ def run(nodes, initializers, feeds):
             tensor = at["value"]
             result = (tensor.dims, _stored(tensor))
             out_type = tensor.data_type
-        elif op == "ArgMax":
-            values[item.outputs[0]] = None   # the tests read its input
+        elif op in ("ArgMax", "Softmax", "LogSoftmax"):
+            values[item.outputs[0]] = None   # the tests read the input of an end
             continue
-        elif op in ("Identity", "Dropout", "Softmax", "LogSoftmax"):
+        elif op in ("Identity", "Dropout"):
             result = args[0]
         elif op == "MatMul":
             result = _matmul(args[0], args[1])
