@@ -140,11 +140,14 @@ def onnx_arrays(handle, size, path):
     if _CHARACTERS in metadata:
         lines = metadata[_CHARACTERS].splitlines()
         names = ["blank"] + lines + ([" "] if len(lines) + 2 == classes else [])
-        tokens = dict(enumerate(names))
+        # Only the classes' own: a few MB of newlines would be millions of tokens.
+        tokens = dict(enumerate(names[:classes]))
         head = head._replace(why=head.why + "; classes named by metadata_props %r, a line"
-                             " each, with PaddleOCR's 'blank' first%s" % (
+                             " each, with PaddleOCR's 'blank' first%s%s" % (
                                  _CHARACTERS, " and ' ' last" if len(names) > len(lines) + 1
-                                 else ""))
+                                 else "", "" if len(names) <= classes else
+                                 " (%d names past the %d classes left out: is it this model's?)"
+                                 % (len(names) - classes, classes)))
     return Arrays(arrays.values(), head, tokens)
 
 
@@ -264,7 +267,8 @@ def _attribute(data, span, path):
             key = text(data, value, path)
         elif field in _ATTRIBUTE_KINDS:
             kind, expected = _ATTRIBUTE_KINDS[field]
-            if kind in ("ints", "floats") and wire not in (LENGTH, VARINT, FIXED32):
+            if kind in ("ints", "floats") and wire not in (LENGTH, VARINT if kind == "ints"
+                                                           else FIXED32):
                 raise InputError("%s: byte %d: attribute field %d has wire type %d"
                                  % (path, span[0], field, wire))
             if kind == "ints":

@@ -57,7 +57,7 @@ from fractions import Fraction
 from reviews.errors import InputError
 from reviews.exact import check_size, rational_text
 from reviews.formats.binary import Array, Head, value_count
-from reviews.shown import excerpt, shown_shape
+from reviews.shown import excerpt, shown_name, shown_shape
 
 __all__ = ["Node", "Graph", "output_layer", "type_name"]
 
@@ -139,7 +139,8 @@ _Path = namedtuple("_Path", "layer weights transposed classes rank axis scale bi
 
 
 def _label(node):
-    return "%s %s" % (node.op, excerpt(node.name or (node.outputs or [""])[0]))
+    """The op and name of a node (its first output's if it has none), for a message."""
+    return "%s %s" % (shown_name(node.op[:60]), excerpt(node.name or (node.outputs or [""])[0]))
 
 
 def _noted(path, note):
@@ -280,11 +281,9 @@ class _Walk:
         return None if found < 0 else found
 
     def _is_layer(self, node):
-        if node.op not in _LAYERS:
+        if node.op not in _LAYERS or node.op == "QLinearMatMul" and len(node.inputs) < 8:
             return False
-        weights = node.inputs[3] if node.op == "QLinearMatMul" else (node.inputs + [""])[1]
-        if node.op == "QLinearMatMul" and len(node.inputs) < 8:
-            return False
+        weights = node.inputs[3] if node.op == "QLinearMatMul" else (node.inputs + ["", ""])[1]
         made = self.producer.get(weights)
         return self.constant(weights) is not None or (
             made is not None and made.op == "DequantizeLinear"
@@ -383,7 +382,8 @@ class _Walk:
                 name, why = self._quantized(weights, None, zero, 1, node)
             else:
                 name = weights
-                why = "initializer %s (%s)" % (excerpt(weights), type_name(stored.number))
+                why = "%s %s (%s)" % ("initializer" if weights not in self.producer
+                                      else "Constant", excerpt(weights), type_name(stored.number))
                 if stored.kind is None:
                     stored.load()   # refuses its type by name
         else:
@@ -632,6 +632,9 @@ class _Walk:
         """An axis attribute as counted from the end (1: the last); a
         negative one needs no rank."""
         if axis < 0:
+            if rank is not None and -axis > rank:
+                raise InputError("%s: its axis %d is past the %d axes of its input"
+                                 % (_label(node), axis, rank))
             return -axis
         if rank is None:
             raise InputError("%s: its axis %d is counted from the start, and the rank of its"
@@ -824,6 +827,8 @@ def _scaled_array(arrays, name, factor):
 def _float_factor(factor, code):
     """float(factor) if each value of the array code ``code`` times it is
     exact in float64, else None."""
+    if factor == 0:
+        return 0.0
     if code not in _ENVELOPES or factor.denominator & (factor.denominator - 1):
         return None
     bits, low, high = _ENVELOPES[code]

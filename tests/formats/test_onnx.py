@@ -253,6 +253,12 @@ class TestFoundByHostileTesting(FileTestCase):
         self.assertIn("1000 dims, past the limit of 32", str(raised.exception))
         self.assertLess(len(str(raised.exception)), 200)
 
+    def test_a_list_of_ints_of_a_fixed_width_wire_type_is_refused(self):
+        perm = field(1, b"perm") + varint(8 << 3 | 5) + bytes(4)
+        data = model(node("Transpose", ["x"], ["y"], field(5, perm)), tensor("W", [2, 3], 1, FLOATS))
+        with self.assertRaisesRegex(InputError, "attribute field 8 has wire type 5"):
+            read(self.write("m.onnx", data))
+
     def test_a_head_of_a_type_not_read_leaves_other_arrays_to_name(self):
         data = model(GEMM, tensor("W", [2, 3], 7, bytes(48)), tensor("other", [3, 2], 1, FLOATS))
         path = self.write("m.onnx", data)

@@ -222,7 +222,7 @@ class TestWeightsAsStored(GraphTestCase):
                  node("Softmax", ["z"], ["p"], axis=1), node("Identity", ["p"], ["y"])]
         layer, notes = self.read(nodes, [], inputs=(("x", None),), opset=11, ranks={"y": 2})
         self.assertEqual((layer.weights_tensor.name, layer.bias_tensor.name), ("W", "b"))
-        self.assertIn("reaches the input of Softmax", notes)
+        self.assertIn("reaches the input of Softmax 'p': weights Constant 'W' (FLOAT)", notes)
         self.assertComputes(nodes, [], layer, grid(2, 1), end="z")
         self.assertVerdictsHold(nodes, [], layer, 1, end="z")
 
@@ -237,7 +237,10 @@ class TestWeightsAsStored(GraphTestCase):
         self.assertEqual(layer.tokens, {0: "blank", 1: "a", 2: "b"})
         layer, notes = self.read(nodes, inits, metadata={"character": "a\nb\nc\nd"})
         self.assertEqual(layer.tokens, {0: "blank", 1: "a", 2: "b"})
-        self.assertIn("2 tokens with ids past the 3 classes", notes)
+        self.assertIn("(2 names past the 3 classes left out: is it this model's?)", notes)
+        layer, notes = self.read(nodes, inits, metadata={"character": ""})
+        self.assertEqual(layer.tokens, {0: "blank"})
+        self.assertIn("2 of the 3 classes have no token in it", notes)
 
 
 class TestAxes(GraphTestCase):
@@ -356,6 +359,16 @@ class TestRefused(GraphTestCase):
         inits = [initializer("q", [2, 3], [1] * 6, INT8), f32("s", [], [0.5])]
         self.refused(nodes, inits, "DequantizeLinear 'W': its attribute 'axis' is a float,"
                                    " not an int")
+
+    def test_what_random_bytes_made_of_a_graph_is_one_line(self):
+        # Found by flipping bytes of graphs: an op named with a newline, a
+        # scale of zero, a layer of no inputs.
+        nodes = [node("MatMul", ["x", "W"], ["h"]), node("Re\nlu", ["h"], ["y"])]
+        self.refused(nodes, self.inits, "Re\\\\nlu 'y' lies between the layer")
+        nodes = [node("MatMul", ["x", "W"], ["h"]), node("Mul", ["h", "zero"], ["y"])]
+        layer, _ = self.read(nodes, self.inits + [f32("zero", [], [0])])
+        self.assertEqual(exact(layer.weights), [[0, 0]] * 3)
+        self.refused([node("MatMul", [], ["y"])], self.inits, "names no output layer")
 
     def test_a_refused_head_leaves_the_arrays_to_name(self):
         nodes = [node("MatMul", ["x", "W"], ["h"]), node("Relu", ["h"], ["y"])]
