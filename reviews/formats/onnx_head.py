@@ -99,6 +99,8 @@ _SAME_SHAPE = ("Identity", "Dropout", "Cast", "Softmax", "LogSoftmax", "Relu", "
 # How far a rank is looked for along ops that keep it: a graph's ranks are
 # declared or fixed within a few ops of a layer.
 _RANK_STEPS = 64
+# The steps a note names: the first and last halves, the others counted.
+_SHOWN_NOTES = 12
 # Softmax and LogSoftmax take their axis alone from this opset on; before,
 # their input is coerced to 2-D at the axis.
 _SOFTMAX_AXIS_OPSET = 13
@@ -776,8 +778,13 @@ class _Walk:
         while link is not None:
             notes.append(link[0])
             link = link[1]
+        notes.reverse()
+        if len(notes) > _SHOWN_NOTES:
+            # A chain of 200,000 Casts would make a note of megabytes.
+            half = _SHOWN_NOTES // 2
+            notes[half:-half] = ["%d more steps" % (len(notes) - 2 * half)]
         why = "%s reaches %s: weights %s%s" % (_label(layer), end, why,
-                                              "".join("; " + note for note in reversed(notes)))
+                                              "".join("; " + note for note in notes))
         return Head(weights, bias, why), path.classes
 
 

@@ -270,10 +270,19 @@ class TestAxes(GraphTestCase):
              "t", 0),
             ([node("Cast", ["z"], ["c"], to=FLOAT), node("Dropout", ["c"], ["r"]),
               node("Identity", ["r"], ["y"])], "r", -1),
+            ([node("Cast", ["z"], ["c"], to=11), node("Cast", ["c"], ["r"], to=FLOAT),
+              node("Identity", ["r"], ["y"])], "r", -1),
         ]
         for moves, end, axis in cases:
             with self.subTest(ops=[move.op for move in moves]):
                 self.accepted(moves, end, axis)
+
+    def test_a_note_names_the_first_and_last_steps_of_a_long_walk(self):
+        casts = [node("Cast", ["z" if k == 0 else "c%d" % k], ["c%d" % (k + 1)], to=FLOAT)
+                 for k in range(30)]
+        _, notes = self.read(self.head + casts, self.inits, outputs=("c30",))
+        self.assertEqual((notes.count("it passes Cast"), notes.count("; 18 more steps;")),
+                         (12, 1))
 
     def test_a_softmax_before_opset_13_takes_the_last_axes_together(self):
         # At opset 12 Softmax(axis=1) of (1, 1, 3) normalizes over 1 x 3:
