@@ -20,7 +20,8 @@ extension and builds the layer; each other module reads one kind of file:
     torch           torch checkpoints, zip and legacy, never run
     numpy_pickle    pickles of numpy arrays (.pkl, .pickle, an object .npy), never run
     pickle_screen   what a pickle would do, read before any of it runs
-    onnx            ONNX models: initializers, and the head found from the graph
+    onnx            ONNX models: initializers, Constant values, the graph as read
+    onnx_head       the output layer an ONNX graph computes, each op modeled exactly
     protobuf        protobuf's wire format (ONNX, SentencePiece)
     gguf            GGUF files (llama.cpp), quantized heads dequantized exactly
     fasttext        fastText models (.bin, .ftz): the output layer and its labels

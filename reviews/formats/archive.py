@@ -5,11 +5,17 @@ this module from the zip directory's offsets and sizes, in chunks, never
 past its declared size: data that inflates past it, ends short of it or
 has another CRC is an error, and so is a member that is encrypted,
 compressed by another method than deflate, or stored with two sizes.
+Real weights compress poorly (float arrays rarely beyond 1.2:1), so a
+deflated member may hold at most 4 values per compressed byte (or 2**16
+values, if more): a small file that would inflate to gigabytes is refused
+before its data is inflated.
 
-    zip_errors    turn what zipfile raises for a damaged archive into InputError
-    zip_members   the members of an archive, at most 4096, names distinct, the
-                  first at byte 0
-    ZipMember     a raw stream of one member's data
+    zip_errors      turn what zipfile raises for a damaged archive into InputError
+    zip_members     the members of an archive, at most 4096, names distinct, the
+                    first at byte 0
+    check_inflation InputError for a deflated member of more values than its
+                    compressed bytes may hold
+    ZipMember       a raw stream of one member's data
 """
 
 import contextlib
@@ -21,11 +27,16 @@ import zlib
 from reviews.errors import InputError
 from reviews.shown import excerpt
 
-__all__ = ["zip_errors", "zip_members", "ZipMember"]
+__all__ = ["zip_errors", "zip_members", "check_inflation", "ZipMember"]
 
 _MAX_MEMBERS = 4096
 _LOCAL_HEADER = b"PK\x03\x04"
 _CHUNK = 2 ** 16
+# A deflated member may hold at most max(_SMALL_MEMBER, _VALUES_PER_BYTE x
+# its compressed bytes) values: float weights compress by about 1.2:1, int8
+# ones rarely by 2:1, while zeros compress by 1000:1 (a zip bomb).
+_VALUES_PER_BYTE = 4
+_SMALL_MEMBER = 2 ** 16
 
 
 def zip_members(handle, path):
@@ -45,6 +56,18 @@ def zip_members(handle, path):
             raise InputError("%s has two members called %s" % (path, excerpt(info.filename)))
         names.add(info.filename)
     return members
+
+
+def check_inflation(info, count, what, where, advice):
+    """InputError if the member ``info`` is deflated and its ``count``
+    values (``what``: "shape (2, 3)", ...) are more than its compressed
+    bytes may hold; ``advice`` ends the message (how to write it instead)."""
+    limit = max(_SMALL_MEMBER, _VALUES_PER_BYTE * info.compress_size)
+    if info.compress_type == zipfile.ZIP_DEFLATED and count > limit:
+        raise InputError("%s: %s has %d values in %d compressed bytes, past the limit of %d (4"
+                         " per compressed byte, or 2**16) for a compressed member: real weights"
+                         " compress far less; %s"
+                         % (where, what, count, info.compress_size, limit, advice))
 
 
 @contextlib.contextmanager

@@ -48,6 +48,7 @@ from reviews.formats.numpy_pickle import numpy_pickle_arrays
 from reviews.formats.onnx import onnx_arrays
 from reviews.formats.thinc import thinc_arrays
 from reviews.formats.torch import torch_arrays
+from reviews.formats.vocab import class_tokens
 from reviews.formats.xz import xz_arrays
 
 __all__ = ["ARRAY_READERS", "reader_kind", "Checkpoint", "choose_layer", "choose_array", "bias_like",
@@ -582,8 +583,8 @@ def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, f
     """choose_layer's answer for a file that names its output layer: that
     layer and its own bias (none if the file's graph adds none), unless
     the user names others (weights named by the user keep the bias beside
-    them by name); its tokens name the classes of a layer of as many
-    classes."""
+    them by name); its tokens name the classes of its own head (a note says
+    which have none) or of a layer of as many classes."""
     head = shipped.head
     named = tensor
     if tensor is None:
@@ -617,8 +618,9 @@ def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, f
                          " %d classes of %s" % (checkpoint.path, excerpt(bias.name),
                                                 shown_shape(bias.shape), classes,
                                                 excerpt(weights.name)))
-    if shipped.tokens is not None and len(shipped.tokens) == classes:
-        checkpoint.labels = shipped.tokens
+    if shipped.tokens is not None and (len(shipped.tokens) == classes
+                                       or head is not None and tensor == head.weights):
+        checkpoint.labels = class_tokens(shipped.tokens, classes, checkpoint.path, note)
     return weights, bias
 
 

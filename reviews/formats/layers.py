@@ -71,7 +71,7 @@ from reviews.formats.npy import class_names
 from reviews.formats.source import STDIN, open_regular, read_text
 from reviews.shown import excerpt, shown_shape
 from reviews.formats.number_text import MASKED, delimited_rows, json_bias, json_layer
-from reviews.formats.vocab import VOCAB_FILES, find_vocab, read_vocab
+from reviews.formats.vocab import VOCAB_FILES, class_tokens, find_vocab, read_vocab
 
 __all__ = ["read_layer", "read_model", "read_npy", "Layer", "Tensor"]
 
@@ -241,23 +241,6 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path, no_bias
                  None), False
 
 
-def _tokens(tokens, classes, path, note):
-    """The tokens of the classes; a note if some id is past them (another
-    model's vocabulary?) or if some class has no token (a padded head)."""
-    past = [n for n in tokens if n >= classes]
-    if past:
-        note("%s: %d token%s with ids past the %d classes (the largest %d) not shown: is it"
-             " this model's vocabulary?" % (path, len(past), "" if len(past) == 1 else "s",
-                                            classes, max(past)))
-    missing = classes - (len(tokens) - len(past))
-    if missing:
-        note("%s: %d of the %d classes have no token in it (tokens the tokenizer adds past"
-             " it, such as M2M100's language codes or XGLM's made-up words, or a head padded"
-             " past the vocabulary)"
-             % (path, missing, classes))
-    return {n: token for n, token in tokens.items() if n < classes}
-
-
 def _tensor(array):
     """(name, dtype, shape) of an array read, or None."""
     return None if array is None else Tensor(array.name, array.dtype, tuple(array.shape))
@@ -384,7 +367,7 @@ def read_model(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
                 note("%s: %d tokens the tokenizer adds past %s named too (%s to %s)"
                      % (path, len(added), vocab, added[min(added)], added[max(added)]))
                 tokens = {**added, **tokens}
-        layer = layer._replace(tokens=_tokens(tokens, len(weights), vocab, note),
+        layer = layer._replace(tokens=class_tokens(tokens, len(weights), vocab, note),
                                files=layer.files + [vocab])
     # A bias paired with the weights by name, of one value per row, says the rows are classes.
     paired = (layer.weights_tensor is not None and layer.bias_tensor is not None

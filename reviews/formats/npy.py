@@ -11,14 +11,12 @@ array (``np.save`` of a dict of arrays) is a pickle after the header, read
 without running it by reviews.formats.numpy_pickle: its arrays are the file's.  A .npz file is a zip
 archive of .npy members, stored or deflated (np.savez and
 np.savez_compressed); a member is read by reviews.formats.archive from the
-zip directory's offsets and sizes, in chunks, never past its declared size.
+zip directory's offsets and sizes, in chunks, never past its declared size,
+and a deflated one holds at most 4 values per compressed byte (or 2**16
+values, if more), refused from its headers, before its data is inflated.
 A member of strings (numpy's 'U' and 'S' kinds) is not an array of numbers:
 it is kept aside, and a 1-D one of one string per class names the classes
 (class_names).
-Real weights compress poorly (float arrays rarely beyond 1.2:1), so a
-deflated member may hold at most 4 values per compressed byte (or 2**16
-values, if more): a small file that would inflate to gigabytes is refused
-from its headers, before its data is inflated.
 
     npy_arrays      the one Array of an open .npy file
     npz_arrays      the Arrays of an open .npz file, one per member of numbers
@@ -27,10 +25,9 @@ from its headers, before its data is inflated.
 
 import re
 import sys
-import zipfile
 
 from reviews.errors import InputError
-from reviews.formats.archive import ZipMember, zip_errors, zip_members
+from reviews.formats.archive import ZipMember, check_inflation, zip_errors, zip_members
 from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
 from reviews.formats.numpy_pickle import numpy_pickle_arrays
 from reviews.formats.source import MAX_TEXT_BYTES
@@ -41,11 +38,6 @@ __all__ = ["npy_arrays", "npz_arrays", "class_names"]
 _MAGIC = b"\x93NUMPY"
 # numpy's own default limit for np.load (max_header_size).
 _MAX_HEADER = 10000
-# A deflated member may hold at most max(_SMALL_MEMBER, _VALUES_PER_BYTE x
-# its compressed bytes) values: float weights compress by about 1.2:1, int8
-# ones rarely by 2:1, while zeros compress by 1000:1 (a zip bomb).
-_VALUES_PER_BYTE = 4
-_SMALL_MEMBER = 2 ** 16
 _HEADER_TOKEN = re.compile(r"""(?P<quote>['"])(?P<string>[^'"\\\n]*)(?P=quote)"""
                            r"""|(?P<bool>True|False)\b|(?P<int>0|[1-9][0-9]*)L?\b"""
                            r"""|(?P<mark>[{}():,])""")
@@ -301,12 +293,8 @@ def _member(handle, size, info, path):
                 return _strings(member, kind, big_endian, data_bytes, where)
         return info.filename[:-4], header.shape, strings
     count = _check_length(header, kind, info.file_size - start, where)
-    limit = max(_SMALL_MEMBER, _VALUES_PER_BYTE * info.compress_size)
-    if info.compress_type == zipfile.ZIP_DEFLATED and count > limit:
-        raise InputError("%s: shape %s has %d values in %d compressed bytes, past the limit of"
-                         " %d (4 per compressed byte, or 2**16) for a compressed member: real"
-                         " weights compress far less; save it uncompressed (np.savez)"
-                         % (where, shown_shape(header.shape), count, info.compress_size, limit))
+    check_inflation(info, count, "shape %s" % shown_shape(header.shape), where,
+                    "save it uncompressed (np.savez)")
 
     def load():
         with zip_errors(where):

@@ -18,8 +18,9 @@ anything runs.  An object array (``np.save`` of a dict writes a 0-d one)
 is a container: its items are looked into as a dict's values are.
 
 Arrays are named by their keys, joined by dots where dicts nest (list
-items by their index).  The dtypes read are those of .npy files (float16/
-32/64 and integers, either byte order); a pickle is at most 1 GiB.
+items by their index); the names together have at most 2**24 characters.
+The dtypes read are those of .npy files (float16/32/64 and integers,
+either byte order); a pickle is at most 1 GiB, of any protocol 0 to 5.
 
     numpy_pickle_arrays   the Arrays of an open pickle of numpy arrays
 """
@@ -41,6 +42,9 @@ _BYTE_ORDERS = "<>|="
 _OBJECT = "O"
 # numpy names the object dtype by the size of a pointer.
 _OBJECT_NAMES = ("O", "O4", "O8")
+# The arrays' names together: 65,536 arrays (MAX_TENSORS) of 100-character
+# names take 6.5 million.
+_MAX_NAME_CHARACTERS = 2 ** 24
 
 
 class _Dtype(StandIn):
@@ -189,35 +193,72 @@ def _refusal(where, module, name):
                       % (where, excerpt(module)[1:-1], excerpt(name)[1:-1]))
 
 
-def _leaves(value, name, seen, where):
-    """(name, _Ndarray) of every numeric array in ``value``, in order.
+def _leaves(loaded, where):
+    """(name, _Ndarray) of every numeric array in ``loaded``, in order.
 
-    Each container is looked into once (``seen``: their ids), the first
-    time it is reached: memo references may make a few kilobytes into a
-    container holding itself, or a lattice of 10**15 paths.  The screen
-    bounds how deep containers nest, so the recursion too."""
-    if isinstance(value, _Ndarray):
-        if value.dtype is None:
-            raise InputError("%s: array %s is made but given no values" % (where, excerpt(name)))
-        if value.dtype.kind != _OBJECT:
-            yield name, value
-            return
-    if not isinstance(value, (_Ndarray, dict, list, tuple)) or id(value) in seen:
-        return
-    seen.add(id(value))
-    if isinstance(value, _Ndarray):
-        if value.shape == () and len(value.data) == 1:
-            # np.save of a dict: a 0-d array holding it, named by its keys alone
-            yield from _leaves(value.data[0], name, seen, where)
-            return
-        items = enumerate(value.data)
-    elif isinstance(value, dict):
-        items = ((key, item) for key, item in value.items()
-                 if isinstance(key, str) or type(key) is int)
-    else:
-        items = enumerate(value)
+    Each container is looked into once (by id), the first time it is
+    reached: memo references may make a few kilobytes into a container
+    holding itself, or a lattice of 10**15 paths.  The walk is a loop, not a
+    recursion, for lists and dicts memoized while empty nest as deep as the
+    pickle is long (the screen bounds only what is hashed); a path is kept
+    as links to its parent's, and joined into a name only for an array, so
+    that a key recalled from the memo at every level costs its length once
+    per name, not once per container below it."""
+    seen, budget = set(), [_MAX_NAME_CHARACTERS]
+    pending = [iter([(None, loaded)])]
+    while pending:
+        entry = next(pending[-1], None)
+        if entry is None:
+            pending.pop()
+            continue
+        path, value = entry
+        if isinstance(value, _Ndarray):
+            if value.dtype is None:
+                raise InputError("%s: array %s is made but given no values"
+                                 % (where, excerpt(_name(path, [_MAX_NAME_CHARACTERS], where))))
+            if value.dtype.kind != _OBJECT:
+                yield _name(path, budget, where), value
+                continue
+        if not isinstance(value, (_Ndarray, dict, list, tuple)) or id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, _Ndarray):
+            if value.shape == () and len(value.data) == 1:
+                # np.save of a dict: a 0-d array holding it, named by its keys alone
+                pending.append(iter([(path, value.data[0])]))
+                continue
+            items = enumerate(value.data)
+        elif isinstance(value, dict):
+            items = ((key, item) for key, item in value.items()
+                     if isinstance(key, str) or type(key) is int)
+        else:
+            items = enumerate(value)
+        pending.append(_below(path, items))
+
+
+def _below(path, items):
+    """(path, item) of each (key, item) of a container at ``path``."""
     for key, item in items:
-        yield from _leaves(item, "%s.%s" % (name, key) if name else str(key), seen, where)
+        yield (path, str(key)), item
+
+
+def _name(path, budget, where):
+    """The keys of ``path`` joined by dots (those before the first nonempty
+    one left out, as a key joined to an empty name is the key alone), its
+    length taken from ``budget`` (a list of one count)."""
+    keys = []
+    while path is not None:
+        path, key = path
+        keys.append(key)
+        budget[0] -= len(key) + 1
+        if budget[0] < 0:
+            raise InputError("%s: the arrays' names run past %d characters in all, the limit"
+                             " for a pickle of arrays (a key recalled from the memo is spelled"
+                             " once, however many names it is joined into)"
+                             % (where, _MAX_NAME_CHARACTERS))
+    while keys and not keys[-1]:
+        keys.pop()
+    return ".".join(reversed(keys))
 
 
 def _array(name, found, where):
@@ -248,7 +289,7 @@ def _pickled_arrays(data, where):
     if left:
         raise InputError("%s: %d bytes after the pickle's end" % (where, left))
     arrays, names = [], set()
-    for name, found in _leaves(loaded, "", set(), where):
+    for name, found in _leaves(loaded, where):
         if name in names:
             raise InputError("%s: two arrays are named %s" % (where, excerpt(name)))
         if len(arrays) == MAX_TENSORS:

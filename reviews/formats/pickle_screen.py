@@ -43,9 +43,12 @@ _OPCODES = frozenset([
     "EMPTY_DICT", "SETITEM", "SETITEMS", "BINUNICODE", "SHORT_BINUNICODE",
     "BININT", "BININT1", "BININT2", "LONG1", "NEWTRUE", "NEWFALSE", "NONE", "BINFLOAT",
     # the raw values of a pickled numpy array (BYTEARRAY8 at protocol 5)
-    "SHORT_BINBYTES", "BINBYTES", "BINBYTES8", "BYTEARRAY8"])
-_PUTS = frozenset(["BINPUT", "LONG_BINPUT"])
-_GETS = frozenset(["BINGET", "LONG_BINGET"])
+    "SHORT_BINBYTES", "BINBYTES", "BINBYTES8", "BYTEARRAY8",
+    # protocols 0 and 1, as numpy's arrays are pickled at them: text
+    # opcodes for numbers, strings and the memo, lists and dicts built whole
+    "PUT", "GET", "INT", "LONG", "FLOAT", "UNICODE", "LIST", "DICT"])
+_PUTS = frozenset(["BINPUT", "LONG_BINPUT", "PUT"])
+_GETS = frozenset(["BINGET", "LONG_BINGET", "GET"])
 # STACK_GLOBAL's module and name are the two strings before it: written by
 # these opcodes, or recalled from the memo (protocol 4 writes a module's
 # name once and recalls it after), with memo puts (which leave the stack
@@ -55,9 +58,12 @@ _STRINGS = frozenset(["SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE"
 _KEEPS = _PUTS | frozenset(["MEMOIZE", "FRAME"])
 # How many objects an opcode takes from the stack (None: all since MARK).
 _TAKES = {"TUPLE1": 1, "TUPLE2": 2, "TUPLE3": 3, "APPEND": 1, "SETITEM": 2, "BUILD": 1,
-          "REDUCE": 2, "BINPERSID": 1, "TUPLE": None, "APPENDS": None, "SETITEMS": None}
+          "REDUCE": 2, "BINPERSID": 1, "TUPLE": None, "APPENDS": None, "SETITEMS": None,
+          "LIST": None, "DICT": None}
 # Those that put what they took into the object below (the rest make one).
 _ADDS = frozenset(["APPEND", "SETITEM", "BUILD", "APPENDS", "SETITEMS"])
+# Those that make a container of what they took (the rest make a call's result).
+_CONTAINERS = frozenset(["TUPLE1", "TUPLE2", "TUPLE3", "TUPLE", "LIST", "DICT"])
 # Containers in a state dict nest a few levels (a checkpoint's dict, the
 # state dict, a tensor's arguments, its shape); hashing a tuple nested
 # 200,000 deep (a few hundred bytes deflated) overflows the C stack.
@@ -71,6 +77,8 @@ _MAX_OPCODES = 2 ** 20
 # before Python 3.10) or multiples of 2**61 - 1 (0 on every version); 1.4
 # KB of them took 44 s.  On the stack such an object stands as _KEY.
 _KEYS = _STRINGS | frozenset(["BININT", "BININT1", "BININT2", "NONE", "NEWTRUE", "NEWFALSE"])
+# Ints of any size (INT is also protocol 0's bool): keys only if small.
+_LONGS = frozenset(["LONG1", "LONG", "INT"])
 _LARGEST_KEY = 2 ** 60
 _KEY = -1
 
@@ -101,12 +109,12 @@ def _nesting(name, argument, stack, marks, memo):
                 return 0
             stack[-1] = max(stack[-1], taken + 1)
         else:   # a call's result holds at most what its arguments held
-            stack.append(taken + (name.startswith("TUPLE")))
+            stack.append(taken + (name in _CONTAINERS))
     elif name in _PUTS or name == "MEMOIZE":
         memo[argument if name in _PUTS else len(memo)] = stack[-1] if stack else 0
     elif name in _GETS:
         stack.append(memo.get(argument, 0))
-    elif name in _KEYS or name == "LONG1" and abs(argument) < _LARGEST_KEY:
+    elif name in _KEYS or name in _LONGS and abs(argument) < _LARGEST_KEY:
         stack.append(_KEY)
     elif name not in ("PROTO", "FRAME", "STOP"):
         stack.append(0)   # a float, a large int, a global or an empty container
@@ -117,7 +125,7 @@ def _keys(name, stack, marks):
     """The stack entries that SETITEM or SETITEMS would use as dict keys."""
     if name == "SETITEM":
         return stack[-2:-1]
-    if name == "SETITEMS" and marks:
+    if name in ("SETITEMS", "DICT") and marks:
         return stack[marks[-1]::2]
     return []
 

@@ -22,7 +22,8 @@ pickle.load may call any function it names.  Here it is never run as is:
 The names allowed: collections.OrderedDict, torch._utils._rebuild_tensor_v2
 and _rebuild_parameter, and the typed storages (torch.FloatStorage, ...).
 A tensor's values are read only when asked for, from its storage member
-(stored or deflated, checked against its CRC) or its place in a legacy
+(stored, or deflated within reviews.formats.archive's limit of values per
+compressed byte, and checked against its CRC) or its place in a legacy
 file, little-endian unless the archive's ``byteorder`` (or the legacy
 system description) says big (a byteorder other than little or big is
 refused), at its offset, shape and strides (a view of
@@ -39,7 +40,7 @@ import pickletools
 import posixpath
 
 from reviews.errors import InputError
-from reviews.formats.archive import ZipMember, zip_errors, zip_members
+from reviews.formats.archive import ZipMember, check_inflation, zip_errors, zip_members
 from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
 from reviews.formats.pickle_screen import Call, Refused, StandIn, StandInUnpickler, screen
 from reviews.shown import excerpt, shown_shape
@@ -348,6 +349,8 @@ def _storage(handle, size, members, root, storage, big_endian, path):
     if info.file_size != count * KINDS[storage.kind]:
         raise InputError("%s has %d bytes; its storage of %d values needs %d"
                          % (where, info.file_size, count, count * KINDS[storage.kind]))
+    check_inflation(info, count, "its storage", where,
+                    "torch.save stores storages uncompressed")
     with zip_errors(where):
         return read_values(ZipMember(handle, info, size, where), storage.kind, count,
                            big_endian, where)

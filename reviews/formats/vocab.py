@@ -18,6 +18,8 @@ SentencePiece model (spiece.model, tokenizer.model, sentencepiece.bpe.model).
 
     read_vocab     {id: token} of a vocabulary file
     find_vocab     the vocabulary file of a model folder, or None
+    class_tokens   the tokens of a layer's classes, with a note for those
+                   that have none and for tokens past them
     VOCAB_FILES    the names find_vocab looks for, in order
 """
 
@@ -30,7 +32,7 @@ from reviews.formats.source import read_text
 from reviews.shown import excerpt
 from reviews.formats.number_text import describe_json, parse_json
 
-__all__ = ["read_vocab", "find_vocab", "VOCAB_FILES"]
+__all__ = ["read_vocab", "find_vocab", "class_tokens", "VOCAB_FILES"]
 
 VOCAB_FILES = ("tokenizer.json", "vocab.json", "vocab.txt", "vocab-tgt.json", "spiece.model",
                "tokenizer.model", "sentencepiece.bpe.model")
@@ -46,6 +48,29 @@ def find_vocab(folder):
         if os.path.isfile(path):
             return path
     return None
+
+
+def class_tokens(tokens, classes, where, note):
+    """The {id: token} of ``tokens`` that name one of ``classes`` classes;
+    ``note`` is told, naming ``where``, if some id is past them (another
+    model's vocabulary?) or if some class has no token (a padded head).
+
+    >>> class_tokens({0: "a", 1: "b", 5: "z"}, 3, "v.txt", print)
+    v.txt: 1 token with ids past the 3 classes (the largest 5) not shown: is it this model's vocabulary?
+    v.txt: 1 of the 3 classes have no token in it (tokens the tokenizer adds past it, such as M2M100's language codes or XGLM's made-up words, or a head padded past the vocabulary)
+    {0: 'a', 1: 'b'}
+    """
+    past = [n for n in tokens if n >= classes]
+    if past:
+        note("%s: %d token%s with ids past the %d classes (the largest %d) not shown: is it"
+             " this model's vocabulary?" % (where, len(past), "" if len(past) == 1 else "s",
+                                            classes, max(past)))
+    missing = classes - (len(tokens) - len(past))
+    if missing:
+        note("%s: %d of the %d classes have no token in it (tokens the tokenizer adds past"
+             " it, such as M2M100's language codes or XGLM's made-up words, or a head padded"
+             " past the vocabulary)" % (where, missing, classes))
+    return {n: token for n, token in tokens.items() if n < classes}
 
 
 def _id(value, where):

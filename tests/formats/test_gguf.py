@@ -23,7 +23,7 @@ from reviews.errors import InputError
 from reviews.formats import gguf
 from reviews.formats.binary import Head
 from reviews.formats.layers import read_model
-from tests.support import ROOT
+from tests.support import ROOT, FileTestCase
 
 FIXTURES = os.path.join(ROOT, "tests", "data", "gguf")
 with open(os.path.join(FIXTURES, "expected.json")) as _handle:
@@ -183,6 +183,22 @@ class TestFixtures(unittest.TestCase):
                          ("Q6_K", "output.bias", 40, 256, TOKENS))
         self.assertEqual(_sha256([v for row in layer.weights for v in row]),
                          EXPECTED["untied-q6_k.gguf"]["sha256"])
+
+
+class TestTokens(FileTestCase):
+
+    def test_fewer_tokens_than_rows_name_those_they_can_and_say_so(self):
+        # A head padded past the vocabulary: 2 tokens for 3 rows, as a
+        # model folder's vocabulary would be.
+        tokens = _key("tokenizer.ggml.tokens", 9, struct.pack("<IQ", 8, 2) + _text("yes")
+                      + _text("no"))
+        data = _file([_tensor("output.weight", (2, 3))], [tokens],
+                     struct.pack("<6f", 1, 0, 0, 1, -1, -1))
+        path = self.write("m.gguf", data)
+        notes = []
+        layer = read_model(path, note=notes.append)
+        self.assertEqual(layer.tokens, {0: "yes", 1: "no"})
+        self.assertIn("%s: 1 of the 3 classes have no token in it" % path, "\n".join(notes))
 
 
 def _reference(name, block):

@@ -13,6 +13,7 @@ from reviews.errors import InputError
 from reviews.formats import numpy_pickle
 from reviews.formats.layers import read_model
 from tests.support import ROOT, FileTestCase
+from tests.support.arrays import npy_bytes
 from tests.support.torch_files import (APPEND, APPENDS, BUILD, EMPTY_DICT, EMPTY_LIST, MARK,
                                        NEWFALSE, NONE, PROTO, REDUCE, SETITEM, STOP, TUPLE, glob,
                                        number, put, text)
@@ -71,11 +72,13 @@ def _pickle(**arrays):
 class TestNumpy2Pickles(unittest.TestCase):
 
     def test_every_protocol_gives_the_arrays_numpy_wrote(self):
-        # Protocol 2 pickles raw bytes as _codecs.encode(text, "latin1"),
-        # 4 as bytes after _reconstruct, 5 as a bytearray to _frombuffer.
+        # Protocols 0 to 2 pickle raw bytes as _codecs.encode(text,
+        # "latin1") (0 and 1 build lists and dicts whole, with numbers and
+        # memo indices as text), 4 as bytes after _reconstruct, 5 as a
+        # bytearray to _frombuffer.
         with open(os.path.join(PICKLES, "expected.json")) as handle:
             expected = json.load(handle)
-        for protocol in (2, 4, 5):
+        for protocol in (0, 1, 2, 4, 5):
             with self.subTest(protocol=protocol):
                 arrays = _arrays(os.path.join(PICKLES, "numpy2_protocol%d.pkl" % protocol))
                 self.assertEqual({name: _values(a) for name, a in arrays.items()}, expected)
@@ -237,6 +240,51 @@ class TestHostile(FileTestCase):
         with mock.patch.object(numpy_pickle, "_MAX_PICKLE", 3), \
                 self.assertRaisesRegex(InputError, "4 bytes, past the limit of 3 for a pickle"):
             read_model(path)
+
+    def test_lists_memoized_while_empty_nest_past_the_recursion_limit(self):
+        # Each list is memoized empty (the screen sees depth 0), then the
+        # one below is appended: 1,100 levels, the array at the bottom, in
+        # a pickle and in an object .npy.
+        levels = 1100
+        out = PROTO + b"".join(EMPTY_LIST + put(k) for k in range(levels))
+        out += b"".join(b"j" + struct.pack("<I", k) + b"j" + struct.pack("<I", k + 1) + APPEND
+                        for k in range(levels - 1))
+        out += b"j" + struct.pack("<I", levels - 1)
+        out += _array((1, 2), "f4", "<", struct.pack("<2f", 1, 2)) + APPEND
+        out += b"j" + struct.pack("<I", 0) + STOP
+        name = ".".join(["0"] * levels)
+        self.assertEqual(list(_arrays(self.write("m.pkl", out))), [name])
+        layer = read_model(self.write("m.npy", npy_bytes(out, (), "|O")))
+        self.assertEqual((layer.weights_tensor.name, layer.weights[0].tolist()), (name, [1, 2]))
+
+    def test_names_are_joined_only_for_arrays_and_within_a_limit(self):
+        # A key of 500 characters spelled once and recalled at each of 200
+        # levels of dicts, each holding the one array under "w" and the
+        # next dict under the key: names of up to 100,000 characters, 10
+        # million in all, from 3 KB.
+        levels = 200
+
+        def recalled(k):
+            return b"j" + struct.pack("<I", k)
+        out = PROTO + _array((1, 2), "f4", "<", struct.pack("<2f", 1, 2)) + put(1)
+        out += text("k" * 500) + put(0) + text("w") + put(2)
+        out += EMPTY_DICT + put(3) + get(2) + get(1) + SETITEM
+        for k in range(2, levels + 1):
+            out += recalled(k + 1) + get(0) + EMPTY_DICT + put(k + 2) + SETITEM
+            out += recalled(k + 2) + get(2) + get(1) + SETITEM
+        out += recalled(3) + STOP
+        arrays = _arrays(self.write("m.pkl", out))
+        self.assertEqual((len(arrays), sum(map(len, arrays))),
+                         (levels, 501 * levels * (levels - 1) // 2 + levels))
+        with mock.patch.object(numpy_pickle, "_MAX_NAME_CHARACTERS", 10 ** 6):
+            self.assertRefused(out, "the arrays' names run past 1000000 characters in all")
+
+    def test_protocol_0_dict_keys_are_screened_as_setitems_keys_are(self):
+        # DICT builds a dict whole from the pairs since MARK: a float key, or
+        # an int past 2**60 (both hash alike in bulk), is refused.
+        for key in (b"F1.5\n", b"I%d\n" % 2 ** 61, b"L%dL\n" % 2 ** 61):
+            with self.subTest(key=key):
+                self.assertRefused(b"(" + key + b"I1\nd.", "a dict key other than a string")
 
     def test_deep_nesting_is_refused_by_the_screen(self):
         self.assertRefused(PROTO + b"]" * 200 + b"a" * 199 + STOP, "nested more than 100 deep")

@@ -15,6 +15,7 @@ from reviews.formats.layers import read_model
 from reviews.formats.onnx import onnx_arrays
 from reviews.formats.source import open_regular
 from tests.support import ROOT, FileTestCase
+from tests.support.onnx_files import field, number, varint
 
 DATA = os.path.join(ROOT, "tests", "data", "onnx")
 with open(os.path.join(DATA, "expected.json")) as _file:
@@ -36,23 +37,6 @@ def rows(array):
 
 
 # Protobuf written by hand, for the files the onnx package would not write.
-def varint(n):
-    out = bytearray()
-    while True:
-        out.append(n & 0x7F | (0x80 if n > 0x7F else 0))
-        n >>= 7
-        if not n:
-            return bytes(out)
-
-
-def field(number, body):
-    return varint(number << 3 | 2) + varint(len(body)) + body
-
-
-def number(number, value):
-    return varint(number << 3) + varint(value % 2 ** 64)
-
-
 def tensor(name, dims, data_type, raw=b"", extra=b""):
     return field(5, field(8, name.encode()) + b"".join(number(1, n) for n in dims)
                  + number(2, data_type) + (field(9, raw) if raw else b"") + extra)
@@ -95,8 +79,9 @@ class TestShippedModels(FileTestCase):
         self.assertIn("stored (C, d) = (3, 4)", head.why)
         self.assertEqual(EXPECTED["gemm"]["rows"][0], [-1.625, -1.125, -0.375, 3.0])
 
-    def test_typed_float_data_and_positive_alpha_beta_give_the_same_layer(self):
-        self.assertIn("alpha 2.0 and beta 0.5", self.check("typed", "FLOAT").why)
+    def test_typed_float_data_and_gemm_s_alpha_and_beta_folded_into_the_layer(self):
+        head = self.check("typed", "FLOAT times 2.0")
+        self.assertIn("alpha 2.0 scales the weights and beta 0.5 the bias, exactly", head.why)
 
     def test_a_matmul_weight_d_by_c_is_its_transpose_in_fortran_order(self):
         head = self.check("matmul_add", "FLOAT")
@@ -107,20 +92,21 @@ class TestShippedModels(FileTestCase):
         self.check("float16", "FLOAT16")
         self.check("float16_typed", "FLOAT16")
 
-    def test_dequantize_linear_per_tensor_uint8_is_exact_in_float64(self):
-        head = self.check("dq_uint8", "DOUBLE (scale * (q - zero point))")
+    def test_dequantize_linear_per_tensor_uint8_is_float32_as_the_operator_defines(self):
+        head = self.check("dq_uint8", "FLOAT (scale * (q - zero point))")
         self.assertIn("per tensor", head.why)
-        # 0.0123 as float32, times 157 - 117: one product, exact.
+        # 0.0123 as float32, times 157 - 117, rounded to float32 (this one
+        # is a float32 already).
         self.assertEqual(EXPECTED["dq_uint8"]["rows"][0][0], 0.4919999837875366)
 
     def test_dequantize_linear_per_axis_int8_scales_each_class(self):
         self.assertIn("per axis 1", self.check("dq_int8_axis",
-                                               "DOUBLE (scale * (q - zero point))").why)
+                                               "FLOAT (scale * (q - zero point))").why)
 
-    def test_matmul_integer_is_its_integer_matrix_behind_positive_scales(self):
-        head = self.check("matmulinteger", "INT16 (q - zero point)")
+    def test_matmul_integer_s_weight_scale_is_folded_into_its_integers(self):
+        head = self.check("matmulinteger", "INT16 (q - zero point) times 0.020500000566244125")
         self.assertIn("DynamicQuantizeLinear's scale", head.why)
-        self.assertEqual(EXPECTED["matmulinteger"]["rows"][0], [-85.0, -101.0, -91.0, -99.0])
+        self.assertEqual(EXPECTED["matmulinteger"]["rows"][0][0], 0.020500000566244125 * -85)
 
     def test_qlinear_matmul_is_its_real_product_before_requantizing(self):
         head = self.check("qlinear", "DOUBLE (scale * (q - zero point))")
@@ -240,8 +226,8 @@ class TestFoundByHostileTesting(FileTestCase):
         data = model(node("MatMul", ["x", "W"], ["h"]), node("Mul", ["h", "s"], ["y"]),
                      tensor("W", [3, 2], 1, FLOATS), tensor("s", [], 10, half))
         arrays = read(self.write("m.onnx", data))
-        self.assertEqual(arrays.head.weights, "W")
-        self.assertIn("2.0", arrays.head.why)
+        self.assertEqual(arrays.head.weights, "2.0 * W")
+        self.assertIn("multiplies by 2.0", arrays.head.why)
 
     def test_an_infinite_scale_is_no_positive_scale(self):
         gemm = node("Gemm", ["x", "W"], ["y"], field(5, field(1, b"transB") + number(3, 1))
@@ -266,6 +252,12 @@ class TestFoundByHostileTesting(FileTestCase):
             read(self.write("m.onnx", model(field(5, dims + number(2, 1)))))
         self.assertIn("1000 dims, past the limit of 32", str(raised.exception))
         self.assertLess(len(str(raised.exception)), 200)
+
+    def test_a_list_of_ints_of_a_fixed_width_wire_type_is_refused(self):
+        perm = field(1, b"perm") + varint(8 << 3 | 5) + bytes(4)
+        data = model(node("Transpose", ["x"], ["y"], field(5, perm)), tensor("W", [2, 3], 1, FLOATS))
+        with self.assertRaisesRegex(InputError, "attribute field 8 has wire type 5"):
+            read(self.write("m.onnx", data))
 
     def test_a_head_of_a_type_not_read_leaves_other_arrays_to_name(self):
         data = model(GEMM, tensor("W", [2, 3], 7, bytes(48)), tensor("other", [3, 2], 1, FLOATS))

@@ -221,6 +221,22 @@ class TestHostile(FileTestCase):
         data = standard.dumps({"w": Payload()}, protocol=2)
         self.assertRefusedUnrun(data, "refusing to run code named by the file: (posix|nt).system")
 
+    def test_a_deflated_storage_holds_at_most_four_values_per_compressed_byte(self):
+        # 2**17 float32 zeros deflate to some 500 bytes: refused before they
+        # are inflated, as an .npz member would be; 2**16 of them are read.
+        for numel, refused in ((2 ** 17, True), (2 ** 16, False)):
+            pickle = state_dict([("w", "0", numel, 0, (numel // 2, 2), (2, 1))])
+            path = self.write("m.pt", archive(pickle, [("0", floats([0] * numel))],
+                                              compression=zipfile.ZIP_DEFLATED))
+            with self.subTest(numel=numel):
+                if refused:
+                    self.assertRaisesRegex(
+                        InputError, r"member 'archive/data/0': its storage has 131072 values in"
+                                    r" \d+ compressed bytes, past the limit of 65536 \(4 per"
+                                    r" compressed byte, or 2\*\*16\)", read_model, path)
+                else:
+                    self.assertEqual(len(read_model(path).weights), numel // 2)
+
     def test_a_huge_memo_index_is_refused_before_it_is_allocated(self):
         pickle = PROTO + EMPTY_LIST + put(2 ** 32 - 1) + STOP
         self.assertRefusedUnrun(pickle, "memo index 4294967295 past the pickle's")

@@ -43,10 +43,11 @@ def state_dict(tensors, storage="FloatStorage", legacy=False):
     return out + STOP
 
 
-def archive(pickle, storages=(), byteorder=b"little", root="archive"):
+def archive(pickle, storages=(), byteorder=b"little", root="archive",
+            compression=zipfile.ZIP_STORED):
     """A torch zip checkpoint: ROOT/data.pkl, ROOT/byteorder, ROOT/data/KEY."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as handle:
+    with zipfile.ZipFile(buffer, "w", compression) as handle:
         handle.writestr(root + "/data.pkl", pickle)
         handle.writestr(root + "/byteorder", byteorder)
         for key, data in storages:
