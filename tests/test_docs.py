@@ -13,7 +13,7 @@ from reviews import __version__
 from reviews import counterexamples
 from reviews.argmax.kernels.layer_input import MAX_SPREAD_LAYER_BITS
 from reviews.exact import MAX_BITS
-from reviews.formats.safetensors import MAX_TENSORS
+from reviews.formats.binary import MAX_TENSORS
 from reviews.formats.source import MAX_HOLE_BYTES, MAX_TEXT_BYTES, MAX_VALUES
 from tests.support import ROOT
 from tests.support.documents import document, documents

@@ -11,7 +11,8 @@ extension and builds the layer; each other module reads one kind of file:
     classes         lists of class ids: 0:1000, 3,17,40:50, @FILE
     embeddings      GloVe and word2vec text: a token and its vector per line
     source          regular files only, within size limits; message excerpts
-    number_text     number text: CSV, whitespace- or semicolon-separated, JSON
+    number_text     number text: CSV, whitespace- or semicolon-separated
+    json_text       JSON read safely (Decimal numbers, nesting and keys checked); JSON layers
     binary          little- or big-endian numbers from a file, into one buffer
     npy             .npy files (a strict header grammar) and .npz archives
     xz              an .npz or .npy inside xz (model.npz.xz), inflated within limits

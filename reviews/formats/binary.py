@@ -10,6 +10,7 @@ float32 exactly), integers as ints.
     Head          the output layer a file names: weights, bias, why
     KINDS         the kinds read, with their sizes in bytes
     MAX_DIMENSIONS  32: the most axes an array may have
+    MAX_TENSORS   2**16: the most tensors (arrays) a file may have
     value_count   how many values an array of a shape has, within the limit
     read_values   a flat memoryview of ``count`` numbers of a kind
     Widened       16-bit floats as read, widened to float32 a slice at a time
@@ -24,7 +25,14 @@ from reviews.errors import InputError
 from reviews.formats.source import MAX_VALUES
 from reviews.shown import shown_shape
 
-__all__ = ["Array", "Arrays", "Head", "KINDS", "MAX_DIMENSIONS", "value_count", "read_values", "Widened"]
+__all__ = ["Array", "Arrays", "Head", "KINDS", "MAX_DIMENSIONS", "MAX_TENSORS", "value_count",
+           "read_values", "Widened"]
+
+# A model's file has some thousands of tensors (a whole 671B-parameter
+# model some 91,000, in 163 files); each costs some 10 us and 1 KB to
+# read from the header, which the 64 MiB limit alone would let hold a
+# million.
+MAX_TENSORS = 2 ** 16
 
 Array = namedtuple("Array", "name shape dtype load")
 Array.__doc__ = """An array of a file: ``load()`` reads its values only when called and

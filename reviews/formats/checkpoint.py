@@ -40,7 +40,7 @@ from reviews.formats.npy import npy_arrays, npz_arrays
 from reviews.formats.safetensors import safetensors_arrays
 from reviews.formats.source import open_regular, read_text
 from reviews.shown import excerpt, shown_number, shown_shape
-from reviews.formats.number_text import describe_json, parse_json
+from reviews.formats.json_text import describe_json, parse_json
 from reviews.formats.fasttext import fasttext_arrays, fasttext_or
 from reviews.formats.gguf import gguf_arrays
 from reviews.formats.keras import keras_arrays

@@ -52,8 +52,7 @@ from collections import namedtuple
 from operator import add, mul, neg
 
 from reviews.errors import InputError
-from reviews.formats.binary import Array, Arrays, Head, read_values, value_count
-from reviews.formats.safetensors import MAX_TENSORS
+from reviews.formats.binary import MAX_TENSORS, Array, Arrays, Head, read_values, value_count
 from reviews.formats.source import MAX_TEXT_BYTES
 from reviews.shown import excerpt, shown_number, shown_shape
 

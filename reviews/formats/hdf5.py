@@ -34,7 +34,7 @@ from collections import namedtuple
 
 from reviews.errors import InputError
 from reviews.formats.binary import MAX_DIMENSIONS, Array, read_values, value_count
-from reviews.formats.safetensors import MAX_TENSORS
+from reviews.formats.binary import MAX_TENSORS
 from reviews.formats.source import MAX_TEXT_BYTES
 from reviews.shown import excerpt, shown_shape
 

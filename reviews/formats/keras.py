@@ -31,7 +31,7 @@ HDF5, each dataset an array.
 from reviews.errors import InputError
 from reviews.formats.binary import Array, Arrays, Head
 from reviews.formats.hdf5 import read_hdf5
-from reviews.formats.number_text import parse_json
+from reviews.formats.json_text import parse_json
 from reviews.shown import excerpt, shown_shape
 
 __all__ = ["keras_arrays"]

@@ -70,7 +70,8 @@ from reviews.formats.heads import added_tokens
 from reviews.formats.npy import class_names
 from reviews.formats.source import STDIN, open_regular, read_text
 from reviews.shown import excerpt, shown_shape
-from reviews.formats.number_text import MASKED, delimited_rows, json_bias, json_layer
+from reviews.formats.number_text import MASKED, delimited_rows
+from reviews.formats.json_text import json_bias, json_layer
 from reviews.formats.vocab import VOCAB_FILES, class_tokens, find_vocab, read_vocab
 
 __all__ = ["read_layer", "read_model", "read_npy", "Layer", "Tensor"]

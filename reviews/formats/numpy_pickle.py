@@ -29,9 +29,9 @@ import io
 import sys
 
 from reviews.errors import InputError
-from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
+from reviews.formats.binary import (KINDS, MAX_DIMENSIONS, MAX_TENSORS, Array, read_values,
+                                    value_count)
 from reviews.formats.pickle_screen import Call, Refused, StandIn, StandInUnpickler, screen
-from reviews.formats.safetensors import MAX_TENSORS
 from reviews.shown import excerpt, shown_shape
 
 __all__ = ["numpy_pickle_arrays"]

@@ -10,18 +10,18 @@ that the tensors tile the data exactly, one after another, as the format's
 own reader requires.  Values are then read only for the tensors asked for.
 
     safetensors_arrays  the Arrays of an open .safetensors file
-    MAX_TENSORS         2**16: the most tensors a file may have
 """
 
 import decimal
 
 from reviews.errors import InputError
-from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
+from reviews.formats.binary import (KINDS, MAX_DIMENSIONS, MAX_TENSORS, Array, read_values,
+                                    value_count)
 from reviews.formats.source import MAX_TEXT_BYTES
 from reviews.shown import excerpt, shown_number, shown_shape
-from reviews.formats.number_text import describe_json, parse_json
+from reviews.formats.json_text import describe_json, parse_json
 
-__all__ = ["safetensors_arrays", "MAX_TENSORS"]
+__all__ = ["safetensors_arrays"]
 
 _KINDS = {"F64": "f8", "F32": "f4", "F16": "f2", "BF16": "bf16",
           "I8": "i1", "I16": "i2", "I32": "i4", "I64": "i8",
@@ -29,13 +29,7 @@ _KINDS = {"F64": "f8", "F32": "f4", "F16": "f2", "BF16": "bf16",
 
 # Sizes and offsets are u64 in the format; a larger one is refused before
 # it is converted to an int, which costs time quadratic in its digits.
-_LARGEST = 2 ** 64 - 1
-# A model's file has some thousands of tensors (a whole 671B-parameter
-# model some 91,000, in 163 files); each costs some 10 us and 1 KB to
-# read from the header, which the 64 MiB limit alone would let hold a
-# million.
-MAX_TENSORS = 2 ** 16
-# The header's integers of at most 18 digits are read as ints (not bools).
+_LARGEST = 2 ** 64 - 1# The header's integers of at most 18 digits are read as ints (not bools).
 _INT = type(0)
 
 

@@ -50,7 +50,7 @@ import os
 from reviews.errors import InputError
 from reviews.formats.binary import KINDS, Array, Arrays, Head, read_values, value_count
 from reviews.formats.msgpack import Bin, unpack
-from reviews.formats.number_text import describe_json, parse_json
+from reviews.formats.json_text import describe_json, parse_json
 from reviews.formats.source import MAX_TEXT_BYTES, open_regular, read_text
 from reviews.shown import excerpt, shown_shape
 

@@ -30,7 +30,7 @@ from reviews.errors import InputError
 from reviews.formats.sentencepiece import sentencepiece_tokens
 from reviews.formats.source import read_text
 from reviews.shown import excerpt
-from reviews.formats.number_text import describe_json, parse_json
+from reviews.formats.json_text import describe_json, parse_json
 
 __all__ = ["read_vocab", "find_vocab", "class_tokens", "VOCAB_FILES"]
 
