@@ -16,7 +16,7 @@ from reviews.cli.streams import (NORM_INPUTS, PROGRAM, SUITE_NAME, Parser, Usage
                                  WriteFailed,
                                  add_format, add_output, attached, certificates_asked, columns,
                                  deliver, exact_number, interval, not_empty, write_notes)
-from reviews.formats.checkpoint import model_files
+from reviews.formats.folders import model_files
 from reviews.formats.classes import parse_classes
 from reviews.formats.source import STDIN
 from reviews.report.files import refuse_folder, refuse_inputs

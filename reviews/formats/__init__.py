@@ -5,7 +5,7 @@ extension and builds the layer; each other module reads one kind of file:
 
     layers          read_layer, read_model: a layer's weights, bias, tokens
                     and provenance from any file or model folder
-    checkpoint      model folders, shards, and which arrays are the layer
+    folders         model folders, shards, and which arrays are the layer
     final_norm      the LayerNorm or RMSNorm that feeds a folder's head, or one named
     vocab           tokenizer.json, vocab.json, vocab.txt, .vocab: tokens
     classes         lists of class ids: 0:1000, 3,17,40:50, @FILE

@@ -4,7 +4,7 @@ Most language models put a LayerNorm or an RMSNorm right before the head,
 which then sees only what the norm outputs (reviews.argmax.question:
 LayerNorm, RMSNorm).  A model folder says which norm that is: its
 config.json's ``model_type`` names the architecture, and transformers
-names the norm's tensors the same way in every checkpoint of it:
+names the norm's tensors the same way in every model of it:
 
     gpt2, gpt_neo, gpt_neox, codegen   transformer.ln_f / gpt_neox.final_layer_norm (LayerNorm)
     opt                 model.decoder.final_layer_norm (LayerNorm), where
@@ -88,7 +88,7 @@ _PLUS_ONE = "1 + "   # a weight's name that stands for 1 plus the tensor
 
 def _suffixed(names, wanted):
     """The name among ``names`` that is ``wanted`` or ends in "." + the part
-    of it after its first component (a checkpoint saved without the model's
+    of it after its first component (a model saved without the model's
     prefix), or None; several is an error."""
     if wanted in names:
         return wanted
@@ -106,32 +106,32 @@ def _is_head(name, heads):
                or name.endswith("." + head.split(".", 1)[-1]) for head in heads)
 
 
-def _values(checkpoint, name, dim, what):
+def _values(model, name, dim, what):
     """The d exact values of the 1-D tensor ``name``."""
-    array = checkpoint.array(name, what, "--norm-weight or --norm-bias")
+    array = model.array(name, what, "--norm-weight or --norm-bias")
     if len(array.shape) != 1 or array.shape[0] != dim:
         raise InputError("%s: %s has shape %s, not the head's d = %d values of a norm's %s"
-                         % (checkpoint.file_of(name), excerpt(name), shown_shape(array.shape),
+                         % (model.file_of(name), excerpt(name), shown_shape(array.shape),
                             dim, what))
     values = array.load()[0].tolist()
     bad = next((k for k, v in enumerate(values) if isinstance(v, float) and not
                 math.isfinite(v)), None)
     if bad is not None:
         raise InputError("%s: %s[%d] is %r, not a finite number"
-                         % (checkpoint.file_of(name), excerpt(name), bad, values[bad]))
+                         % (model.file_of(name), excerpt(name), bad, values[bad]))
     return values
 
 
-def named_norm(checkpoint, kind, weight, bias, dim):
+def named_norm(model, kind, weight, bias, dim):
     """The norm of ``kind`` ("layernorm" or "rmsnorm") read from the tensors
-    ``weight`` and ``bias`` (names, or None for 1 and 0) of ``checkpoint``
-    (reviews.formats.checkpoint.Checkpoint), exact, of dimension ``dim``; a
+    ``weight`` and ``bias`` (names, or None for 1 and 0) of ``model``
+    (reviews.formats.folders.Model), exact, of dimension ``dim``; a
     weight named "1 + NAME" is 1 plus the tensor NAME, as Gemma's is (and
     as the norm a folder names is written in a report)."""
     if kind == "rmsnorm" and bias is not None:
         raise InputError("an RMSNorm has no bias: --norm-bias goes with --inputs layernorm")
     stored = weight[len(_PLUS_ONE):] if weight and weight.startswith(_PLUS_ONE) else weight
-    gains, shifts = [None if name is None else _values(checkpoint, name, dim, what)
+    gains, shifts = [None if name is None else _values(model, name, dim, what)
                      for name, what in ((stored, "weight"), (bias, "bias"))]
     if stored != weight:
         gains = [1 + Fraction(v) for v in gains]
@@ -145,12 +145,12 @@ def _norm(kind, gains, shifts, eps, names):
     return RMSNorm(gains, eps, names).exact()
 
 
-def feeding_norm(checkpoint, head, dim, note, where):
+def feeding_norm(model, head, dim, note, where):
     """The LayerNorm or RMSNorm that feeds the head ``head`` (its weights'
-    tensor name) of the model folder read as ``checkpoint``, of dimension
+    tensor name) of the model folder read as ``model``, of dimension
     ``dim``, or None; ``note`` is told which norm was found, or why none
     was (``where`` names the folder)."""
-    config = checkpoint.config
+    config = model.config
     model_type = config.get("model_type") if isinstance(config, dict) else None
     rule = _RULES.get(model_type) if isinstance(model_type, str) else None
     if rule is None:
@@ -166,7 +166,7 @@ def feeding_norm(checkpoint, head, dim, note, where):
         return None
     if model_type == "opt" and not _plain_opt(config, where, dim, note):
         return None
-    names = checkpoint.names
+    names = model.names
     weight = _suffixed(names, rule.norm + ".weight")
     if weight is None:
         note("%s: %s's final norm %s is not in the folder: checked over all of R^%d"
@@ -174,10 +174,10 @@ def feeding_norm(checkpoint, head, dim, note, where):
         return None
     bias = _suffixed(names, rule.norm + ".bias") if rule.kind == "layernorm" else None
     eps = _eps(config, rule, where)
-    gains = _values(checkpoint, weight, dim, "weight")
+    gains = _values(model, weight, dim, "weight")
     if rule.plus_one:
         gains = [1 + Fraction(v) for v in gains]
-    shifts = None if bias is None else _values(checkpoint, bias, dim, "bias")
+    shifts = None if bias is None else _values(model, bias, dim, "bias")
     shown_weight = _PLUS_ONE + weight if rule.plus_one else weight
     norm = _norm(rule.kind, gains, shifts, eps, (shown_weight, bias))
     note("%s: the head's inputs are the outputs of %s's final %s %s (%s): checked over what"

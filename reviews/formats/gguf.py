@@ -229,7 +229,7 @@ _LAYOUTS = {
 _READ_TYPES = ", ".join(list(_PLAIN) + list(_LAYOUTS))
 
 
-class _Header:
+class _GGUFHeader:
     """A .gguf file's header, read in order a chunk at a time: nothing is
     read or allocated for a count or a length before it is checked against
     what is left of the file, and of MAX_TEXT_BYTES."""
@@ -438,7 +438,7 @@ def gguf_arrays(handle, size, path):
     >>> arrays[0].load()[0].tolist(), arrays.head.why
     ([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "weights 'output.weight' (F32): the model's output layer")
     """
-    header = _Header(handle, size, path)
+    header = _GGUFHeader(handle, size, path)
     if size < _HEADER_BYTES:
         raise InputError("%s is not a GGUF file: it has %d bytes, fewer than the %d of a GGUF"
                          " header" % (path, size, _HEADER_BYTES))

@@ -1,6 +1,6 @@
 """The head a model folder's forward pass uses, found by rule from config.json.
 
-reviews.formats.checkpoint finds a language model's output layer by its
+reviews.formats.folders finds a language model's output layer by its
 usual names first.  What a folder's config.json says comes before and after
 those names:
 
@@ -100,11 +100,11 @@ def _last_words(name):
     return name.rsplit(".", 2)[-2:]
 
 
-def classifier_head(checkpoint, labels, note):
+def classifier_head(model, labels, note):
     """The name of the head of a classifier of ``labels`` classes (a note
     says why it was chosen), or InputError listing the candidates."""
-    where = checkpoint.path
-    matrices = [a for a in checkpoint.all_arrays() if len(a.shape) == 2]
+    where = model.path
+    matrices = [a for a in model.all_arrays() if len(a.shape) == 2]
     rows = [a for a in matrices if a.shape[0] == labels]
     named = [a for a in rows if "embedding" not in a.name
              and any(word in part for part in _last_words(a.name) for word in _CLASSIFIER_WORDS)]
@@ -124,7 +124,7 @@ def classifier_head(checkpoint, labels, note):
                      % (where, labels, len(chosen), _why(chosen, "%d rows" % labels)))
 
 
-def head_by_rows(checkpoint, config, untied, note, prefix=""):
+def head_by_rows(model, config, untied, note, prefix=""):
     """The name of the head by its rows (``vocab_size``; a note says why),
     among the arrays whose names start with ``prefix`` (a composite's
     decoder's); None where config.json gives no vocabulary size or no
@@ -136,7 +136,7 @@ def head_by_rows(checkpoint, config, untied, note, prefix=""):
             size, key_used = int(value), key
     if size is None:
         return None
-    found = [a for a in checkpoint.all_arrays() if len(a.shape) == 2 and a.shape[0] == size
+    found = [a for a in model.all_arrays() if len(a.shape) == 2 and a.shape[0] == size
              and a.name.startswith(prefix) and not (untied and "embed" in a.name)]
     if not found:
         return None
@@ -144,23 +144,23 @@ def head_by_rows(checkpoint, config, untied, note, prefix=""):
     if len(distinct) > 1:
         raise InputError("%s: %d matrices of %s = %d rows differ, and none has an output"
                          " layer's usual name: %s; name the output layer with tensor=... or"
-                         " --tensor" % (checkpoint.path, len(distinct), key_used, size,
+                         " --tensor" % (model.path, len(distinct), key_used, size,
                                         _why(distinct, "%s rows" % key_used)))
     note("%s: weights %s %s: no array has an output layer's usual name, and this is the matrix"
-         " of %s = %d rows%s" % (checkpoint.path, excerpt(found[0].name),
+         " of %s = %d rows%s" % (model.path, excerpt(found[0].name),
                                  shown_shape(found[0].shape), key_used, size,
                                  ", the same values as %s" % ", ".join(
                                      excerpt(a.name) for a in found[1:]) if found[1:] else ""))
     return found[0].name
 
 
-def concatenated_head(checkpoint, config, tensor, note):
+def concatenated_head(model, config, tensor, note):
     """MobileBERT's head as one Array, concat(decoder weight, dense
     weight^T) along d, where ``tensor`` is None (a note says why) or its
     name; None for another model or another tensor (a note where that
     tensor is only the head's first columns).  InputError where the parts
     are missing or do not fit."""
-    names = set(checkpoint.names)
+    names = set(model.names)
     if _DENSE not in names:
         return None
     untied = isinstance(config, dict) and config.get("tie_word_embeddings") is False
@@ -169,18 +169,18 @@ def concatenated_head(checkpoint, config, tensor, note):
     name = "concat(%s, %s.T)" % (first or _DECODER, _DENSE)
     if tensor in (_DECODER, _EMBEDDING):
         note("%s: array %s is only the first columns of MobileBERT's head, %s; without"
-             " tensor=... or --tensor the whole head is read" % (checkpoint.path,
+             " tensor=... or --tensor the whole head is read" % (model.path,
                                                                   excerpt(tensor), name))
     if tensor not in (None, name):
         return None
-    where = checkpoint.path
+    where = model.path
     if first is None:
         raise InputError("%s: MobileBERT's head multiplies by %s, and the model has no %s%s;"
                          " name the weights with tensor=... or --tensor" % (
                              where, name, excerpt(_DECODER),
                              "" if untied else " nor " + excerpt(_EMBEDDING)))
-    embedding = checkpoint.array(first, "weights", "tensor=... or --tensor")
-    dense = checkpoint.array(_DENSE, "weights", "tensor=... or --tensor")
+    embedding = model.array(first, "weights", "tensor=... or --tensor")
+    dense = model.array(_DENSE, "weights", "tensor=... or --tensor")
     if (len(embedding.shape) != 2 or len(dense.shape) != 2
             or dense.shape[1] != embedding.shape[0] or dense.dtype != embedding.dtype):
         raise InputError("%s: MobileBERT's head multiplies by %s, but %s %s %s and %s %s %s do"
@@ -195,7 +195,7 @@ def concatenated_head(checkpoint, config, tensor, note):
             shown_shape(embedding.shape), excerpt(_DENSE), shown_shape(dense.shape)))
     head = Array(name, (classes, width), embedding.dtype,
                  lambda: (_concatenated(embedding, dense, where), False))
-    checkpoint.derive(head, first)
+    model.derive(head, first)
     return head
 
 

@@ -21,7 +21,7 @@ Formats, chosen by the file's extension:
                    (reviews.formats.fasttext)
     .h5 .hdf5      Keras models and other HDF5 files (reviews.formats.keras)
     a folder       a model: config.json and weights, shards through their
-                   *.index.json (reviews.formats.checkpoint)
+                   *.index.json (reviews.formats.folders)
     -              standard input: JSON if it starts with [ or {, else CSV
 
 A first row of separated text with no number in it is a header, skipped
@@ -35,7 +35,7 @@ with several arrays need the array named (``tensor``, ``bias_tensor``)
 unless exactly one of them is 2-D or the model's output layer is found by
 its name; a bias is found by name too, else it is the only array of one
 value per class, (C,), (1, C) or (C, 1) (each choice with a note; see
-reviews.formats.checkpoint).  A bias of -inf masks its class.  A layer
+reviews.formats.folders).  A bias of -inf masks its class.  A layer
 stored as (d, C) is read with ``transpose=True``.
 
 Limits: only regular files are read (not a FIFO, device or directory, even
@@ -61,7 +61,7 @@ import os
 from collections import namedtuple
 
 from reviews.errors import InputError
-from reviews.formats.checkpoint import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Checkpoint,
+from reviews.formats.folders import (ARRAY_READERS, BIAS_OPTION, UNNAMED, Model,
                                         bias_like, choose_array, choose_layer, folder_config,
                                         reader_kind, sibling_bias)
 from reviews.formats.embeddings import embedding_rows
@@ -186,7 +186,7 @@ def _unread_bias(arrays, weights, classes, path, why, note):
 
 
 def _is_model(path):
-    """True for what a Checkpoint reads: a folder, an index of shards or an array file."""
+    """True for what a Model reads: a folder, an index of shards or an array file."""
     return path != STDIN and (os.path.isdir(path) or path.endswith(_INDEX)
                               or _extension(path) in ARRAY_READERS)
 
@@ -203,26 +203,26 @@ def _read_weights(path, tensor, bias_tensor, transpose, note, bias_path, no_bias
                          " model, .npz or .safetensors file" % path)
     if _is_model(path):
         with contextlib.ExitStack() as stack:
-            checkpoint = Checkpoint(path, stack)
-            chosen, found = choose_layer(checkpoint, tensor, bias_tensor,
+            model = Model(path, stack)
+            chosen, found = choose_layer(model, tensor, bias_tensor,
                                          lambda array: _classes(array, transpose), note,
                                          find_bias=bias_path is None and not no_bias)
-            where = checkpoint.file_of(chosen.name)
+            where = model.file_of(chosen.name)
             weights = _weight_rows(chosen, where, transpose)
             if bias_path is not None or no_bias:
-                _unread_bias(checkpoint.arrays_beside(chosen.name), chosen, len(weights), where,
+                _unread_bias(model.arrays_beside(chosen.name), chosen, len(weights), where,
                              _NO_BIAS if no_bias else "the bias comes from %s" % bias_path, note)
-            bias = None if found is None else _vector(found, checkpoint.file_of(found.name))
+            bias = None if found is None else _vector(found, model.file_of(found.name))
             width = len(weights[0])
             if norm == "auto":
-                norm = (feeding_norm(checkpoint, chosen.name, width, note, path)
-                        if checkpoint.config is not None else None)
+                norm = (feeding_norm(model, chosen.name, width, note, path)
+                        if model.config is not None else None)
             elif norm is not None:
-                norm = named_norm(checkpoint, *norm, width)
-            labels = checkpoint.labels or class_names(checkpoint.arrays_beside(chosen.name),
+                norm = named_norm(model, *norm, width)
+            labels = model.labels or class_names(model.arrays_beside(chosen.name),
                                                       len(weights), where, note)
-            return Layer(weights, bias, _tensor(chosen), _tensor(found), checkpoint.files,
-                         labels, norm), checkpoint.shipped is not None
+            return Layer(weights, bias, _tensor(chosen), _tensor(found), model.files,
+                         labels, norm), model.shipped is not None
     if tensor is not None or bias_tensor is not None:
         raise InputError("%s has no named arrays (tensors name arrays in .npz and .safetensors"
                          " files)" % path)
@@ -279,7 +279,7 @@ def read_layer(path, bias_path=None, *, tensor=None, bias_tensor=None, transpose
     weights, an ``*.index.json`` of shards, or a weights file.  ``tensor``
     and ``bias_tensor`` name arrays of a model, .npz or .safetensors file
     (the bias from ``bias_path`` if given, else from ``path``); unnamed,
-    they are found as reviews.formats.checkpoint says, and weights named
+    they are found as reviews.formats.folders says, and weights named
     keep the bias beside them by name.  ``no_bias`` reads no bias at all,
     for W x alone.  ``transpose`` reads weights stored as (d, C).  A
     separate bias file must have one number per class.  ``-`` reads JSON

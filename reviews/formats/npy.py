@@ -57,7 +57,7 @@ _NOT_REAL = {"b1": "bool", "c8": "complex", "c16": "complex", "c32": "complex",
              "f12": "long double (x87 80-bit extended in 12 bytes)"}
 
 
-class _Header:
+class _NpyHeader:
     """The header of a .npy file: a dict of 'descr' (a string),
     'fortran_order' (True or False) and 'shape' (a tuple of non-negative
     integers), nothing else.  ``offset`` is the header's place in the file,
@@ -159,7 +159,7 @@ def _read_header(handle, where, objects=False, strings=False):
     if len(text) < length:
         raise InputError("%s: the .npy header has %d bytes, past the end of the file"
                          % (where, length))
-    header = _Header(text.decode("latin-1"), 8 + width, where)
+    header = _NpyHeader(text.decode("latin-1"), 8 + width, where)
     order, kind = header.descr[:1], header.descr[1:]
     if objects and kind == _OBJECTS:
         return header, _OBJECTS, False, 8 + width + length

@@ -181,7 +181,7 @@ def _globals(size):
     return allowed
 
 
-class _Unpickler(StandInUnpickler):
+class _ArrayUnpickler(StandInUnpickler):
     """The stand-ins' unpickler: numpy pickles name no persistent ids."""
 
     def persistent_load(self, pid):
@@ -283,7 +283,7 @@ def _pickled_arrays(data, where):
     message)."""
     allowed = _globals(len(data))
     screen(data, where, allowed, _refusal)
-    unpickler = _Unpickler(data, where, allowed, _refusal)
+    unpickler = _ArrayUnpickler(data, where, allowed, _refusal)
     loaded = unpickler.load_screened("a pickle of numpy arrays")
     left = unpickler.left()
     if left:

@@ -137,7 +137,7 @@ def _refusal(where, module, name):
     return InputError("%s: refusing to run code named by the file: %s" % (where, shown))
 
 
-class _Unpickler(StandInUnpickler):
+class _TorchUnpickler(StandInUnpickler):
     """An unpickler that builds only the stand-ins, storages by their
     persistent ids: any other global is refused."""
 
@@ -165,7 +165,7 @@ def _state_dict(data, where):
         data, where = data
     else:
         screen(data, where, _GLOBALS, _refusal)
-    unpickler = _Unpickler(data, where)
+    unpickler = _TorchUnpickler(data, where)
     loaded = unpickler.load_screened("a state dict")
     if isinstance(loaded, dict) and not any(isinstance(v, _Tensor) for v in loaded.values()):
         # A training checkpoint keeps the weights under one key.
@@ -318,7 +318,7 @@ def _load(pickle_and_where):
     """A small pickle (a number, a dict, a list) run with the stand-ins only."""
     data, where = pickle_and_where
     try:
-        return _Unpickler(data, where).load()
+        return _TorchUnpickler(data, where).load()
     except InputError:
         raise
     except Exception as error:   # only the stand-ins ran: any failure is the file's

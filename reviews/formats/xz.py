@@ -30,7 +30,7 @@ MAX_XZ_BYTES = 2 ** 30
 # float weights barely compress, zeros a thousandfold.
 MAX_XZ_RATIO = 64
 _SMALL = 2 ** 20
-# The name an .npy's one array has in messages (as reviews.formats.checkpoint's).
+# The name an .npy's one array has in messages (as reviews.formats.folders's).
 _UNNAMED = "the array"
 
 

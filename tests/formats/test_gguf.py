@@ -369,7 +369,7 @@ class TestHostile(unittest.TestCase):
     def test_counts_that_cannot_fit_are_refused_before_reading(self):
         self.assertRefused(_file(counts=(2 ** 64 - 1, 0)), "m.gguf, byte 8: the header counts"
                            " 18446744073709551615 tensors, past the limit of 65,536")
-        with mock.patch.object(gguf._Header, "value", side_effect=AssertionError("read")):
+        with mock.patch.object(gguf._GGUFHeader, "value", side_effect=AssertionError("read")):
             self.assertRefused(_file(counts=(0, 2 ** 60)), "m.gguf, byte 24: the header's 0"
                                " tensors and 1152921504606846976 key-values (at least 24 and 13"
                                " bytes each) needs"

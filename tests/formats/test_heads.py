@@ -1,5 +1,5 @@
 """Tests of the output layer and its bias found by name in model folders
-of many architectures (reviews.formats.checkpoint), tied and untied.
+of many architectures (reviews.formats.folders), tied and untied.
 
 The folders are written here with the standard library: the tensor names
 and config.json keys are those transformers gives each architecture, the

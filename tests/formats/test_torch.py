@@ -203,7 +203,7 @@ class TestHostile(FileTestCase):
                   + text("open(%r, 'w').close()" % self.target) + TUPLE + REDUCE + STOP)
         with self.assertRaisesRegex(InputError, "refusing to run code named by the file:"
                                                 " builtins.exec"):
-            torch_format._Unpickler(pickle, "x").load()
+            torch_format._TorchUnpickler(pickle, "x").load()
         self.assertFalse(os.path.exists(self.target))
 
     def test_eval_inside_nested_containers(self):

@@ -18,8 +18,8 @@ opened only for the tensors used.
 
     ARRAY_READERS   the readers of array files, by kind (reader_kind)
     reader_kind     the key of a file's reader: its extension, or "model" for a spaCy model
-    Checkpoint      a model's named tensors across its files
-    choose_layer    (weights Array, bias Array or None) of a Checkpoint
+    Model      a model's named tensors across its files
+    choose_layer    (weights Array, bias Array or None) of a Model
     choose_array    one Array by name, or the only one of some dimensions
     bias_like       the arrays of one value per class beside the weights
     sibling_bias    the name of the bias beside weights by the usual pairs of names
@@ -51,7 +51,7 @@ from reviews.formats.torch import torch_arrays
 from reviews.formats.vocab import class_tokens
 from reviews.formats.xz import xz_arrays
 
-__all__ = ["ARRAY_READERS", "reader_kind", "Checkpoint", "choose_layer", "choose_array", "bias_like",
+__all__ = ["ARRAY_READERS", "reader_kind", "Model", "choose_layer", "choose_array", "bias_like",
            "sibling_bias", "model_files", "folder_config"]
 
 # A spaCy pipeline component's folder keeps its weights in this file.
@@ -205,7 +205,7 @@ def bias_like(arrays, weights, classes):
             and tuple(a.shape) in _per_class(classes)]
 
 
-def _found_bias(arrays, weights, classes, checkpoint, note):
+def _found_bias(arrays, weights, classes, model, note):
     """The only array of one value per class beside the weights (or several
     that hold the same values), as a model file keeps a head's bias (said in
     a note); None if there is none (also said); InputError listing them if
@@ -214,10 +214,10 @@ def _found_bias(arrays, weights, classes, checkpoint, note):
     # Equal copies are one bias (ALBERT keeps predictions.bias and its copy
     # predictions.decoder.bias): dropping both would check a layer with none.
     copies = len(candidates) > 1 and _equal_values(candidates)
-    path = checkpoint.file_of(weights.name)
+    path = model.file_of(weights.name)
     if len(candidates) == 1 or copies:
         note("%s: array %s %s (one value per class) is read as the bias%s; %s"
-             % (checkpoint.file_of(candidates[0].name), excerpt(candidates[0].name),
+             % (model.file_of(candidates[0].name), excerpt(candidates[0].name),
                 shown_shape(candidates[0].shape),
                 ", the same values as %s" % ", ".join(excerpt(a.name) for a in candidates[1:])
                 if copies else "", _OTHER_BIAS))
@@ -285,7 +285,7 @@ def model_files(path):
         return ()   # the reader names what is wrong with the folder
 
 
-class Checkpoint:
+class Model:
     """A model's named tensors across its files.
 
     ``path`` is a folder (its config.json, if any, and its weights: the
@@ -440,13 +440,13 @@ def _head_part(config):
     return config, ""
 
 
-def _weights_name(checkpoint, config, prefix, note):
+def _weights_name(model, config, prefix, note):
     """The output layer's name, chosen from the usual names (under
     ``prefix``, with a note), or None if no usual name is there."""
-    names = set(checkpoint.names)
+    names = set(model.names)
     heads = [prefix + n for n in _HEADS if prefix + n in names]
     embeddings = [prefix + n for n in _EMBEDDINGS if prefix + n in names]
-    where = checkpoint.path
+    where = model.path
     if len(heads) > 1:
         raise InputError("%s has %d output layers; name one with %s: %s"
                          % (where, len(heads), WEIGHTS_OPTION, ", ".join(map(excerpt, heads))))
@@ -468,10 +468,10 @@ def _weights_name(checkpoint, config, prefix, note):
     return None
 
 
-def _matrices(checkpoint):
-    """': ' and the arrays of the checkpoint's files (every shard's),
+def _matrices(model):
+    """': ' and the arrays of the model's files (every shard's),
     matrices first, largest first, for a refusal that lists candidates."""
-    return ": " + listing(_likely(checkpoint.all_arrays(), 2))
+    return ": " + listing(_likely(model.all_arrays(), 2))
 
 
 def _monotone_notes(config, where, note):
@@ -500,8 +500,8 @@ def _monotone_notes(config, where, note):
              " holds for the scaled logits too" % (where, describe_json(config["model_type"])))
 
 
-def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=True):
-    """(weights Array, bias Array or None) of ``checkpoint``.
+def choose_layer(model, tensor, bias_tensor, classes_of, note, find_bias=True):
+    """(weights Array, bias Array or None) of ``model``.
 
     ``tensor`` and ``bias_tensor`` name them; unnamed, the weights are the
     output layer found by name, else the only 2-D array, and the bias (if
@@ -510,76 +510,76 @@ def choose_layer(checkpoint, tensor, bias_tensor, classes_of, note, find_bias=Tr
     number of classes of a weights array; ``note`` is called with a line for
     each choice the user did not make.
     """
-    shipped = checkpoint.shipped
+    shipped = model.shipped
     if shipped is not None:
-        return _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note,
+        return _shipped_layer(model, shipped, tensor, bias_tensor, classes_of, note,
                               find_bias)
-    config, prefix = _head_part(checkpoint.config)
-    weights = concatenated_head(checkpoint, config, tensor, note)
+    config, prefix = _head_part(model.config)
+    weights = concatenated_head(model, config, tensor, note)
     labels = classifier_labels(config) if tensor is None and weights is None else None
     if labels is not None:
         # A classifier's head is its classification layer, not the word
         # embedding its name lookup would find; its classes are its labels.
-        tensor = classifier_head(checkpoint, labels[0], note)
-        checkpoint.labels = labels[1]
-    if weights is None and tensor is None and not checkpoint.sharded:
+        tensor = classifier_head(model, labels[0], note)
+        model.labels = labels[1]
+    if weights is None and tensor is None and not model.sharded:
         # A file with one layer in it needs no names.
-        only = _candidates(checkpoint.arrays_beside(None), 2, bias_tensor)
+        only = _candidates(model.arrays_beside(None), 2, bias_tensor)
         weights = only[0] if len(only) == 1 else None
         # Unless config.json unties the head from the input embedding: then
         # a lone embedding is not the head, and the lookup by name says so.
         if (weights is not None and weights.name in _EMBEDDINGS
-                and _tied(config, checkpoint.path) is None):
+                and _tied(config, model.path) is None):
             weights = None
     if weights is None and tensor is None:
         if prefix:
             note("%s: config.json names a composite model (%s): its output layer is its"
                  " decoder's, found by the decoder's config (model_type %s) among the arrays"
                  " whose names start with %r" % (
-                     checkpoint.path, describe_json(checkpoint.config["model_type"]),
+                     model.path, describe_json(model.config["model_type"]),
                      describe_json(config.get("model_type")), prefix))
-        tensor = _weights_name(checkpoint, config, prefix, note)
+        tensor = _weights_name(model, config, prefix, note)
         if tensor is None and config is not None:
-            tensor = head_by_rows(checkpoint, config, _tied(config, checkpoint.path) is None,
+            tensor = head_by_rows(model, config, _tied(config, model.path) is None,
                                   note, prefix)
-        if tensor is None and _tied(config, checkpoint.path) is None:
+        if tensor is None and _tied(config, model.path) is None:
             raise InputError("%s: config.json has tie_word_embeddings = false%s, and no array has"
                              " an output layer's usual name (%s); name the output layer with"
-                             " %s%s" % (checkpoint.path, " for its decoder" if prefix else "",
+                             " %s%s" % (model.path, " for its decoder" if prefix else "",
                                         ", ".join(prefix + n for n in _HEADS), WEIGHTS_OPTION,
-                                        _matrices(checkpoint)))
-        if tensor is None and not checkpoint.sharded:
-            tensor = _paired_head(checkpoint, classes_of, note)
-        if tensor is None and not checkpoint.sharded:
-            weights = choose_array(checkpoint.arrays_beside(None), None, checkpoint.weights_path,
+                                        _matrices(model)))
+        if tensor is None and not model.sharded:
+            tensor = _paired_head(model, classes_of, note)
+        if tensor is None and not model.sharded:
+            weights = choose_array(model.arrays_beside(None), None, model.weights_path,
                                    2, "weights", WEIGHTS_OPTION, bias_tensor)
         elif tensor is None:
             raise InputError("%s: no output layer under a usual name (%s) nor a matrix of"
                              " config.json's vocab_size rows; name the weights with %s%s"
-                             % (checkpoint.path, ", ".join(_HEADS + _EMBEDDINGS[:3]),
-                                WEIGHTS_OPTION, _matrices(checkpoint)))
+                             % (model.path, ", ".join(_HEADS + _EMBEDDINGS[:3]),
+                                WEIGHTS_OPTION, _matrices(model)))
     if weights is None:
-        weights = checkpoint.array(tensor, "weights", WEIGHTS_OPTION)
-    _monotone_notes(config, checkpoint.path, note)
+        weights = model.array(tensor, "weights", WEIGHTS_OPTION)
+    _monotone_notes(config, model.path, note)
     if bias_tensor is None and not find_bias:
         return weights, None
     classes = classes_of(weights)
     if bias_tensor is not None:
-        bias = checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
+        bias = model.array(bias_tensor, "bias", BIAS_OPTION)
     else:
-        bias = _named_bias(checkpoint, weights, classes, prefix, note)
+        bias = _named_bias(model, weights, classes, prefix, note)
         if bias is None:
-            return weights, _found_bias(_beside_and_heads(checkpoint, weights), weights,
-                                        classes, checkpoint, note)
-    for other in bias_like(checkpoint.arrays_beside(weights.name), weights, classes):
+            return weights, _found_bias(_beside_and_heads(model, weights), weights,
+                                        classes, model, note)
+    for other in bias_like(model.arrays_beside(weights.name), weights, classes):
         if other.name != bias.name:
             note("%s: array %s %s (one value per class) is not read: the bias is %s"
-                 % (checkpoint.file_of(weights.name), excerpt(other.name),
+                 % (model.file_of(weights.name), excerpt(other.name),
                     shown_shape(other.shape), excerpt(bias.name)))
     return weights, bias
 
 
-def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, find_bias):
+def _shipped_layer(model, shipped, tensor, bias_tensor, classes_of, note, find_bias):
     """choose_layer's answer for a file that names its output layer: that
     layer and its own bias (none if the file's graph adds none), unless
     the user names others (weights named by the user keep the bias beside
@@ -591,44 +591,44 @@ def _shipped_layer(checkpoint, shipped, tensor, bias_tensor, classes_of, note, f
         if head is None:
             if shipped.refusal is not None:
                 raise shipped.refusal
-            if not checkpoint.all_arrays():
+            if not model.all_arrays():
                 raise InputError("%s: no output layer found, and no array that could be one"
-                                 % checkpoint.path)
+                                 % model.path)
             raise InputError("%s: the file names no output layer (the rule is in"
                              " docs/check-layer.md); name one with %s%s"
-                             % (checkpoint.path, WEIGHTS_OPTION, _matrices(checkpoint)))
-        note("%s: %s" % (checkpoint.path, head.why))
+                             % (model.path, WEIGHTS_OPTION, _matrices(model)))
+        note("%s: %s" % (model.path, head.why))
         tensor = head.weights
-    weights = checkpoint.array(tensor, "weights", WEIGHTS_OPTION)
+    weights = model.array(tensor, "weights", WEIGHTS_OPTION)
     classes = classes_of(weights)
     if bias_tensor is not None:
-        bias = checkpoint.array(bias_tensor, "bias", BIAS_OPTION)
+        bias = model.array(bias_tensor, "bias", BIAS_OPTION)
     elif not find_bias:
         bias = None
     elif head is not None and tensor == head.weights:
         # The file's own head: its bias is the one its graph adds, if any.
-        bias = None if head.bias is None else checkpoint.array(head.bias, "bias", BIAS_OPTION)
+        bias = None if head.bias is None else model.array(head.bias, "bias", BIAS_OPTION)
         if named is not None and bias is not None:
             note("%s: array %s is read as the bias: the file's output layer adds it to %s; %s"
-                 % (checkpoint.path, excerpt(bias.name), excerpt(tensor), _OTHER_BIAS))
+                 % (model.path, excerpt(bias.name), excerpt(tensor), _OTHER_BIAS))
     else:
-        bias = _own_bias(checkpoint, weights, classes, note)
+        bias = _own_bias(model, weights, classes, note)
     if bias is not None and tuple(bias.shape) not in _per_class(classes):
         raise InputError("%s: array %s %s, the bias, does not have one value for each of the"
-                         " %d classes of %s" % (checkpoint.path, excerpt(bias.name),
+                         " %d classes of %s" % (model.path, excerpt(bias.name),
                                                 shown_shape(bias.shape), classes,
                                                 excerpt(weights.name)))
     if shipped.tokens is not None and (len(shipped.tokens) == classes
                                        or head is not None and tensor == head.weights):
-        checkpoint.labels = class_tokens(shipped.tokens, classes, checkpoint.path, note)
+        model.labels = class_tokens(shipped.tokens, classes, model.path, note)
     return weights, bias
 
 
-def _paired_head(checkpoint, classes_of, note):
+def _paired_head(model, classes_of, note):
     """The name of the only matrix with a bias beside it by name, of one
     value per class (g2p-en's fc_w and fc_b beside its GRU's weights), said
     in a note; None where there is not exactly one."""
-    arrays = checkpoint.arrays_beside(None)
+    arrays = model.arrays_beside(None)
     shapes = {array.name: tuple(array.shape) for array in arrays}
     paired = [array for array in arrays if len(array.shape) == 2
               and shapes.get(sibling_bias(array.name)) in _per_class(classes_of(array))]
@@ -636,27 +636,27 @@ def _paired_head(checkpoint, classes_of, note):
         return None
     note("%s: weights %s %s: no array has an output layer's usual name, and this is the only"
          " matrix with a bias beside it by name, of one value per class"
-         % (checkpoint.path, excerpt(paired[0].name), shown_shape(paired[0].shape)))
+         % (model.path, excerpt(paired[0].name), shown_shape(paired[0].shape)))
     return paired[0].name
 
 
-def _beside_and_heads(checkpoint, weights):
+def _beside_and_heads(model, weights):
     """The arrays of the weights' file, and in other shards those whose name
     says they may be a head's bias (ALBERT's predictions.bias, ModernBERT's
     decoder.bias): a sharded model keeps its head's bias where it falls."""
-    arrays = list(checkpoint.arrays_beside(weights.name))
-    if checkpoint.sharded:
-        own = checkpoint.file_of(weights.name)
-        for name in checkpoint.names:
+    arrays = list(model.arrays_beside(weights.name))
+    if model.sharded:
+        own = model.file_of(weights.name)
+        for name in model.names:
             words = name.split(".")
-            if (words[-1] == "bias" and checkpoint.file_of(name) != own
+            if (words[-1] == "bias" and model.file_of(name) != own
                     and any(word in _HEAD_WORDS for word in words[:-1])
                     and not any(word.isdigit() for word in words)):
-                arrays.append(checkpoint.array(name, "bias", BIAS_OPTION))
+                arrays.append(model.array(name, "bias", BIAS_OPTION))
     return arrays
 
 
-def _named_bias(checkpoint, weights, classes, prefix, note):
+def _named_bias(model, weights, classes, prefix, note):
     """The bias of ``weights`` by name (said in a note), or None.
 
     Weights ``X.weight`` are a Linear layer's, whose bias is ``X.bias`` (and
@@ -666,12 +666,12 @@ def _named_bias(checkpoint, weights, classes, prefix, note):
     their usual names; several that differ are an error listing them (which
     is added is the model's code's to say).
     """
-    names = set(checkpoint.names)
-    where = checkpoint.path
-    own = _own_bias(checkpoint, weights, classes, note)
+    names = set(model.names)
+    where = model.path
+    own = _own_bias(model, weights, classes, note)
     if own is not None:
         return own
-    named = [checkpoint.array(prefix + name, "bias", BIAS_OPTION) for name in _BIASES
+    named = [model.array(prefix + name, "bias", BIAS_OPTION) for name in _BIASES
              if prefix + name in names]
     for other in named:
         if tuple(other.shape) not in _per_class(classes):
@@ -691,20 +691,20 @@ def _named_bias(checkpoint, weights, classes, prefix, note):
     return named[0]
 
 
-def _own_bias(checkpoint, weights, classes, note):
+def _own_bias(model, weights, classes, note):
     """The bias beside ``weights`` by the pair of their names (said in a
     note), or None; InputError if it has not one value per class."""
     own = sibling_bias(weights.name)
-    if own is None or own not in set(checkpoint.names):
+    if own is None or own not in set(model.names):
         return None
-    bias = checkpoint.array(own, "bias", BIAS_OPTION)
+    bias = model.array(own, "bias", BIAS_OPTION)
     if tuple(bias.shape) not in _per_class(classes):
         raise InputError("%s: array %s %s, the bias of %s by its name, does not have one"
                          " value for each of its %d classes (stored as (d, C)? then read"
-                         " it transposed)" % (checkpoint.path, excerpt(own),
+                         " it transposed)" % (model.path, excerpt(own),
                                               shown_shape(bias.shape), excerpt(weights.name),
                                               classes))
     note("%s: array %s %s is read as the bias (the bias of %s by its name); %s"
-         % (checkpoint.path, excerpt(own), shown_shape(bias.shape), excerpt(weights.name),
+         % (model.path, excerpt(own), shown_shape(bias.shape), excerpt(weights.name),
             _OTHER_BIAS))
     return bias

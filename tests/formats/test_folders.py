@@ -1,4 +1,4 @@
-"""Tests of reviews.formats.checkpoint: model folders as hubs ship them
+"""Tests of reviews.formats.folders: model folders as hubs ship them
 (the fixtures of tests/data/models, written by the real torch and
 transformers), shards, and the output layer and its bias chosen by name.
 
@@ -11,7 +11,7 @@ import shutil
 
 from reviews.argmax.check import check_layer
 from reviews.errors import InputError
-from reviews.formats.checkpoint import model_files
+from reviews.formats.folders import model_files
 from reviews.formats.layers import Tensor, read_model
 from tests.support.models import ExactLayer, model, rows, safetensors_tensor
 from tests.support.arrays import raw, safetensors_bytes
