@@ -122,14 +122,20 @@ class NormedLayer:
         return [v - mean for v in x]
 
     def _inside(self, z):
-        return sum(v * v for v in z) < self.dim
+        witness = Witness.of(z)
+        return dot(witness.numerators, witness.numerators) < self.dim * witness.denominator ** 2
 
     def _into_ball(self, z):
-        """A positive multiple of z inside the ball."""
-        scale = Fraction(1)
-        while not self._inside([v * scale for v in z]):
-            scale /= 2
-        return [v * scale for v in z]
+        """z times the largest power of 1/2 that puts it inside the ball
+        (found from bit lengths, in integers)."""
+        witness = Witness.of(z)
+        square, limit = dot(witness.numerators, witness.numerators), self.dim * witness.denominator ** 2
+        halvings = max(0, (square.bit_length() - limit.bit_length()) // 2)
+        while square >= limit << 2 * halvings:
+            halvings += 1
+        while halvings and square < limit << 2 * (halvings - 1):
+            halvings -= 1
+        return [v / (1 << halvings) for v in z]
 
     def _between(self, n, nearest, strict):
         """A point of the segment from ``nearest`` (in the ball, where class n
