@@ -140,16 +140,23 @@ class NormedLayer:
     def _between(self, n, nearest, strict):
         """A point of the segment from ``nearest`` (in the ball, where class n
         ties or wins) towards ``strict`` (where it wins strictly) inside the
-        ball, where it wins strictly: every point but ``nearest`` does."""
-        step = Fraction(1)
-        while True:
-            step /= 2
-            z = [a + step * (b - a) for a, b in zip(nearest, strict)]
-            if self._inside(z):
-                if not self._beaten(n, z):
-                    return z
-                raise InputError("class %d: the point found on the norm's ball does not win;"
-                                 " no certificate" % self.kept[n])
+        ball, where it wins strictly: every point but ``nearest`` does.
+
+        With a = nearest, v = strict - a, p = a . v and q = |v|^2, the point
+        a + t v has |.|^2 = |a|^2 + 2 t p + t^2 q < d for every t <= 1 with
+        t (2 |p| + q) < d - |a|^2: t is the largest power of 1/2 below that
+        bound, found from bit lengths, and checked."""
+        direction = [b - a for a, b in zip(nearest, strict)]
+        gap = self.dim - sum(a * a for a in nearest)
+        slope = 2 * abs(sum(a * v for a, v in zip(nearest, direction))) + sum(
+            v * v for v in direction)
+        bound = gap / slope if slope else Fraction(1)
+        halvings = max(1, bound.denominator.bit_length() - bound.numerator.bit_length() + 1)
+        z = [a + v / (1 << halvings) for a, v in zip(nearest, direction)]
+        if not self._inside(z) or self._beaten(n, z):
+            raise InputError("class %d: the point found on the norm's ball does not win;"
+                             " no certificate" % self.kept[n])
+        return z
 
     def _beaten(self, n, z):
         """Whether some rival's logit is at least class n's at z, exactly."""
