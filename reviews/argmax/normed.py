@@ -42,6 +42,7 @@ an RMSNorm), both in the original layer's numbers.
 """
 
 import itertools
+import math
 from fractions import Fraction
 
 from reviews.argmax.kernels.layer_input import integer_layer
@@ -197,8 +198,10 @@ def _moved(rows, biases, norm, dim):
 
 class _Nearest:
     """The dual method of Goldfarb and Idnani for the point nearest the
-    origin where class n beats every rival (a_j . z + c_j >= 0), in exact
-    rationals, stopping at a certificate as soon as |z|^2 >= d."""
+    origin where class n beats every rival (a_j . z + c_j >= 0), stopping
+    at a certificate as soon as |z|^2 >= d.  It is walked first in floats,
+    whose tight rivals at the end are solved for exactly and checked; where
+    that fails, in exact rationals, which always ends."""
 
     def __init__(self, layer, n):
         self.layer, self.n = layer, n
@@ -208,8 +211,11 @@ class _Nearest:
     def normal(self, m):
         return [a - b for a, b in zip(self.own, self.layer.rows[m])]
 
-    def slacks(self, z):
-        """(rival, a_j . z + c_j) of the most violated rival at z, or None."""
+    def offset(self, m):
+        return self.own_bias - self.layer.biases[m]
+
+    def worst(self, z):
+        """The most violated rival at z (exact), or None."""
         witness = Witness.of(z)
         numerators, q = witness.numerators, witness.denominator
         own = dot(self.own, numerators) + self.own_bias * q
@@ -218,73 +224,50 @@ class _Nearest:
             slack = own - dot(self.layer.rows[m], numerators) - self.layer.biases[m] * q
             if slack < value:
                 worst, value = m, slack
-        return None if worst is None else (worst, Fraction(value, q))
-
-    def slack(self, m, z):
-        return sum(a * v for a, v in zip(self.normal(m), z)) + self.own_bias - \
-            self.layer.biases[m]
+        return worst
 
     def found(self):
         """(z*, None) with z* nearest the origin where class n ties or beats
         every rival, inside the ball; or (None, terms), terms proving that
         it never wins on the ball, in the moved layer's positions."""
-        dim = self.layer.dim
-        z = [Fraction(0)] * dim
-        active, mu = [], {}
-        while True:
-            worst = self.slacks(z)
-            if worst is None:
-                return z, None
-            p, _ = worst
-            normal = self.normal(p)
-            added = Fraction(0)
-            while True:
-                normals = [self.normal(k) for k in active]
-                r = self._multipliers(normals, normal)
-                step = [a - sum(rk * nk[q] for rk, nk in zip(r, normals))
-                        for q, a in enumerate(normal)]
-                partial, drop = None, None
-                for k, rk in zip(active, r):
-                    if rk > 0 and (partial is None or mu[k] / rk < partial):
-                        partial, drop = mu[k] / rk, k
-                full = None
-                if any(step):
-                    full = -self.slack(p, z) / sum(a * b for a, b in zip(step, normal))
-                if full is None and partial is None:
-                    raise InputError("class %d: no point of R^d beats every rival; no"
-                                     " certificate" % self.layer.kept[self.n])
-                t = full if partial is None or (full is not None and full <= partial) else partial
-                for k, rk in zip(active, r):
-                    mu[k] -= t * rk
-                added += t
-                if full is not None:
-                    z = [v + t * s for v, s in zip(z, step)]
-                if t == full:
-                    active.append(p)
-                    mu[p] = added
-                    break
-                active.remove(drop)
-                del mu[drop]
-            if sum(v * v for v in z) >= dim:
-                return None, self._terms(active, mu)
+        floats = _FloatWalk(self)
+        try:
+            active = _walk(floats)[0]
+        except (ArithmeticError, _Stuck):
+            active = None
+        answer = active is not None and self._from_tight(active)
+        if answer:
+            return answer
+        active, mu, z = _walk(_ExactWalk(self))
+        if z is not None:
+            return z, None
+        return None, self._terms(active, mu)
 
-    @staticmethod
-    def _multipliers(normals, normal):
-        """r with sum_k r_k normals[k] the projection of ``normal`` on their span."""
-        if not normals:
-            return []
-        gram = [[sum(a * b for a, b in zip(u, v)) for u in normals] for v in normals]
-        right = [sum(a * b for a, b in zip(u, normal)) for u in normals]
-        solved = solve_square(gram, right)
-        if solved is None:
-            raise InputError("the tight rivals' normals are dependent; no certificate")
-        return solved
+    def _from_tight(self, active):
+        """The answer of the rivals ``active`` held tight, solved exactly,
+        if it checks: z* = sum_k mu_k a_k with a_k . z* + c_k = 0, mu >= 0,
+        and either |z*|^2 >= d (a certificate) or every rival satisfied."""
+        normals = [self.normal(k) for k in active]
+        mu = _ExactWalk.solve(normals, [-self.offset(k) for k in active])
+        if mu is None or any(v < 0 for v in mu):
+            return None
+        z = [sum(v * a[q] for v, a in zip(mu, normals)) for q in range(self.layer.dim)]
+        if sum(v * v for v in z) >= self.layer.dim:
+            terms = self._combination(dict(zip(active, mu)))
+            return terms and (None, terms)
+        return None if self.worst(z) is not None else (z, None)
+
+    def _combination(self, mu):
+        """lam = mu / sum mu over the tight rivals, if it certifies; else None."""
+        total = sum(mu.values())
+        if not total:
+            return None
+        terms = tuple(sorted((k, v / total) for k, v in mu.items() if v))
+        return terms if self._certifies(terms) else None
 
     def _terms(self, active, mu):
-        """The combination lam = mu / sum mu over the tight rivals, checked."""
-        total = sum(mu.values())
-        terms = tuple(sorted((k, mu[k] / total) for k in active if mu[k]))
-        if not self._certifies(terms):
+        terms = self._combination(mu)
+        if terms is None:
             raise InputError("class %d: the combination found on the norm's ball does not"
                              " hold; no certificate" % self.layer.kept[self.n])
         return terms
@@ -297,5 +280,138 @@ class _Nearest:
         for m, weight in terms:
             for q, a in enumerate(self.normal(m)):
                 u[q] += weight * a
-            c += weight * (self.own_bias - self.layer.biases[m])
+            c += weight * self.offset(m)
         return c <= 0 and c * c >= self.layer.dim * sum(v * v for v in u)
+
+
+class _Stuck(Exception):
+    """The float walk went on past its steps, or its normals were dependent."""
+
+
+def _walk(numbers):
+    """(active rivals, their multipliers, z or None): Goldfarb and Idnani's
+    dual method in ``numbers`` (_ExactWalk or _FloatWalk): z is the nearest
+    point where class n ties or beats every rival, inside the ball, or
+    None where the tight rivals' multipliers certify that it is outside."""
+    dim = numbers.dim
+    z = [numbers.zero] * dim
+    active, mu = [], {}
+    while True:
+        p = numbers.worst(z)
+        if p is None:
+            return active, mu, z
+        normal = numbers.normal(p)
+        added = numbers.zero
+        while True:
+            normals = [numbers.normal(k) for k in active]
+            r = numbers.solve(normals, [_dot(u, normal) for u in normals]) if normals else []
+            if r is None:
+                raise InputError("the tight rivals' normals are dependent; no certificate")
+            step = [a - sum(rk * nk[q] for rk, nk in zip(r, normals))
+                    for q, a in enumerate(normal)]
+            partial, drop = None, None
+            for k, rk in zip(active, r):
+                if rk > numbers.tiny and (partial is None or mu[k] / rk < partial):
+                    partial, drop = mu[k] / rk, k
+            full = None
+            length = _dot(step, normal)
+            if length > numbers.tiny:
+                full = -(_dot(normal, z) + numbers.offset(p)) / length
+            if full is None and partial is None:
+                raise InputError("class %d: no point of R^d beats every rival; no certificate"
+                                 % numbers.index)
+            t = full if partial is None or (full is not None and full <= partial) else partial
+            for k, rk in zip(active, r):
+                mu[k] -= t * rk
+            added += t
+            if full is not None:
+                z = [v + t * s for v, s in zip(z, step)]
+            if t == full:
+                active.append(p)
+                mu[p] = added
+                break
+            active.remove(drop)
+            del mu[drop]
+        if _dot(z, z) >= dim:
+            return active, mu, None
+
+
+def _dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+class _ExactWalk:
+    """The walk's numbers in exact rationals: it always ends."""
+
+    zero, tiny = Fraction(0), 0
+
+    def __init__(self, nearest):
+        self.nearest, self.dim = nearest, nearest.layer.dim
+        self.index = nearest.layer.kept[nearest.n]
+        self.normal, self.offset, self.worst = nearest.normal, nearest.offset, nearest.worst
+
+    @staticmethod
+    def solve(normals, right):
+        """r with Gram(normals) r = right, exactly, or None if singular."""
+        columns = [[_dot(u, v) for u in normals] for v in normals]
+        return solve_square(columns, right)
+
+
+class _FloatWalk:
+    """The walk's numbers in floats, the layer scaled by one power of two
+    to entries of at most 1: only a proposal of which rivals are tight,
+    checked exactly; it stops after a few steps a rival."""
+
+    zero, tiny = 0.0, 1e-12
+
+    def __init__(self, nearest):
+        layer = nearest.layer
+        self.dim, self.index = layer.dim, layer.kept[nearest.n]
+        bits = max(max(abs(v) for row in layer.rows for v in row).bit_length(),
+                   max(map(abs, layer.biases)).bit_length())
+        drop = max(0, bits - 60)
+
+        def scale(v):
+            return math.ldexp(float(v >> drop), drop - bits)
+        self.rows = [[scale(v) for v in row] for row in layer.rows]
+        self.biases = [scale(v) for v in layer.biases]
+        self.own, self.own_bias = self.rows[nearest.n], self.biases[nearest.n]
+        self.rivals = nearest.rivals
+        self.steps = 10 * len(self.rows) + 100
+
+    def normal(self, m):
+        return [a - b for a, b in zip(self.own, self.rows[m])]
+
+    def offset(self, m):
+        return self.own_bias - self.biases[m]
+
+    def worst(self, z):
+        self.steps -= 1
+        if self.steps < 0:
+            raise _Stuck
+        own = _dot(self.own, z) + self.own_bias
+        worst, value = None, -self.tiny
+        for m in self.rivals:
+            slack = own - _dot(self.rows[m], z) - self.biases[m]
+            if slack < value:
+                worst, value = m, slack
+        return worst
+
+    @staticmethod
+    def solve(normals, right):
+        """r with Gram(normals) r = right, by Gaussian elimination with
+        partial pivoting; _Stuck where the Gram matrix is near singular."""
+        size = len(normals)
+        rows = [[_dot(u, v) for v in normals] + [b] for u, b in zip(normals, right)]
+        for k in range(size):
+            pivot = max(range(k, size), key=lambda i: abs(rows[i][k]))
+            if abs(rows[pivot][k]) < 1e-300:
+                raise _Stuck
+            rows[k], rows[pivot] = rows[pivot], rows[k]
+            for i in range(k + 1, size):
+                factor = rows[i][k] / rows[k][k]
+                rows[i] = [a - factor * b for a, b in zip(rows[i], rows[k])]
+        solution = [0.0] * size
+        for k in reversed(range(size)):
+            solution[k] = (rows[k][size] - _dot(rows[k][k + 1:size], solution[k + 1:])) / rows[k][k]
+        return solution

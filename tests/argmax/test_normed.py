@@ -6,7 +6,9 @@ import math
 import random
 import unittest
 from fractions import Fraction as F
+from unittest import mock
 
+from reviews.argmax import normed
 from reviews.argmax.check import check_layer
 from reviews.argmax.certified import verify_all
 from reviews.argmax.question import LayerNorm, Question, RMSNorm
@@ -160,6 +162,17 @@ class TestGeneral(unittest.TestCase):
                     free = check_layer(weights, bias)
                     self.assertFalse(any(r.argmaxable and not f.argmaxable
                                          for r, f in zip(results, free)))
+
+    def test_the_exact_walk_alone_gives_the_same_verdicts(self):
+        # Where the float walk's tight rivals do not check, the exact walk decides.
+        weights, bias = _random_layer(random.Random(61), 14, 4)
+        norm = LayerNorm([1, 2, F(1, 2), 1], [0, 1, -1, F(1, 4)])
+        guided = check_layer(weights, bias, inputs=norm)
+        with mock.patch.object(normed._FloatWalk, "worst", side_effect=normed._Stuck):
+            exact = check_layer(weights, bias, inputs=norm)
+        self.assertEqual([r.argmaxable for r in exact], [r.argmaxable for r in guided])
+        self.assertTrue(all(verify_all(weights, bias, exact, inputs=norm)))
+        self.assertIn(False, [r.argmaxable for r in exact])
 
     def test_masked_classes_stay_masked(self):
         weights, bias = [[0, 0], [4, 0], [2, 0]], [0, -math.inf, 1]
