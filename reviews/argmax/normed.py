@@ -27,7 +27,10 @@ Class i is decided in three steps, each answer exact:
   ("A numerically stable dual method for solving strictly convex
   quadratic programs", Math. Programming 27, 1983; its objective here is
   |z|^2 / 2): it adds one violated rival at a time and keeps
-  z = sum_k mu_k a_k, mu >= 0, over the rivals it holds tight.  Once
+  z = sum_k mu_k a_k, mu >= 0, over the rivals it holds tight.  It is
+  walked in floats first, and the rivals tight at its end are solved for
+  exactly (z* = sum_k mu_k a_k with each of them tight) and checked; only
+  where they do not check is it walked again in rationals.  Once
   |z|^2 >= d with those tight, lam = mu / sum mu proves that i never wins
   on the open ball: c = -|z|^2 / sum mu <= 0 and c^2 >= d |P u|^2.  If it
   ends with every rival satisfied and |z*|^2 < d, a point between z* and
