@@ -211,6 +211,8 @@ def _found_bias(arrays, weights, classes, model, note):
     a note); None if there is none (also said); InputError listing them if
     several differ."""
     candidates = bias_like(arrays, weights, classes)
+    owned = [a for a in candidates if _another_layers(a, arrays, weights)]
+    candidates = [a for a in candidates if a not in owned]
     # Equal copies are one bias (ALBERT keeps predictions.bias and its copy
     # predictions.decoder.bias): dropping both would check a layer with none.
     copies = len(candidates) > 1 and _equal_values(candidates)
@@ -227,10 +229,29 @@ def _found_bias(arrays, weights, classes, model, note):
         raise InputError("%s: %d arrays of one value per class differ, and any could be the"
                          " head's bias: %s; name it with %s"
                          % (path, len(candidates), listing(candidates), BIAS_OPTION))
-    if others:
+    if owned:
+        note("%s: no bias read: %s, of one value per class, %s its own layer's (the .weight"
+             " beside it is not the head)" % (path, listing(owned),
+                                               "is" if len(owned) == 1 else "are each"))
+    elif others:
         note("%s: no bias read: no array has one value for each of the %d classes (%s)"
              % (path, classes, listing(others)))
     return None
+
+
+def _another_layers(array, arrays, weights):
+    """Whether ``array`` is X.bias beside an X.weight that is not the head
+    (other values than its weights): another layer's own bias, of as many
+    values as the head has classes only by chance (GPT-2's attention,
+    C = 3 d).  A copy of the head keeps its bias (ALBERT's
+    predictions.decoder)."""
+    if not array.name.endswith(".bias"):
+        return False
+    name = array.name[:-len("bias")] + "weight"
+    sibling = next((a for a in arrays if a.name == name), None)
+    if sibling is None or sibling.name == weights.name:
+        return False
+    return not _equal_values([sibling, weights])
 
 
 def _equal_values(arrays):

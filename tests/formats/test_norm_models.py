@@ -98,6 +98,18 @@ class TestNormFolders(unittest.TestCase):
                                                     inputs=layer.norm),
                                  check_layer(layer.weights, layer.bias))
 
+    def test_another_layer_s_bias_of_as_many_values_is_not_the_head_s(self):
+        # 24 classes = 3 d: GPT-2's c_attn.bias and BLOOM's query_key_value.bias
+        # have one value per class, beside their own .weight.
+        for name in ("gpt2", "bloom"):
+            notes = []
+            with self.subTest(name=name):
+                layer = read_model(model("norms", name), note=notes.append)
+                self.assertIsNone(layer.bias)
+                self.assertTrue(any("is its own layer's (the .weight beside it is not the head)"
+                                    in line for line in notes), notes)
+        self.assertEqual(self.checked["bert-mlm"][0].bias_tensor.name, "cls.predictions.bias")
+
     def test_each_folder_names_its_final_norm(self):
         for name, (_, _, norm, layernorm, plus_one) in FOLDERS.items():
             with self.subTest(name=name):
