@@ -107,9 +107,10 @@ def _is_head(name, heads):
 
 
 def _values(model, name, dim, what):
-    """The d exact values of the 1-D tensor ``name``."""
+    """The d exact values of the tensor ``name``: shape (d,), or (1, d) or
+    (d, 1) as some exporters keep a norm's vectors."""
     array = model.array(name, what, "--norm-weight or --norm-bias")
-    if len(array.shape) != 1 or array.shape[0] != dim:
+    if sorted(array.shape, reverse=True) not in ([dim], [dim, 1]):
         raise InputError("%s: %s has shape %s, not the head's d = %d values of a norm's %s"
                          % (model.file_of(name), excerpt(name), shown_shape(array.shape),
                             dim, what))

@@ -101,7 +101,8 @@ class TestNamedNorms(FileTestCase):
             ("head.bias", "F32", (3,), raw([0.0, 0.0, 1.0], "f")),
             ("norm.weight", "F32", (2,), raw(list(gains), "f")),
             ("norm.bias", "F32", (2,), raw(list(shifts), "f")),
-            ("wide.weight", "F32", (3,), raw([1.0, 1.0, 1.0], "f"))]))
+            ("wide.weight", "F32", (3,), raw([1.0, 1.0, 1.0], "f")),
+            ("row.weight", "F32", (1, 2), raw(list(gains), "f"))]))
 
     def test_a_file_s_norm_tensors_are_the_question(self):
         path = self.layer_file()
@@ -118,6 +119,14 @@ class TestNamedNorms(FileTestCase):
         weights = [[0, 0], [4, 0], [2, 0]]
         self.assertTrue(all(verify(weights, [0, 0, 1], r, inputs=norm)
                             for r in report.results))
+
+    def test_a_norm_vector_stored_as_one_row_is_read(self):
+        # Exporters keep a norm's weight as (1, d) (Magika's ONNX model).
+        path = self.layer_file()
+        _, out, _ = in_process("check-layer", path, "--tensor", "head.weight", "--bias-tensor",
+                               "head.bias", "--inputs", "rmsnorm", "--norm-weight", "row.weight",
+                               "--format", "json")
+        self.assertEqual(json.loads(out)["inputs"]["weight"], ["1", "2"])
 
     def test_bad_norm_options_are_one_line(self):
         path = self.layer_file()
