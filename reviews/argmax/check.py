@@ -18,8 +18,11 @@ one common denominator; a candidate x is checked against all C classes at
 once by a few big-integer products (the C logits, rounded to a few bits,
 packed into 2-byte fields of one integer, with a rigorous bound on the
 rounding: reviews.argmax.kernels.packed), and only the classes whose margin is within
-that bound are checked one by one in exact integers.  Candidates come
-from x = w_i and a few reflections; in 12 dimensions or more, then from
+that bound are checked one by one in exact integers.  In 32 dimensions
+or more, candidates come first from a few coordinates of w_i - mean
+(reviews.argmax.strategy.supports), x zero elsewhere, each checked in as
+many additions of the layer's packed columns (reviews.argmax.kernels.sparse);
+then from x = w_i and a few reflections; in 12 dimensions or more, then from
 the point nearest the origin of the hull of the rivals' constraints
 (Wolfe's algorithm, in floats: reviews.argmax.strategy.nearest), over the classes
 that beat the last candidate (Clarkson's idea), whose combination, where

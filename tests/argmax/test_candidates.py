@@ -110,9 +110,11 @@ class TestSharedDirection(unittest.TestCase):
 
 
 def _checks_per_class(weights):
-    """(check_layer's results, a Counter of the exact candidate checks per class)."""
+    """(check_layer's results, a Counter of the exact candidate checks per
+    class), the dense candidates alone (no sparse witness)."""
     with mock.patch("reviews.argmax.kernels.packed.Packed.beaten_by", autospec=True,
-                    side_effect=Packed.beaten_by) as check:
+                    side_effect=Packed.beaten_by) as check, \
+            mock.patch("reviews.argmax.strategy.decide._SPARSE_FROM", 1 << 30):
         results = check_layer(weights)
     return results, collections.Counter(call.args[1] for call in check.call_args_list)
 

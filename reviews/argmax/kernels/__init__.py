@@ -2,6 +2,8 @@
 
     layer_input     a layer's numbers validated and made exact integers
     packed          all logits at a candidate at once, exact in sign
+    sparse          all logits at a candidate of few nonzero coordinates,
+                    from the layer's columns packed, exact in sign
     witness         a witness input as integers over one denominator,
                     read as its Fractions
     norms           exact checks of margins against T times a norm

@@ -24,6 +24,7 @@ import itertools
 import math
 import numbers
 import operator
+import sys
 from fractions import Fraction
 
 from reviews.errors import InputError
@@ -95,6 +96,10 @@ def _weights(weights):
         # Decimals plainly within the size limit (number text as read: a
         # Fraction of each took 8 of the 16 s of an 8 MiB CSV of zeros);
         # everything else goes through the full check, entry by entry.
+        if _is_float_array(row) and _all_finite(row):
+            # An array of floats holds floats only: only its sum is read.
+            values.append(row)
+            continue
         kinds = set(map(type, row))
         if kinds == _FLOAT and math.isfinite(sum(row)):
             values.append(row)
@@ -124,7 +129,9 @@ def integer_layer(weights, bias):
     ([[5, 10]], [9], 10)
     """
     rows, biases = validated(weights, bias)
-    denominators = _denominators(rows, biases)
+    float_extremes = _large_float32_extremes(rows)
+    denominators = (_large_float32_denominators(rows, biases, float_extremes[0])
+                    if float_extremes else _denominators(rows, biases))
     common = common_denominator(Fraction(1, q) for q in denominators)
     factors = {q: common // q for q in denominators}
     # A float times a power of 2 is exact while it stays finite, and v * common
@@ -140,8 +147,9 @@ def integer_layer(weights, bias):
         return [n * factors[q] for n, q in map(_ratio, values)]
 
     biases = None if biases is None else scaled(biases)
-    if power is not None and _kept_as_floats(rows, power):
-        return FloatRows(rows, power), biases, common
+    if power is not None and _kept_as_floats(rows, power, float_extremes):
+        return FloatRows(rows, power, float_extremes=float_extremes and [
+            tuple(int(v * power) for v in float_extremes)]), biases, common
     return [scaled(row) for row in rows], biases, common
 
 
@@ -156,6 +164,72 @@ def _denominators(rows, biases):
     if values is None:
         values = itertools.chain.from_iterable(rows)
     return set(map(_second, map(_ratio, itertools.chain(values, biases or ()))))
+
+
+def _large_float32_extremes(rows):
+    """(the smallest nonzero magnitude, the largest) of a layer of
+    FLOAT_ROWS_ENTRIES entries or more in arrays of float32, read off
+    their bytes; None for any other layer."""
+    if len(rows) * len(rows[0]) < FLOAT_ROWS_ENTRIES or sys.byteorder != "little" or not all(
+            type(row) is array.array and row.typecode == "f" for row in rows):
+        return None
+    return _joined_all(map(_float_row_extremes, rows))
+
+
+def _large_float32_denominators(rows, biases, smallest):
+    """The set of one common denominator of rows of float32 whose smallest
+    nonzero magnitude is ``smallest``, and each bias's, read off their
+    bytes (about 10 times faster than a ratio or a set member per value on
+    a head of Llama-3's shape).
+
+    The denominator is a power of 2 large enough for every row, not always
+    the least: a float32 of biased exponent E >= 1 is M * 2**(E - 150), M an
+    integer of 24 bits whose bits below its lowest set one are zero (a
+    subnormal is M * 2**-149); E is at least the smallest magnitude's, and
+    the lowest byte of the mantissas with a set bit bounds M's zeros.
+
+    >>> rows = [array.array("f", [0.5, -0.25, 0.0, 3.0])]
+    >>> sorted(_large_float32_denominators(rows, [0.125], 0.25))
+    [8, 512]
+    """
+    bits = 0
+    for row in rows:
+        if bits == 23:
+            break
+        data, count = row.tobytes(), len(row)
+        bits = max(bits, 23 if data[0::4].count(0) != count else
+                   15 if data[1::4].count(0) != count else
+                   7 if data[2::4].translate(_LOW_SEVEN).count(0) != count else 0)
+    # smallest is in [2**(e - 1), 2**e): its biased exponent is e + 126.
+    exponent = max(0, 1 - math.frexp(smallest)[1] + bits) if smallest else 0
+    return {1 << exponent} | set(map(_second, map(_ratio, biases or ())))
+
+
+# A byte's low 7 bits (of a float32's top byte: its exponent's top 7), and
+# a byte with 0 made 255.
+_LOW_SEVEN = bytes(h & 0x7F for h in range(256))
+_ZERO_LAST = bytes([255]) + bytes(range(1, 256))
+
+
+def _is_float_array(row):
+    return type(row) is array.array and row.typecode in _FLOAT_CODES
+
+
+def _all_finite(row):
+    """Whether an array of floats holds no infinity or NaN: for float32,
+    whether no value has the top exponent's 7 high bits (most rows none),
+    else whether its sum is finite (a sum of finite floats may overflow:
+    then each value is asked).
+
+    >>> _all_finite(array.array("f", [1.0, 2.5])), _all_finite(array.array("f", [1.0, math.inf]))
+    (True, False)
+    >>> _all_finite(array.array("d", [1e308, 1e308]))
+    True
+    """
+    if row.typecode == "f" and sys.byteorder == "little":
+        tops = row.tobytes()[3::4].translate(_LOW_SEVEN)
+        return all(map(math.isfinite, (row[n] for n in _positions(tops, 0x7F))))
+    return math.isfinite(sum(row)) or all(map(math.isfinite, row))
 
 
 def _distinct_floats(rows):
@@ -174,13 +248,16 @@ def _distinct_floats(rows):
     return distinct
 
 
-def _kept_as_floats(rows, power):
-    """Whether a layer's rows are large, all floats, and finite times ``power``."""
+def _kept_as_floats(rows, power, float_extremes=None):
+    """Whether a layer's rows are large, all floats, and finite times
+    ``power`` (their extremes ``float_extremes``, if found)."""
     if len(rows) * len(rows[0]) < FLOAT_ROWS_ENTRIES:
         return False
-    if any(set(map(type, row)) != _FLOAT for row in rows):
+    if float_extremes is not None:
+        return math.isfinite(float_extremes[1] * power)
+    if any(not _is_float_array(row) and set(map(type, row)) != _FLOAT for row in rows):
         return False
-    return math.isfinite(max(max(map(abs, row)) for row in rows) * power)
+    return math.isfinite(max(max(max(row), -min(row)) for row in rows) * power)
 
 
 class FloatRows(collections.abc.Sequence):
@@ -200,13 +277,15 @@ class FloatRows(collections.abc.Sequence):
     ([12, 0, 8], [12, 0])
     """
 
-    __slots__ = ("floats", "power", "column", "digests", "_float_extremes")
+    __slots__ = ("floats", "power", "column", "digests", "_float_extremes", "_tables")
 
     def __init__(self, floats, power, column=None, digests=None, float_extremes=None):
         self.floats, self.power, self.column = floats, power, column
         self.digests = list(map(_digest, floats)) if digests is None else digests
         # Shared by the copies with a column: the weights' extremes, once found.
         self._float_extremes = [None] if float_extremes is None else float_extremes
+        # rounded_bytes's tables, by scale and offset.
+        self._tables = {}
 
     def __len__(self):
         return len(self.floats)
@@ -230,19 +309,52 @@ class FloatRows(collections.abc.Sequence):
             raise InputError("a weights row changed while the layer was checked")
         return floats
 
+    def rounded_bytes(self, j, shift, offset):
+        """bytes(r + offset for each entry), r = int(w / 2**shift) (towards
+        0, within 1 of w / 2**shift) for row j's integers w, each r + offset
+        in range(256): read off a table of the values where the row is an
+        array of float32 holding 16-bit values (bfloat16 widened), else
+        entry by entry.
+
+        >>> FloatRows([[0.5, -1.25, 3.0]], 4.0).rounded_bytes(0, 2, 128)
+        b'\\x80\\x7f\\x83'
+        """
+        floats = self._stored(j)
+        factor = math.ldexp(self.power, -shift)
+        data = _bfloat16_codes(floats)
+        if data is None:
+            return bytes(map(offset.__add__, map(int, map(factor.__mul__, floats))))
+        table = self._tables.get((factor, offset))
+        if table is None:
+            # Every 16-bit pattern's value, made a float32 by two zero bytes;
+            # patterns of infinities and NaNs (in no validated row) map to 0.
+            values = array.array("f", bytes(b for code in range(1 << 16)
+                                          for b in (0, 0, code & 255, code >> 8)))
+            table = bytes((offset + int(v * factor)) & 255 if math.isfinite(v * factor) else 0
+                          for v in values)
+            self._tables[(factor, offset)] = table
+        # One itemgetter of every code: half the time of a map over them.
+        return bytes(operator.itemgetter(*memoryview(data).cast("H"))(table)) if len(floats) > 1 \
+            else bytes([table[memoryview(data).cast("H")[0]]])
+
     def row_keys(self):
         """A key for each row, equal for equal rows: its floats as stored,
         with its column's integer (v * power is exact, so equal integers are
-        equal floats, 0.0 and -0.0 alike), made without the integers.
+        equal floats, 0.0 and -0.0 alike), made without the integers: an
+        array of floats without a zero by its bytes, any other row by its
+        floats.
 
         >>> keys = list(FloatRows([[0.5, -0.0], [0.5, 0.0], [0.5, 1.0]], 4.0).row_keys())
         >>> keys[0] == keys[1] != keys[2], hash(keys[0]) == hash(keys[1])
         (True, True)
+        >>> keys = list(FloatRows([array.array("f", [0.5, 2.0])] * 2, 4.0).row_keys())
+        >>> keys[0] == keys[1], type(keys[0])
+        (True, <class 'tuple'>)
         """
-        rows = map(self._stored, range(len(self.floats)))
+        rows = map(_row_key, map(self._stored, range(len(self.floats))))
         if self.column is None:
-            return map(tuple, rows)
-        return (tuple(row) + (b,) for row, b in zip(rows, self.column))
+            return rows
+        return ((key, b) for key, b in zip(rows, self.column))
 
     def part(self, j, coordinates):
         """Row j's integers at ``coordinates`` alone (the column's is the
@@ -255,6 +367,15 @@ class FloatRows(collections.abc.Sequence):
         floats = self._stored(j)
         width, power = len(floats), self.power
         return [int(power * floats[k]) if k < width else self.column[j] for k in coordinates]
+
+    def scaled(self, j, shift):
+        """Row j's integers divided by 2**shift, as floats (rounded where
+        they must be): for proposals, not for checks.
+
+        >>> FloatRows([[0.5, -1.25]], 4.0).scaled(0, 1)
+        [1.0, -2.5]
+        """
+        return list(map(math.ldexp(self.power, -shift).__mul__, self._stored(j)))
 
     def with_column(self, column):
         """These rows with ``column`` (integers, one per row) appended."""
@@ -269,7 +390,8 @@ class FloatRows(collections.abc.Sequence):
         (2, 9)
         """
         if self._float_extremes[0] is None:
-            found = extremes(map(self._stored, range(len(self.floats))))
+            found = _joined_all(map(_float_row_extremes,
+                                    map(self._stored, range(len(self.floats)))))
             # Each entry times the power is an integer, exactly.
             self._float_extremes[0] = tuple(int(v * self.power) for v in found)
         found = self._float_extremes[0]
@@ -282,6 +404,109 @@ class FloatRows(collections.abc.Sequence):
         column = None if self.column is None else [self.column[j] for j in indices]
         return FloatRows([self.floats[j] for j in indices], self.power, column,
                          [self.digests[j] for j in indices])
+
+
+def _row_key(row):
+    """A row of floats's key for grouping equal rows: (type code, bytes)
+    for an array of floats without a zero (whose -0.0 and 0.0 would differ
+    in bytes), else the tuple of its floats."""
+    if _is_float_array(row) and not row.count(0.0):
+        return (row.typecode, row.tobytes())
+    return tuple(row)
+
+
+def _bfloat16_codes(row):
+    """The 16-bit patterns of an array of float32 whose low two bytes are
+    all 0 (bfloat16 widened), as bytes, two a value; None for another row."""
+    if type(row) is not array.array or row.typecode != "f" or sys.byteorder != "little":
+        return None
+    data = row.tobytes()
+    count = len(row)
+    if data[0::4].count(0) != count or data[1::4].count(0) != count:
+        return None
+    codes = bytearray(2 * count)
+    codes[0::2] = data[2::4]
+    codes[1::2] = data[3::4]
+    return codes
+
+
+def _float_row_extremes(row):
+    """(the smallest nonzero magnitude, the largest) of a row of floats.
+
+    An array of float32 is read off its bytes where it can be: a
+    magnitude's order is its bytes' order, so both extremes are among the
+    values of the least (greatest) top byte a nonzero value has (found by
+    searching the bytes for each value in turn), and among those of the
+    least (greatest) next byte; any other row, or one where many values
+    tie there, has every magnitude read.
+
+    >>> _float_row_extremes(array.array("f", [0.5, -0.25, 0.0, 3.0, -0.375]))
+    (0.25, 3.0)
+    >>> _float_row_extremes([0.0, -2.0]), _float_row_extremes([0.0])
+    ((2.0, 2.0), (0, 0))
+    """
+    if type(row) is array.array and row.typecode == "f" and sys.byteorder == "little":
+        data = row.tobytes()
+        tops = data[3::4].translate(_LOW_SEVEN)
+        zeros = tops.count(0)
+        if zeros == len(row):
+            if not any(row):
+                return 0, 0
+        elif zeros <= _FEW_AT_LEAST and not any(row[n] for n in _positions(tops, 0)):
+            seconds = data[2::4]
+            found = [_extreme_at(row, tops, seconds, ends) for ends in
+                     (range(1, 128), range(127, 0, -1))]
+            if None not in found:
+                return tuple(found)
+    magnitudes = list(filter(None, map(abs, row)))
+    return (min(magnitudes), max(magnitudes)) if magnitudes else (0, 0)
+
+
+def _extreme_at(row, tops, seconds, order):
+    """The least (``order`` increasing) or greatest magnitude of a row of
+    float32 whose top bytes' low 7 bits are ``tops`` (none 0) and second
+    bytes ``seconds``; None where too many values share both bytes."""
+    top = next(v for v in order if v in tops)
+    if tops.count(top) <= _FEW_AT_LEAST:
+        at = list(_positions(tops, top))
+    else:
+        # The second bytes of these values, the others' made 255 (for the
+        # least) or 0 (for the greatest), which the search then skips.
+        least = order.step > 0
+        mask = int.from_bytes(tops.translate(_SELECTED[top]), "little")
+        seconds_int = int.from_bytes(seconds, "little")
+        among = ((seconds_int | (mask ^ int.from_bytes(b"\xff" * len(tops), "little"))) if least
+                 else (seconds_int & mask)).to_bytes(len(seconds), "little")
+        second = next(v for v in (range(256) if least else range(255, -1, -1)) if v in among)
+        at = [n for n in _positions(among, second) if tops[n] == top]
+        if len(at) > _FEW_AT_LEAST:
+            return None
+    magnitudes = [abs(row[n]) for n in at]
+    return min(magnitudes) if order.step > 0 else max(magnitudes)
+
+
+def _positions(data, value):
+    """The positions of the byte ``value`` in ``data``, in order."""
+    n = data.find(value)
+    while n >= 0:
+        yield n
+        n = data.find(value, n + 1)
+
+
+# Values that share the least exponent byte of a row, read one by one at most.
+_FEW_AT_LEAST = 64
+# For each byte value, the table that makes it 255 and every other 0.
+_SELECTED = [bytes((v == top) * 255 for v in range(256)) for top in range(256)]
+
+
+def _joined_all(found):
+    """The extremes of many sets of rows, from the extremes of each."""
+    smallest = largest = 0
+    for low, high in found:
+        largest = max(largest, high)
+        if low:
+            smallest = min(smallest, low) if smallest else low
+    return smallest, largest
 
 
 def _digest(row):

@@ -2,6 +2,7 @@
 
     decide          the prepared layer, and the chain: reflections and
                     candidates, then the programs, always ending exactly
+    supports        the coordinates of a sparse candidate
     candidates      a whitened candidate for rows sharing a direction
     braid           the paper's Braid-reflect search, and its reflections
     programs        the programs over a growing set of rivals (Clarkson):

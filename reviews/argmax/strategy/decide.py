@@ -10,6 +10,7 @@ programs (reviews.argmax.strategy.programs) decide what they leave, the exact on
 always:
 
     one class           the only class wins everywhere
+    sparse witness      from 32 dimensions, x = t s on a few coordinates
     shared direction    x as if the rows were whitened, then its reflections
     rows, reflections   x = w_i, x = w_i - mean and a few reflections
     braid search        the paper's search with real patience
@@ -34,9 +35,11 @@ from reviews.argmax.strategy.candidates import SharedDirection
 from reviews.argmax.strategy.feasibility import is_combination
 from reviews.argmax.kernels.layer_input import FloatRows, extremes
 from reviews.argmax.kernels.packed import Packed
+from reviews.argmax.kernels.sparse import SparseColumns
 from reviews.argmax.strategy.programs import ADDED_PER_ROUND, FIRST_PENALTY, clarkson, nearest
 from reviews.argmax.result import ClassResult
 from reviews.argmax.strategy.span import SpanCoordinates
+from reviews.argmax.strategy.supports import Supports
 from reviews.argmax.kernels.witness import Witness
 from reviews.exact import common_denominator, to_float
 
@@ -54,6 +57,9 @@ _DIGIT_SHARES = (20, 3, 1)
 # exactly while its candidate has at most _ROW_BITS.
 _POINT_BITS = 30
 _ROW_BITS = 32
+# Sparse candidates are tried from this many dimensions (below, a dense
+# candidate costs about as little).
+_SPARSE_FROM = 32
 
 
 class _ScaledRows:
@@ -90,7 +96,12 @@ class PreparedLayer:
         if self.has_bias:
             rows = (weights.with_column(bias) if isinstance(weights, FloatRows)
                     else [w + [b] for w, b in zip(weights, bias)])
-        self.packed = Packed(rows, prune=not self.has_bias)
+        self._rows = rows
+        self._packed = None
+        # Candidates of few nonzero coordinates, in many dimensions: their
+        # columns are packed now, for every class (forked workers share them).
+        self.sparse = SparseColumns(weights, bias) if self.dim >= _SPARSE_FROM else None
+        self._supports = None
         self._reduced = None
         self._centre = None
         self._shared = None
@@ -124,6 +135,21 @@ class PreparedLayer:
         wide_rows = sum(_span(row) > _FLOAT_SPREAD for row in rows) if self.wide else 0
         decimals = tuple(map(Decimals, digits))
         self.inexact = decimals if 2 * wide_rows > len(rows) else (FLOATS, *decimals)
+
+    @property
+    def packed(self):
+        """The rows packed for dense candidates (reviews.argmax.kernels.packed),
+        made when a class first needs them: a layer whose classes all have
+        sparse witnesses never does."""
+        if self._packed is None:
+            self._packed = Packed(self._rows, prune=not self.has_bias)
+        return self._packed
+
+    def supports(self):
+        """The layer's Supports (reviews.argmax.strategy.supports); made when first asked for."""
+        if self._supports is None:
+            self._supports = Supports(self.sparse)
+        return self._supports
 
     def centre(self):
         """The mean of the rows, in the units of ``float_weights``; made when first asked for."""
@@ -266,6 +292,20 @@ def _one_class(layer, i, search):
     return None
 
 
+def _sparse_witness(layer, i, search):
+    # A point of a few nonzero coordinates, checked against every row in
+    # as many column additions (reviews.argmax.kernels.sparse).
+    if layer.sparse is None:
+        return None
+    scales = layer.sparse.scales(layer.box)
+    for order, signs in layer.supports().of(i):
+        found = layer.sparse.won(i, order, signs, scales)
+        if found is not None:
+            x, q = layer.sparse.candidate(*found)
+            return layer.witness(i, (x, Fraction(q)))
+    return None
+
+
 def _shared_direction(layer, i, search):
     # Where the rows share a direction, as real output layers' do, x = w_i
     # mostly fails: first a candidate as if the rows were whitened.  It and
@@ -373,7 +413,7 @@ def _on_span(layer, i, search, needed):
     return None
 
 
-STRATEGIES = (_one_class, _shared_direction, _rows_and_reflections, _braid_search,
+STRATEGIES = (_one_class, _sparse_witness, _shared_direction, _rows_and_reflections, _braid_search,
               _few_coordinates, _nearest_point, _inexact_programs, _needed_coordinates,
               _exact_program)
 
