@@ -40,6 +40,7 @@ from collections import namedtuple
 from fractions import Fraction
 
 from reviews.argmax.question import LayerNorm, Question, RMSNorm, inputs_value
+from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.result import ClassResult
 from reviews.argmax.tolerance import THRESHOLD, Radius
 from reviews.errors import InputError
@@ -242,7 +243,7 @@ def _class_json(result, radius=None, tokens=None):
     if tokens is not None:
         entry["token"] = tokens.get(result.index)
     if result.argmaxable:
-        entry["witness"] = [[rational_text(v), approximation(v)] for v in result.witness]
+        entry["witness"] = _witness_json(result.witness)
         if radius is not None:
             entry["radius"] = radius_text(radius.value)
             if radius.upper is not None and radius.upper != radius.value:
@@ -252,6 +253,15 @@ def _class_json(result, radius=None, tokens=None):
     else:
         entry["terms"] = [[j, rational_text(v), approximation(v)] for j, v in result.terms]
     return entry
+
+
+def _witness_json(witness):
+    # A sparse witness is thousands of zeros: each is written without making
+    # and rounding a Fraction of it.
+    witness = Witness.of(witness)
+    return [[rational_text(Fraction(n, witness.denominator)),
+             approximation(Fraction(n, witness.denominator))] if n else ["0", "0"]
+            for n in witness.numerators]
 
 
 # A report's ints are class ids, sizes and dimensions: no more digits than these.

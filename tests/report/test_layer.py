@@ -4,6 +4,7 @@ import json
 import unittest
 from fractions import Fraction as F
 
+from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.question import Question
 from reviews.argmax.result import ClassResult
 from reviews.record import LayerReport
@@ -147,6 +148,15 @@ class TestLayerJson(unittest.TestCase):
         document = json.loads(layer_json(LayerReport("w.csv", [result], 3, False)))
         self.assertEqual(document["results"][0]["witness"],
                          [["1000000000007", "1.00000e+12"], ["-2/3", "-0.666667"], ["0", "0"]])
+
+    def test_a_witness_of_numerators_over_a_denominator_is_written_as_its_fractions(self):
+        sparse = ClassResult(0, True, Witness((0, -4, 0, 3), 6))
+        dense = ClassResult(0, True, (F(0), F(-2, 3), F(0), F(1, 2)))
+        written = [json.loads(layer_json(LayerReport("w.csv", [result], 4, False)))
+                   for result in (sparse, dense)]
+        self.assertEqual(written[0], written[1])
+        self.assertEqual(written[0]["results"][0]["witness"],
+                         [["0", "0"], ["-2/3", "-0.666667"], ["0", "0"], ["1/2", "0.5"]])
 
 
 class TestLayerTokens(unittest.TestCase):
