@@ -50,8 +50,6 @@ class TestBeatenBy(unittest.TestCase):
                 support = rng.sample(range(dim), size)
                 signs = [rng.choice([1, -1]) for _ in support]
                 e = rng.randint(-40, 40)
-                if biases is not None and layer._bias_column(e) is None:
-                    continue   # that scale is not tried: too many biases past the limit
                 with self.subTest(trial=trial, i=i, support=support, e=e):
                     self.assertEqual(sorted(layer.beaten_by(i, support, signs, e, len(rows))),
                                      _exact_rivals(rows, biases, i, support, signs, e))
@@ -72,7 +70,22 @@ class TestBeatenBy(unittest.TestCase):
 
     def test_a_scale_with_many_biases_past_the_limit_is_not_tried(self):
         rows, biases = [[1]] * 20, [10 ** 9] * 19 + [0]
-        self.assertIsNone(SparseColumns(rows, biases)._bias_column(0))
+        layer = SparseColumns(rows, biases)
+        self.assertIsNone(layer._bias_column(0))
+        # Class 19 loses to every row at x = 1; the untried scale proves nothing.
+        self.assertIsNone(layer.won(19, [0], [1], [0]))
+        self.assertEqual(layer.beaten_by(19, [0], [1], 0, 20), list(range(19)))
+
+    def test_in_a_box_a_class_below_many_huge_biases_is_not_a_sparse_winner(self):
+        # In the box [-1, 1]^40 only the scale 2**0 is allowed, where the
+        # 10 biases of 10**30 round past the limit: class 0 (bias 0) never
+        # wins, and every witness found holds exactly in the box.
+        rng = random.Random(11)
+        weights = [[rng.randint(-3, 3) for _ in range(40)] for _ in range(30)]
+        bias = [0] * 20 + [10 ** 30] * 10
+        results = check_layer(weights, bias, box=1)
+        self.assertFalse(results[0].argmaxable)
+        self.assertEqual(verify_all(weights, bias, results, box=1), [True] * 30)
 
     def test_the_scales_round_the_biases_to_a_few_units_within_the_box(self):
         layer = SparseColumns([[127, 0], [0, 1]], [2 ** 20, 0])

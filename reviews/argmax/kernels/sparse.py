@@ -159,7 +159,8 @@ class SparseColumns:
                 total = total + self.columns[k] if sign > 0 else total - self.columns[k]
             size = terms
             for e in scales:
-                if not self._beaten(i, order[:size], signs[:size], e, total, 1):
+                # None: the scale is not tried (too many biases past the limit).
+                if self._beaten(i, order[:size], signs[:size], e, total, 1) == []:
                     return list(order[:size]), list(signs[:size]), e
             if size == limit:
                 return None
@@ -172,7 +173,13 @@ class SparseColumns:
         for k, sign in zip(support, signs):
             total = total + self.columns[k] if sign > 0 else total - self.columns[k]
         found = self._beaten(i, support, signs, e, total, wanted)
-        return [] if found is None else found
+        if found is None:
+            # The biases are not packed at this scale: every row is compared.
+            p, q = (1 << e, 1) if e >= 0 else (1, 1 << -e)
+            own = self.logit(i, support, signs, p, q)
+            found = [j for j in range(self.class_count)
+                     if j != i and self.logit(j, support, signs, p, q) >= own][:wanted]
+        return found
 
     def _beaten(self, i, support, signs, e, total, wanted):
         """beaten_by with the signed sum of the support's columns, ``total``;
