@@ -147,6 +147,7 @@ class TestSchedulers(ShardTestCase):
         with scheduled(JOB_COMPLETION_INDEX="2"):
             read = in_process("check-layer", *self.layer, "--shard", "auto/3")
         self.assertEqual(read[:2], self.check("--shard", "2/3")[:2])
+        self.assertIn("\nAsked: classes 4:7 (3 classes), each decided against all 7.\n", read[1])
 
 
 class TestRefusals(ShardTestCase):
