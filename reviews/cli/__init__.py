@@ -11,6 +11,7 @@ with its status; nothing here ends the process.  One module per subcommand:
     layer       check-layer: a user's layer read, checked and reported
     merge       merge: shards of check-layer --classes joined into one report
     compare     compare: the verdicts that differ between two check-layer reports
+    shard       check-layer --shard: the part of the classes one run decides
     streams     what both share: output streams, the parser, the errors
 """
 

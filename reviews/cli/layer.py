@@ -12,12 +12,13 @@ import re
 from reviews import __version__
 from reviews.argmax.question import Question
 from reviews.argmax.workers import job_count
+from reviews.cli.shard import parse_shard
 from reviews.cli.streams import (NORM_INPUTS, PROGRAM, SUITE_NAME, Parser, UsageError,
                                  WriteFailed,
                                  add_format, add_output, attached, certificates_asked, columns,
                                  deliver, exact_number, interval, not_empty, write_notes)
 from reviews.formats.folders import model_files
-from reviews.formats.classes import parse_classes
+from reviews.formats.classes import parse_classes, ranges_text
 from reviews.formats.source import STDIN
 from reviews.report.files import refuse_folder, refuse_inputs
 from reviews.record import LayerReport, Provenance
@@ -64,6 +65,13 @@ def _layer_parser(out):
                         help="decide only these classes, each against every row: ids and"
                              " half-open ranges as Python slices (0:1000, 3,17,40:50), or"
                              " @FILE with one id a line; default: every class")
+    parser.add_argument("--shard", metavar="I/N",
+                        help="decide only part I of N of the classes (numbered from 0): for"
+                             " C classes, --classes C*I//N:C*(I+1)//N, whose report it"
+                             " writes; auto: the part from a Slurm job array"
+                             " (SLURM_ARRAY_TASK_ID - _MIN of _COUNT); auto/N: part"
+                             " JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or"
+                             " SLURM_ARRAY_TASK_ID of N")
     parser.add_argument("--jobs", metavar="N", type=_jobs,
                         help="worker processes to split the classes across (default, and 0:"
                              " one per CPU, %d here, but one for a small layer; never more"
@@ -144,6 +152,11 @@ def check_layer_command(argv, out, err):
             no_bias=arguments.no_bias, binary=True, vocab=arguments.vocab,
             norm=arguments.norm,
             name=arguments.name if arguments.example is not None else None)
+        if arguments.shard is not None and arguments.shard.startswith("auto"):
+            # A scheduler's task log says which classes the task took, and why.
+            notes.append("%s: part %d of %d: classes %s (%d of %d)" % (
+                arguments.asked.origin, arguments.asked.index, arguments.asked.parts,
+                ranges_text(asked), len(asked), len(layer.weights)))
         if layer.norm is not None:
             arguments.question = arguments.question._replace(inputs=layer.norm)
         if arguments.output is not None:
@@ -163,7 +176,7 @@ def _parse(argv, out):
     """The options, checked before any file is read; ``asked`` the classes
     listed (unresolved), ``name`` the layer's name in the report, ``shown``
     and ``bias_shown`` the names its messages give the files."""
-    arguments = _layer_parser(out).parse_args(attached(argv, "--inputs"))
+    arguments = _layer_parser(out).parse_args(attached(attached(argv, "--inputs"), "--shard"))
     arguments.certificates = certificates_asked(arguments)
     arguments.question = Question(arguments.box, arguments.tolerance, arguments.inputs)
     arguments.norm = _norm_asked(arguments)
@@ -175,7 +188,12 @@ def _parse(argv, out):
     if arguments.example is not None:
         arguments.file = example_path(arguments.example)
     # Read before the layer: a mistake in the list costs no reading of a large file.
-    arguments.asked = None if arguments.classes is None else parse_classes(arguments.classes)
+    if arguments.shard is None:
+        arguments.asked = None if arguments.classes is None else parse_classes(arguments.classes)
+    elif arguments.classes is not None:
+        raise UsageError("--shard and --classes both choose the classes: give one of them")
+    else:
+        arguments.asked = parse_shard(arguments.shard, os.environ)
     listed = arguments.classes[1:] if arguments.classes and arguments.classes[0] == "@" else None
     inputs = (arguments.file, arguments.bias, listed) + model_files(arguments.file)
     if arguments.checkpoint is not None:

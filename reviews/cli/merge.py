@@ -27,8 +27,9 @@ def _merge_parser(out):
                                 " layer, made with the same files, options and version) into"
                                 " the report of one run over every class.")
     parser.add_argument("shards", metavar="SHARD", type=not_empty("a file name"), nargs="+",
-                        help="a shard: check-layer FILE --classes A:B --format json --output"
-                             " SHARD; together they hold every class once")
+                        help="a shard: check-layer FILE --shard I/N (or --classes A:B)"
+                             " --format json --output SHARD; together they hold every class"
+                             " once")
     add_format(parser, LAYER_FORMATS)
     parser.add_argument("--certificates", choices=CERTIFICATES,
                         help="as check-layer's: the classes whose certificates the JSON lists"

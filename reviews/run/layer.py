@@ -54,7 +54,8 @@ def example_path(name):
 
 def read_run_layer(path, bias, asked, notes, name=None, **reading):
     """(the layer read by reviews.formats.layers.read_model, the classes
-    ``asked`` (reviews.formats.classes, or None for all) resolved on it,
+    ``asked`` (a list of reviews.formats.classes or a part of
+    reviews.cli.shard, or None for all) resolved on it,
     (name, size, SHA-256) of each file read), ``name``, if given, standing
     for ``path`` itself in that list; ``reading`` goes to read_model, and
     its notes to ``notes``.
