@@ -75,8 +75,19 @@ def _moved_bias(weights, bias, shift):
     masked = set(masked_classes(bias))
     return [-math.inf if j in masked else
             (0 if bias is None else layer_fraction(bias[j]))
-            + shift * sum(map(layer_fraction, row))
+            + shift * _exact_sum(row)
             for j, row in enumerate(weights)]
+
+
+def _exact_sum(row):
+    """The sum of a row of a validated layer, exactly: a row of floats
+    through their integer ratios over one power of 2 (a sum of Fractions
+    reduces by a gcd at every step), others as Fractions."""
+    if all(type(v) is float for v in row):
+        ratios = [v.as_integer_ratio() for v in row]
+        common = max(d for _, d in ratios)
+        return Fraction(sum(n * (common // d) for n, d in ratios), common)
+    return sum(map(layer_fraction, row))
 
 
 def moved_layer(weights, bias, inputs):
@@ -134,19 +145,22 @@ def moved(result, question):
 
 def moved_back(result, question):
     """The ClassResult of the layer for ``question`` (its inputs) of a
-    result of the moved layer: its witness y moved to x."""
+    result of the moved layer: its witness y moved to x (a Witness)."""
     result = result._replace(question=question)
     if not result.argmaxable or result.masked:
         return result
     inputs = question.inputs
-    y = witness_fractions(result.witness)
     if inputs.bounded:
-        x = [inputs.middle + v for v in y]
+        shift, sign = inputs.middle, 1
     elif inputs.low is not None:
-        x = [inputs.low + v for v in y]
+        shift, sign = inputs.low, 1
     else:
-        x = [inputs.high - v for v in y]
-    return result._replace(witness=tuple(x))
+        shift, sign = inputs.high, -1
+    # x = shift + sign * y, in integers over one denominator.
+    y = Witness.of(result.witness)
+    p, q = shift.numerator * y.denominator, shift.denominator * sign
+    return result._replace(witness=Witness([p + q * v for v in y.numerators],
+                                           shift.denominator * y.denominator))
 
 
 def shown_inputs(inputs):
