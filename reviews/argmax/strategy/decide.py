@@ -30,6 +30,8 @@ import operator
 from fractions import Fraction
 
 from reviews.argmax.kernels.arithmetic import EXACT, FLOATS, Decimals
+from reviews.argmax.question import Question
+from reviews.argmax.strategy.bounded import BOUNDED_FROM, ScaledLayer, decide_bounded
 from reviews.argmax.strategy.braid import reflected, reflected_witness, reflections
 from reviews.argmax.strategy.candidates import SharedDirection
 from reviews.argmax.strategy.feasibility import is_combination
@@ -120,6 +122,8 @@ class PreparedLayer:
         self.lp_weights = _ScaledRows(weights, weight_scale)
         self.lp_bias = [v / bias_scale for v in self.bias]
         self.x_unit = Fraction(bias_scale, weight_scale)
+        self._scales = weight_scale, bias_scale
+        self._scaled = None
         self.float_x_unit = to_float(self.x_unit)
         self.first_penalty = max(FIRST_PENALTY, -(-FIRST_PENALTY * bias_scale // weight_scale))
         # The inexact programs tried in turn, by their arithmetic.
@@ -166,6 +170,13 @@ class PreparedLayer:
         if self._shared is None:
             self._shared = SharedDirection(self)
         return self._shared
+
+    def scaled(self):
+        """The layer's ScaledLayer (reviews.argmax.strategy.bounded), in the
+        LPs' units; made when first asked for."""
+        if self._scaled is None:
+            self._scaled = ScaledLayer(self.weights, self.bias, *self._scales)
+        return self._scaled
 
     def candidate(self, x):
         """(integer candidate, its denominator) for a point x.
@@ -357,6 +368,26 @@ def _rows_and_reflections(layer, i, search):
     return None
 
 
+def _bounded_program(layer, i, search):
+    # In a box of many dimensions, the program of one row per rival and d
+    # bounded columns (reviews.argmax.strategy.bounded), where the
+    # penalized program's tableau has d rows.
+    if layer.box is None or layer.dim < BOUNDED_FROM:
+        return None
+    working = search.working or [j for j in range(min(layer.class_count, ADDED_PER_ROUND + 1))
+                                 if j != i]
+
+    def check(point):
+        candidate = layer.candidate(point)
+        beaten = layer.packed.beaten_by(i, candidate[0], len(working) + ADDED_PER_ROUND)
+        return (None, beaten) if beaten else (layer.witness(i, candidate), None)
+    found = decide_bounded(layer.scaled(), i, working, Question.exact(layer.box), check)
+    if found is None:
+        return None
+    witness, terms = found
+    return witness if terms is None else ClassResult(i, False, None, terms, layer.class_count)
+
+
 def _braid_search(layer, i, search):
     # The paper's search with real patience, if not tried from the shared
     # direction's candidate already.
@@ -414,6 +445,7 @@ def _on_span(layer, i, search, needed):
 
 
 STRATEGIES = (_one_class, _sparse_witness, _shared_direction, _rows_and_reflections, _braid_search,
+              _bounded_program,
               _few_coordinates, _nearest_point, _inexact_programs, _needed_coordinates,
               _exact_program)
 
