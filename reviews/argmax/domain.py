@@ -43,7 +43,6 @@ an infinite end (Farkas: the domain's multipliers are that coordinate).
     moved         a result of the layer as one of the moved layer in its box
     shown_inputs  the domain as a report says it: "x >= 0", "-1 <= x <= 1"
     layer_fraction     a number of a validated layer as a Fraction
-    witness_fractions  a witness as a list of Fractions
 
 The orthant's own decisions are reviews.argmax.orthant's.
 """
@@ -59,7 +58,7 @@ from reviews.argmax.reductions.masked import masked_classes
 from reviews.exact import exact_text, real_number
 
 __all__ = ["moved_layer", "moved_back", "moved", "shown_inputs",
-           "layer_fraction", "witness_fractions"]
+           "layer_fraction"]
 
 def layer_fraction(value):
     """A number of a validated layer as a Fraction (a numpy float32 too)."""
@@ -117,13 +116,6 @@ def _negated(row):
     return [-v for v in row]
 
 
-def witness_fractions(witness):
-    """A witness (tuple or Witness) as a list of Fractions."""
-    if isinstance(witness, Witness):
-        return [Fraction(n, witness.denominator) for n in witness.numerators]
-    return [Fraction(v) for v in witness]
-
-
 def moved(result, question):
     """A result of the layer for ``question`` (its inputs) as one of the
     moved layer, in its box (none on the orthant): moved_back's inverse,
@@ -133,14 +125,8 @@ def moved(result, question):
     result = result._replace(question=question.exact(box, question.tolerance))
     if not result.argmaxable or result.witness is None:
         return result
-    x = witness_fractions(result.witness)
-    if inputs.bounded:
-        y = [v - inputs.middle for v in x]
-    elif inputs.low is not None:
-        y = [v - inputs.low for v in x]
-    else:
-        y = [inputs.high - v for v in x]
-    return result._replace(witness=tuple(y))
+    shift, sign = _origin(inputs)
+    return result._replace(witness=Witness.of(result.witness).moved(-sign * shift, sign))
 
 
 def moved_back(result, question):
@@ -149,18 +135,18 @@ def moved_back(result, question):
     result = result._replace(question=question)
     if not result.argmaxable or result.masked:
         return result
-    inputs = question.inputs
+    shift, sign = _origin(question.inputs)
+    return result._replace(witness=Witness.of(result.witness).moved(shift, sign))
+
+
+def _origin(inputs):
+    """(shift, sign) of the move x = shift + sign * y from the moved layer's
+    inputs y to the layer's x: the middle of a box, a half-line's end."""
     if inputs.bounded:
-        shift, sign = inputs.middle, 1
-    elif inputs.low is not None:
-        shift, sign = inputs.low, 1
-    else:
-        shift, sign = inputs.high, -1
-    # x = shift + sign * y, in integers over one denominator.
-    y = Witness.of(result.witness)
-    p, q = shift.numerator * y.denominator, shift.denominator * sign
-    return result._replace(witness=Witness([p + q * v for v in y.numerators],
-                                           shift.denominator * y.denominator))
+        return inputs.middle, 1
+    if inputs.low is not None:
+        return inputs.low, 1
+    return inputs.high, -1
 
 
 def shown_inputs(inputs):

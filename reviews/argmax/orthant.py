@@ -14,7 +14,7 @@ at T = 0 first).
 
 from fractions import Fraction
 
-from reviews.argmax.domain import layer_fraction, moved_layer, witness_fractions
+from reviews.argmax.domain import layer_fraction, moved_layer
 from reviews.argmax.kernels.layer_input import integer_layer
 from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.witness import Witness
@@ -148,8 +148,7 @@ class Orthant:
         if result.masked:
             return result
         if result.argmaxable:
-            return result._replace(witness=tuple(v + _HALF_BOX
-                                                 for v in witness_fractions(result.witness)))
+            return result._replace(witness=Witness.of(result.witness).moved(_HALF_BOX))
         geometry, tolerance = self.geometry(), result.tolerance
         n = self._position[result.index]
         if self._holds(n, result.terms, tolerance):
@@ -164,8 +163,8 @@ class Orthant:
         if found:
             half, farther = found
             if farther.argmaxable:
-                return result._replace(argmaxable=True, terms=None, witness=tuple(
-                    v + half for v in witness_fractions(farther.witness)))
+                return result._replace(argmaxable=True, terms=None,
+                                       witness=Witness.of(farther.witness).moved(half))
             if self._holds(n, farther.terms, tolerance):
                 return result._replace(terms=farther.terms)
         # Decided at T = 0 first, as Geometry.carried does in a box: a

@@ -137,6 +137,10 @@ def decide_bounded(layer, i, working, question, check):
     for _ in range(_ROUNDS):
         if not simplex.solve(whole):
             return None
+        if simplex.t <= _ZERO:
+            # An optimum of t <= 0: the working set's combination is the
+            # answer (more rivals cannot raise t), or the floats failed.
+            return _from_basis(layer, i, working, question, check, simplex, low, high)
         witness, rivals = check(_exact_point(simplex.y, layer.unit, low, high))
         if witness is not None:
             return witness, None
