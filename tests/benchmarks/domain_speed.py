@@ -5,8 +5,14 @@
 Each row builds a seeded head (random.Random, weights of a trained
 classifier's size: N(0, 0.03^2), stored as float32; biases N(0, 0.01^2)),
 decides every class on its domain (``--inputs``) and over R^d, one core
-each, and prints the CPU seconds of both, their ratio, and the counts of
-unargmaxable classes.  The rows (NAME picks some; default all):
+each, and prints the CPU seconds of both, their ratio, and the
+unargmaxable classes.  Beside them, where numpy and scipy are installed
+(never dependencies of the project), a float LP of the paper's kind in
+the same run: for every class the largest ball of radius at most 1 in
+its region on the domain (scipy.optimize.linprog, method "highs", the
+ball's centre in the domain's bounds), a class argmaxable where the
+radius exceeds 1e-8: its CPU seconds and the classes it calls
+unargmaxable, in floats and without a proof.  The rows (NAME picks some; default all):
 
     mobilenet   30 x 1280 on [0, 6] (a MobileNetV2 head after ReLU6), two
                 classes made unargmaxable there: a convex combination of
@@ -42,6 +48,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from reviews.argmax.check import check_layer  # noqa: E402
+from tests.benchmarks.detector_speed import TOLERANCE, _float_libraries  # noqa: E402
 
 _WEIGHT_SIGMA, _BIAS_SIGMA = 0.03, 0.01
 
@@ -127,6 +134,29 @@ ROWS = {
 }
 
 
+def float_lp(weights, bias, inputs):
+    """The classes a float LP calls unargmaxable on the domain (module
+    docstring), or None without numpy and scipy."""
+    libraries = _float_libraries()
+    if libraries is None:
+        return None
+    np, linprog = libraries
+    W, B = np.array(weights, dtype=np.float64), np.array(bias, dtype=np.float64)
+    bounds = [inputs] * W.shape[1] + [(None, 1)]
+    c = np.zeros(W.shape[1] + 1)
+    c[-1] = -1
+    unargmaxable = []
+    for i in range(len(W)):
+        others = np.arange(len(W)) != i
+        difference = W[others] - W[i]
+        norms = np.sqrt((difference * difference).sum(axis=1))
+        solved = linprog(c, A_ub=np.hstack([difference, norms[:, None]]), b_ub=B[i] - B[others],
+                         bounds=bounds, method="highs")
+        if not (solved.status == 0 and -solved.fun > TOLERANCE):
+            unargmaxable.append(i)
+    return unargmaxable
+
+
 def _cpu_timed(function, *arguments, **keywords):
     start = time.process_time()
     result = function(*arguments, **keywords)
@@ -156,19 +186,22 @@ def main(argv):
             print("time python reviews/counterexamples.py check-layer %s --inputs %s"
                   % (path, ROWS[name][2]))
         return
-    print("%-11s %5s %5s %-7s %10s %10s %6s %s"
-          % ("row", "C", "d", "inputs", "inputs s", "R^d s", "ratio", "unargmaxable (inputs, R^d)"))
+    _float_libraries()   # imported before any timing
+    print("%-11s %5s %5s %-7s %9s %7s %6s %10s  %s"
+          % ("row", "C", "d", "inputs", "inputs s", "R^d s", "ratio", "float LP s",
+             "unargmaxable: inputs, R^d, float LP"))
     for name in names:
         build, inputs, shown = ROWS[name]
         weights, bias = build()
         on_inputs, inputs_time = _cpu_timed(check_layer, weights, bias, inputs=inputs)
         anywhere, anywhere_time = _cpu_timed(check_layer, weights, bias)
-        print("%-11s %5d %5d %-7s %10.2f %10.2f %6.1f %s, %s" % (
+        floats, floats_time = _cpu_timed(float_lp, weights, bias, inputs)
+        print("%-11s %5d %5d %-7s %9.2f %7.2f %6.1f %10s  %s, %s, %s" % (
             name, len(weights), len(weights[0]), shown, inputs_time, anywhere_time,
-            inputs_time / anywhere_time,
+            inputs_time / anywhere_time, "-" if floats is None else "%.2f" % floats_time,
             [r.index for r in on_inputs if not r.argmaxable],
-            [r.index for r in anywhere if not r.argmaxable]), flush=True)
-
+            [r.index for r in anywhere if not r.argmaxable], "-" if floats is None else floats),
+            flush=True)
 
 if __name__ == "__main__":
     main(sys.argv[1:])

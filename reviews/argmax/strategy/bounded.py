@@ -44,8 +44,9 @@ import operator
 from fractions import Fraction
 
 from reviews.argmax.kernels.norms import holds_at
+from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.strategy.feasibility import solve_square
-from reviews.exact import to_float
+from reviews.exact import common_denominator, to_float
 
 __all__ = ["BOUNDED_FROM", "ScaledLayer", "decide_bounded"]
 
@@ -164,13 +165,20 @@ def _float(value):
 
 
 def _exact_point(y, unit, low, high):
-    """The float point y of the simplex as Fractions of _POINT_BITS bits
-    times ``unit``, inside [low, high]."""
+    """The float point y of the simplex as a Witness of _POINT_BITS bits
+    times ``unit``, inside [low, high] (in integers over one denominator)."""
     largest = max(map(abs, y), default=0.0)
     shift = _POINT_BITS - math.frexp(largest)[1] if largest else 0
-    power = Fraction(2) ** shift
-    point = [Fraction(round(math.ldexp(v, shift))) / power * unit for v in y]
-    return [max(low, v if high is None else min(high, v)) for v in point]
+    scaled = [round(math.ldexp(v, shift)) for v in y]
+    # x_k = scaled_k * unit / 2**shift, over a denominator the ends share.
+    denominator = common_denominator([unit / 2 ** max(shift, 0), low,
+                                      0 if high is None else high])
+    factor = int(unit * denominator / Fraction(2) ** shift)
+    lowest = int(low * denominator)
+    if high is None:
+        return Witness([max(lowest, v * factor) for v in scaled], denominator)
+    highest = int(high * denominator)
+    return Witness([max(lowest, min(highest, v * factor)) for v in scaled], denominator)
 
 
 def _from_basis(layer, i, working, question, check, simplex, low, high):

@@ -185,6 +185,8 @@ class PreparedLayer:
         there is a bias), so logits of the candidate are positive multiples
         of the logits at x.
         """
+        if isinstance(x, Witness):
+            return self._completed(list(x.numerators), x.denominator)
         if all(isinstance(v, float) for v in x):
             t = self._point_shift(math.frexp(max(map(abs, x)))[1])
             return self._completed([round(math.ldexp(v, t)) for v in x], Fraction(2) ** t)
@@ -444,8 +446,8 @@ def _on_span(layer, i, search, needed):
     return None
 
 
-STRATEGIES = (_one_class, _sparse_witness, _shared_direction, _rows_and_reflections, _braid_search,
-              _bounded_program,
+STRATEGIES = (_one_class, _sparse_witness, _bounded_program, _shared_direction,
+              _rows_and_reflections, _braid_search,
               _few_coordinates, _nearest_point, _inexact_programs, _needed_coordinates,
               _exact_program)
 
