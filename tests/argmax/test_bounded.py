@@ -130,6 +130,15 @@ class TestDecideBounded(unittest.TestCase):
         self.assertIsNone(decide_bounded(self.layer, 0, [1, 2], Question(F(10) ** 400), check))
         self.assertEqual(check.call_count, 0)
 
+    def test_a_program_past_its_work_leaves_the_class_to_the_exact_methods(self):
+        with mock.patch.object(bounded, "_WORK", 0):
+            self.assertIsNone(decide_bounded(self.layer, 0, [1, 2, 3, 4, 5], Question(F(3)),
+                                             _check(self.layer, 0)))
+            weights, bias = _planted(8, 12, 64)
+            results = check_layer(weights, bias, inputs=(0, 6))
+        self.assertEqual([r.index for r in results if not r.argmaxable], [1, 4])
+        self.assertTrue(all(verify_all(weights, bias, results, inputs=(0, 6))))
+
     def test_a_basis_the_floats_got_wrong_is_not_trusted(self):
         # Every exact solve of the basis fails: no answer, not a wrong one.
         with mock.patch.object(bounded, "solve_square", return_value=None):

@@ -64,6 +64,10 @@ _POINT_BITS = 30
 _PIVOTS_PER_ROW, _FIRST_PIVOTS = 10, 200
 # Rounds of rivals added.
 _ROUNDS = 64
+# Float multiply-adds of one class's pivots, at most (about a second of
+# CPython): the benchmarks' classes need at most 4.1 million; a program the
+# floats cannot finish within this goes to the exact methods.
+_WORK = 2 ** 25
 
 
 class ScaledLayer:
@@ -142,6 +146,8 @@ def decide_bounded(layer, i, working, question, check):
             # An optimum of t <= 0: the working set's combination is the
             # answer (more rivals cannot raise t), or the floats failed.
             return _from_basis(layer, i, working, question, check, simplex, low, high)
+        if not all(map(math.isfinite, simplex.y)):
+            return None
         witness, rivals = check(_exact_point(simplex.y, layer.unit, low, high))
         if witness is not None:
             return witness, None
@@ -243,6 +249,7 @@ class _Simplex:
         self.dim, self.low, self.high = dim, low, high
         self.rows, self.offsets = [], []
         self.y = None
+        self.work = 0
 
     def add(self, rows, offsets):
         self.rows += rows
@@ -303,7 +310,7 @@ class _Simplex:
         of t > 0; self.y is the point."""
         self._start()
         pivots = _FIRST_PIVOTS + _PIVOTS_PER_ROW * len(self.rows)
-        while pivots:
+        while pivots and self.work < _WORK:
             if not (math.isfinite(self.t) and all(map(math.isfinite, self.y))):
                 return False
             if not whole and self.t > _ZERO:
@@ -312,6 +319,9 @@ class _Simplex:
             if not entering:
                 return True
             for _, var, sign in entering:
+                if self.work >= _WORK:
+                    return False
+                self.work += len(self.rows) * (len(self.rows) + self.dim)
                 outcome = self._step(var, sign)
                 if outcome is None:
                     return self.t > 0

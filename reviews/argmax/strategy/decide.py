@@ -11,6 +11,8 @@ always:
 
     one class           the only class wins everywhere
     sparse witness      from 32 dimensions, x = t s on a few coordinates
+    bounded program     in a box of 32 dimensions or more, a float simplex of
+                        one row per rival and d bounded columns (reviews.argmax.strategy.bounded)
     shared direction    x as if the rows were whitened, then its reflections
     rows, reflections   x = w_i, x = w_i - mean and a few reflections
     braid search        the paper's search with real patience
