@@ -48,6 +48,7 @@ The orthant's own decisions are reviews.argmax.orthant's.
 """
 
 import array
+import decimal
 import math
 import operator
 from fractions import Fraction
@@ -79,12 +80,20 @@ def _moved_bias(weights, bias, shift):
 
 
 def _exact_sum(row):
-    """The sum of a row of a validated layer, exactly: a row of floats
-    through their integer ratios over one power of 2 (a sum of Fractions
-    reduces by a gcd at every step), others as Fractions."""
-    if all(type(v) is float for v in row):
+    """The sum of a row of a validated layer, exactly: a row of floats or
+    Decimals (a JSON layer's) through their integer ratios over one common
+    denominator (a sum of Fractions reduces by a gcd at every step), others
+    as Fractions.
+
+    >>> _exact_sum([0.5, decimal.Decimal("0.2"), 0.125])
+    Fraction(33, 40)
+    """
+    if all(type(v) is float or type(v) is decimal.Decimal for v in row):
         ratios = [v.as_integer_ratio() for v in row]
-        common = max(d for _, d in ratios)
+        common = 1
+        for _, denominator in ratios:
+            if common % denominator:
+                common = common // math.gcd(common, denominator) * denominator
         return Fraction(sum(n * (common // d) for n, d in ratios), common)
     return sum(map(layer_fraction, row))
 
