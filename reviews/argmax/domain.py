@@ -43,12 +43,12 @@ an infinite end (Farkas: the domain's multipliers are that coordinate).
     moved         a result of the layer as one of the moved layer in its box
     shown_inputs  the domain as a report says it: "x >= 0", "-1 <= x <= 1"
     layer_fraction     a number of a validated layer as a Fraction
-    witness_fractions  a witness as a list of Fractions
 
 The orthant's own decisions are reviews.argmax.orthant's.
 """
 
 import array
+import decimal
 import math
 import operator
 from fractions import Fraction
@@ -59,7 +59,7 @@ from reviews.argmax.reductions.masked import masked_classes
 from reviews.exact import exact_text, real_number
 
 __all__ = ["moved_layer", "moved_back", "moved", "shown_inputs",
-           "layer_fraction", "witness_fractions"]
+           "layer_fraction"]
 
 def layer_fraction(value):
     """A number of a validated layer as a Fraction (a numpy float32 too)."""
@@ -75,8 +75,27 @@ def _moved_bias(weights, bias, shift):
     masked = set(masked_classes(bias))
     return [-math.inf if j in masked else
             (0 if bias is None else layer_fraction(bias[j]))
-            + shift * sum(map(layer_fraction, row))
+            + shift * _exact_sum(row)
             for j, row in enumerate(weights)]
+
+
+def _exact_sum(row):
+    """The sum of a row of a validated layer, exactly: a row of floats or
+    Decimals (a JSON layer's) through their integer ratios over one common
+    denominator (a sum of Fractions reduces by a gcd at every step), others
+    as Fractions.
+
+    >>> _exact_sum([0.5, decimal.Decimal("0.2"), 0.125])
+    Fraction(33, 40)
+    """
+    if all(type(v) is float or type(v) is decimal.Decimal for v in row):
+        ratios = [v.as_integer_ratio() for v in row]
+        common = 1
+        for _, denominator in ratios:
+            if common % denominator:
+                common = common // math.gcd(common, denominator) * denominator
+        return Fraction(sum(n * (common // d) for n, d in ratios), common)
+    return sum(map(layer_fraction, row))
 
 
 def moved_layer(weights, bias, inputs):
@@ -106,13 +125,6 @@ def _negated(row):
     return [-v for v in row]
 
 
-def witness_fractions(witness):
-    """A witness (tuple or Witness) as a list of Fractions."""
-    if isinstance(witness, Witness):
-        return [Fraction(n, witness.denominator) for n in witness.numerators]
-    return [Fraction(v) for v in witness]
-
-
 def moved(result, question):
     """A result of the layer for ``question`` (its inputs) as one of the
     moved layer, in its box (none on the orthant): moved_back's inverse,
@@ -122,31 +134,28 @@ def moved(result, question):
     result = result._replace(question=question.exact(box, question.tolerance))
     if not result.argmaxable or result.witness is None:
         return result
-    x = witness_fractions(result.witness)
-    if inputs.bounded:
-        y = [v - inputs.middle for v in x]
-    elif inputs.low is not None:
-        y = [v - inputs.low for v in x]
-    else:
-        y = [inputs.high - v for v in x]
-    return result._replace(witness=tuple(y))
+    shift, sign = _origin(inputs)
+    return result._replace(witness=Witness.of(result.witness).moved(-sign * shift, sign))
 
 
 def moved_back(result, question):
     """The ClassResult of the layer for ``question`` (its inputs) of a
-    result of the moved layer: its witness y moved to x."""
+    result of the moved layer: its witness y moved to x (a Witness)."""
     result = result._replace(question=question)
     if not result.argmaxable or result.masked:
         return result
-    inputs = question.inputs
-    y = witness_fractions(result.witness)
+    shift, sign = _origin(question.inputs)
+    return result._replace(witness=Witness.of(result.witness).moved(shift, sign))
+
+
+def _origin(inputs):
+    """(shift, sign) of the move x = shift + sign * y from the moved layer's
+    inputs y to the layer's x: the middle of a box, a half-line's end."""
     if inputs.bounded:
-        x = [inputs.middle + v for v in y]
-    elif inputs.low is not None:
-        x = [inputs.low + v for v in y]
-    else:
-        x = [inputs.high - v for v in y]
-    return result._replace(witness=tuple(x))
+        return inputs.middle, 1
+    if inputs.low is not None:
+        return inputs.low, 1
+    return inputs.high, -1
 
 
 def shown_inputs(inputs):

@@ -14,12 +14,13 @@ at T = 0 first).
 
 from fractions import Fraction
 
-from reviews.argmax.domain import layer_fraction, moved_layer, witness_fractions
+from reviews.argmax.domain import layer_fraction, moved_layer
 from reviews.argmax.kernels.layer_input import integer_layer
 from reviews.argmax.kernels.norms import holds_at
 from reviews.argmax.kernels.witness import Witness
 from reviews.argmax.question import Inputs, Question
 from reviews.argmax.reductions.masked import Masks
+from reviews.argmax.strategy.bounded import BOUNDED_FROM, ScaledLayer, decide_bounded
 from reviews.argmax.tolerance import Geometry
 
 __all__ = ["Orthant"]
@@ -60,6 +61,7 @@ class Orthant:
         self.class_count, self.dim = len(weights), len(weights[0])
         self._masks = Masks(weights, bias)
         self._geometry = None
+        self._scaled = None
 
     def geometry(self):
         """The layer's Geometry on the orthant (reviews.argmax.tolerance), the
@@ -109,6 +111,34 @@ class Orthant:
                         [biases[m] - biases[n] for m in rivals], [v for _, v in terms],
                         _ORTHANT.at(tolerance))
 
+    def _bounded(self, n, terms, tolerance):
+        """(witness, None) or (None, terms in positions) for the class at
+        position n on y >= 0 by the bounded program
+        (reviews.argmax.strategy.bounded), from the rivals of ``terms``; a
+        witness only where it clears the tolerance (a combination at T = 0
+        holds at every T); None where the program leaves it, or in fewer
+        dimensions than it is used in."""
+        if self.dim < BOUNDED_FROM:
+            return None
+        geometry = self.geometry()
+        if self._scaled is None:
+            biggest = max(map(abs, geometry.biases))
+            self._scaled = ScaledLayer(geometry.rows, geometry.biases, geometry.largest or 1,
+                                       biggest or geometry.largest or 1)
+
+        def check(point):
+            witness = Witness.of(point)
+            short = geometry.short(n, witness.numerators, witness.denominator, 0)
+            return (None, short) if short else (witness, None)
+        working = [self._position[j] for j, _ in terms]
+        found = decide_bounded(self._scaled, n, working, _ORTHANT, check)
+        if found is None or found[1] is not None or not tolerance:
+            return found
+        witness = found[0]
+        if geometry.short(n, witness.numerators, witness.denominator, tolerance):
+            return None
+        return found
+
     def decided(self, result, far=None):
         """The result on y >= 0 of the result in the box [0, M]^d (module
         docstring), at the result's tolerance; ``far``, if given, is a
@@ -118,18 +148,23 @@ class Orthant:
         if result.masked:
             return result
         if result.argmaxable:
-            return result._replace(witness=tuple(v + _HALF_BOX
-                                                 for v in witness_fractions(result.witness)))
+            return result._replace(witness=Witness.of(result.witness).moved(_HALF_BOX))
         geometry, tolerance = self.geometry(), result.tolerance
         n = self._position[result.index]
         if self._holds(n, result.terms, tolerance):
             return result
+        quick = self._bounded(n, result.terms, tolerance)
+        if quick is not None:
+            witness, terms = quick
+            if terms is None:
+                return result._replace(argmaxable=True, terms=None, witness=witness)
+            return result._replace(terms=tuple((self._finite[m], v) for m, v in terms))
         found = far and far(result.index)
         if found:
             half, farther = found
             if farther.argmaxable:
-                return result._replace(argmaxable=True, terms=None, witness=tuple(
-                    v + half for v in witness_fractions(farther.witness)))
+                return result._replace(argmaxable=True, terms=None,
+                                       witness=Witness.of(farther.witness).moved(half))
             if self._holds(n, farther.terms, tolerance):
                 return result._replace(terms=farther.terms)
         # Decided at T = 0 first, as Geometry.carried does in a box: a

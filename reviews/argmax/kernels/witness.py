@@ -118,6 +118,17 @@ class Witness(collections.abc.Sequence):
         """max |x_k|, a Fraction, found in integers (0 for a point of no coordinates)."""
         return Fraction(max(map(abs, self.numerators), default=0), self.denominator)
 
+    def moved(self, shift, sign=1):
+        """The point shift + sign * x (shift a Fraction or int, sign 1 or
+        -1) as a Witness, in integers over one denominator.
+
+        >>> Witness((1, -2), 3).moved(Fraction(1, 2), -1)
+        (Fraction(1, 6), Fraction(7, 6))
+        """
+        shift = Fraction(shift)
+        p, q = shift.numerator * self.denominator, shift.denominator * sign
+        return Witness([p + q * v for v in self.numerators], shift.denominator * self.denominator)
+
     def scaled(self, factor):
         """The point times a Fraction ``factor`` > 0, as a Witness."""
         return Witness((v * factor.numerator for v in self.numerators),

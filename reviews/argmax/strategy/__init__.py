@@ -7,6 +7,8 @@
     braid           the paper's Braid-reflect search, and its reflections
     programs        the programs over a growing set of rivals (Clarkson):
                     the nearest point, the linear program
+    bounded         a class in a box or on the orthant of many dimensions:
+                    a float bounded-variable simplex guesses, exact checks prove
     nearest         Wolfe's nearest point of a hull to the origin
     feasibility     strict linear feasibility: floats, Decimals or exact
                     integers propose, exact checks decide

@@ -11,6 +11,8 @@ always:
 
     one class           the only class wins everywhere
     sparse witness      from 32 dimensions, x = t s on a few coordinates
+    bounded program     in a box of 32 dimensions or more, a float simplex of
+                        one row per rival and d bounded columns (reviews.argmax.strategy.bounded)
     shared direction    x as if the rows were whitened, then its reflections
     rows, reflections   x = w_i, x = w_i - mean and a few reflections
     braid search        the paper's search with real patience
@@ -30,6 +32,8 @@ import operator
 from fractions import Fraction
 
 from reviews.argmax.kernels.arithmetic import EXACT, FLOATS, Decimals
+from reviews.argmax.question import Question
+from reviews.argmax.strategy.bounded import BOUNDED_FROM, ScaledLayer, decide_bounded
 from reviews.argmax.strategy.braid import reflected, reflected_witness, reflections
 from reviews.argmax.strategy.candidates import SharedDirection
 from reviews.argmax.strategy.feasibility import is_combination
@@ -120,6 +124,8 @@ class PreparedLayer:
         self.lp_weights = _ScaledRows(weights, weight_scale)
         self.lp_bias = [v / bias_scale for v in self.bias]
         self.x_unit = Fraction(bias_scale, weight_scale)
+        self._scales = weight_scale, bias_scale
+        self._scaled = None
         self.float_x_unit = to_float(self.x_unit)
         self.first_penalty = max(FIRST_PENALTY, -(-FIRST_PENALTY * bias_scale // weight_scale))
         # The inexact programs tried in turn, by their arithmetic.
@@ -167,6 +173,13 @@ class PreparedLayer:
             self._shared = SharedDirection(self)
         return self._shared
 
+    def scaled(self):
+        """The layer's ScaledLayer (reviews.argmax.strategy.bounded), in the
+        LPs' units; made when first asked for."""
+        if self._scaled is None:
+            self._scaled = ScaledLayer(self.weights, self.bias, *self._scales)
+        return self._scaled
+
     def candidate(self, x):
         """(integer candidate, its denominator) for a point x.
 
@@ -174,6 +187,8 @@ class PreparedLayer:
         there is a bias), so logits of the candidate are positive multiples
         of the logits at x.
         """
+        if isinstance(x, Witness):
+            return self._completed(list(x.numerators), x.denominator)
         if all(isinstance(v, float) for v in x):
             t = self._point_shift(math.frexp(max(map(abs, x)))[1])
             return self._completed([round(math.ldexp(v, t)) for v in x], Fraction(2) ** t)
@@ -357,6 +372,26 @@ def _rows_and_reflections(layer, i, search):
     return None
 
 
+def _bounded_program(layer, i, search):
+    # In a box of many dimensions, the program of one row per rival and d
+    # bounded columns (reviews.argmax.strategy.bounded), where the
+    # penalized program's tableau has d rows.
+    if layer.box is None or layer.dim < BOUNDED_FROM:
+        return None
+    working = search.working or [j for j in range(min(layer.class_count, ADDED_PER_ROUND + 1))
+                                 if j != i]
+
+    def check(point):
+        candidate = layer.candidate(point)
+        beaten = layer.packed.beaten_by(i, candidate[0], len(working) + ADDED_PER_ROUND)
+        return (None, beaten) if beaten else (layer.witness(i, candidate), None)
+    found = decide_bounded(layer.scaled(), i, working, Question.exact(layer.box), check)
+    if found is None:
+        return None
+    witness, terms = found
+    return witness if terms is None else ClassResult(i, False, None, terms, layer.class_count)
+
+
 def _braid_search(layer, i, search):
     # The paper's search with real patience, if not tried from the shared
     # direction's candidate already.
@@ -413,7 +448,8 @@ def _on_span(layer, i, search, needed):
     return None
 
 
-STRATEGIES = (_one_class, _sparse_witness, _shared_direction, _rows_and_reflections, _braid_search,
+STRATEGIES = (_one_class, _sparse_witness, _bounded_program, _shared_direction,
+              _rows_and_reflections, _braid_search,
               _few_coordinates, _nearest_point, _inexact_programs, _needed_coordinates,
               _exact_program)
 
