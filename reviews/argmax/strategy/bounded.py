@@ -39,6 +39,7 @@ caller's exact methods decide.
     decide_bounded  (witness, None), (None, terms) or None for one class
 """
 
+import array
 import math
 import operator
 from fractions import Fraction
@@ -64,6 +65,8 @@ _POINT_BITS = 30
 _PIVOTS_PER_ROW, _FIRST_PIVOTS = 10, 200
 # Rounds of rivals added.
 _ROUNDS = 64
+# Rows of floats kept at most (a fresh start past it).
+_KEPT_ROWS = 4096
 # Float multiply-adds of one class's pivots, at most (about a second of
 # CPython): the benchmarks' classes need at most 4.1 million; a program the
 # floats cannot finish within this goes to the exact methods.
@@ -83,11 +86,17 @@ class ScaledLayer:
         self._floats = {}
 
     def floats(self, j):
-        """(row j's weights, its bias) as floats of the simplex, made once."""
+        """(row j's weights as an array of doubles, its bias) as floats of
+        the simplex, kept for the rows asked for most recently."""
         found = self._floats.get(j)
         if found is None:
+            if len(self._floats) >= _KEPT_ROWS:
+                # A layer of 128,256 rows: the rivals of all its classes
+                # together must not be kept (8 bytes a value).
+                self._floats.clear()
             scale = self.weight_scale
-            found = [v / scale for v in self.rows[j]], self.biases[j] / self.bias_scale
+            found = (array.array("d", [v / scale for v in self.rows[j]]),
+                     self.biases[j] / self.bias_scale)
             self._floats[j] = found
         return found
 
