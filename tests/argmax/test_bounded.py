@@ -103,6 +103,13 @@ class TestDecideBounded(unittest.TestCase):
                                  [biases[j] - biases[0] for j in rivals],
                                  [F(1, 2), F(1, 4), F(1, 4)], Question(F(3))))
 
+    def test_rows_of_floats_are_kept_for_a_few_rivals_only(self):
+        with mock.patch.object(bounded, "_KEPT_ROWS", 2):
+            found = decide_bounded(self.layer, 0, [1, 2, 3, 4, 5], Question(F(3)),
+                                   _check(self.layer, 0))
+            self.assertLessEqual(len(self.layer._floats), 2)
+        self.assertEqual(found, (None, ((1, F(1, 2)), (2, F(1, 4)), (3, F(1, 4)))))
+
     def test_an_optimum_of_t_at_most_0_is_not_asked_about_again(self):
         # All rivals are in the working set: the first optimum (t < 0) is
         # the answer, its basis solved at once; 64 rounds of points lost to
