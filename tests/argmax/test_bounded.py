@@ -146,6 +146,15 @@ class TestDecideBounded(unittest.TestCase):
         self.assertEqual([r.index for r in results if not r.argmaxable], [1, 4])
         self.assertTrue(all(verify_all(weights, bias, results, inputs=(0, 6))))
 
+    def test_a_working_set_past_half_the_dimensions_goes_to_the_exact_methods(self):
+        # From one rival, the rivals the check adds would pass d / 64 = 1.
+        self.assertEqual(decide_bounded(self.layer, 0, [1], Question(F(3)),
+                                        _check(self.layer, 0)),
+                         (None, ((1, F(1, 2)), (2, F(1, 4)), (3, F(1, 4)))))
+        with mock.patch.object(bounded, "_ROWS_PER_DIMENSION", 64):
+            self.assertIsNone(decide_bounded(self.layer, 0, [1], Question(F(3)),
+                                             _check(self.layer, 0)))
+
     def test_a_basis_the_floats_got_wrong_is_not_trusted(self):
         # Every exact solve of the basis fails: no answer, not a wrong one.
         with mock.patch.object(bounded, "solve_square", return_value=None):

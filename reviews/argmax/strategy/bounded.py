@@ -65,6 +65,11 @@ _POINT_BITS = 30
 _PIVOTS_PER_ROW, _FIRST_PIVOTS = 10, 200
 # Rounds of rivals added.
 _ROUNDS = 64
+# A working set of more than d / _ROWS_PER_DIMENSION rows is left to the
+# exact methods: the basis holds as many coordinates as there are rows, and
+# past about half of d the penalized program's tableau of d rows costs less
+# (g2pM's unargmaxable classes, d = 32 and about 45 rivals, took 4x longer).
+_ROWS_PER_DIMENSION = 2
 # Rows of floats kept at most (a fresh start past it).
 _KEPT_ROWS = 4096
 # Float multiply-adds of one class's pivots, at most (about a second of
@@ -161,6 +166,8 @@ def decide_bounded(layer, i, working, question, check):
         if witness is not None:
             return witness, None
         fresh = [j for j in rivals if j not in working][:_ADDED]
+        if fresh and (len(working) + len(fresh)) * _ROWS_PER_DIMENSION > simplex.dim:
+            return None
         if fresh:
             working += fresh
             simplex.add(*rows_of(fresh))
