@@ -229,7 +229,8 @@ def _from_basis(layer, i, working, question, check, simplex, low, high):
     solved = solve_square([[row[k] for row in exact_rows] for k in inside]
                           + [[-1] * len(tight)],
                           [-c - f for c, f in zip(offsets, fixed)])
-    if solved is not None:
+    # Its t, solved exactly, must be positive for the point to win.
+    if solved is not None and solved[-1] > 0:
         point = list(ends)
         for k, v in zip(inside, solved):
             point[k] = v
