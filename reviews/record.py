@@ -256,12 +256,15 @@ def _class_json(result, radius=None, tokens=None):
 
 
 def _witness_json(witness):
-    # A sparse witness is thousands of zeros: each is written without making
-    # and rounding a Fraction of it.
+    # A sparse witness is thousands of zeros, and one in a box or on a domain
+    # has most coordinates at an end: each value is written once.
     witness = Witness.of(witness)
-    return [[rational_text(Fraction(n, witness.denominator)),
-             approximation(Fraction(n, witness.denominator))] if n else ["0", "0"]
-            for n in witness.numerators]
+    shown = {0: ["0", "0"]}
+    for n in witness.numerators:
+        if n not in shown:
+            value = Fraction(n, witness.denominator)
+            shown[n] = [rational_text(value), approximation(value)]
+    return [shown[n] for n in witness.numerators]
 
 
 # A report's ints are class ids, sizes and dimensions: no more digits than these.
