@@ -155,6 +155,21 @@ class TestDecideBounded(unittest.TestCase):
             self.assertIsNone(decide_bounded(self.layer, 0, [1], Question(F(3)),
                                              _check(self.layer, 0)))
 
+    def test_a_box_near_the_float_range_leaves_the_class_to_the_exact_methods(self):
+        # Its end is a float, but d of its products pass the range in a sum.
+        self.assertIsNone(decide_bounded(self.layer, 0, [1, 2, 3, 4, 5], Question(F(10) ** 307),
+                                         _check(self.layer, 0)))
+        rng = random.Random(5)
+        weights = [[rng.gauss(0, 1) for _ in range(33)] for _ in range(6)]
+        bias = [rng.gauss(0, 1) for _ in range(6)]
+        # Classes 4 and 5: means of two rows, with a bias 1/2 lower.
+        for k in (0, 1):
+            weights[4 + k] = [(F(a) + F(b)) / 2 for a, b in zip(weights[2 * k], weights[2 * k + 1])]
+            bias[4 + k] = (F(bias[2 * k]) + F(bias[2 * k + 1])) / 2 - F(1, 2)
+        results = check_layer(weights, bias, box=1e308)
+        self.assertEqual([r.argmaxable for r in results], [True] * 4 + [False] * 2)
+        self.assertTrue(all(verify_all(weights, bias, results, box=1e308)))
+
     def test_a_basis_the_floats_got_wrong_is_not_trusted(self):
         # Every exact solve of the basis fails: no answer, not a wrong one.
         with mock.patch.object(bounded, "solve_square", return_value=None):

@@ -155,7 +155,13 @@ def decide_bounded(layer, i, working, question, check):
     simplex.add(*rows_of(working))
     whole = False
     for _ in range(_ROUNDS):
-        if not simplex.solve(whole):
+        try:
+            solved = simplex.solve(whole)
+        except (OverflowError, ValueError):
+            # Sums of products past the float range (a box near it, or
+            # biases tiny beside the weights): the floats cannot guess.
+            return None
+        if not solved:
             return None
         if simplex.t <= _ZERO:
             # An optimum of t <= 0: the working set's combination is the
