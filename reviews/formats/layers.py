@@ -110,6 +110,13 @@ def _extension(path):
 
 def _finite(values, path, where, masked=False):
     """``values``, each finite (or, with ``masked``, -inf), else InputError."""
+    # A finite sum is the common case, summed at C speed; an infinite one
+    # (an overflow of finite values too) has each value looked at.
+    try:
+        if math.isfinite(sum(values)):
+            return values
+    except (OverflowError, TypeError):
+        pass
     if not all(map(math.isfinite, values)):
         k = next((k for k, v in enumerate(values) if not math.isfinite(v)
                   and not (masked and v == MASKED)), None)

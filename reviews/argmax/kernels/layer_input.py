@@ -410,9 +410,20 @@ def _row_key(row):
     """A row of floats's key for grouping equal rows: (type code, bytes)
     for an array of floats without a zero (whose -0.0 and 0.0 would differ
     in bytes), else the tuple of its floats."""
-    if _is_float_array(row) and not row.count(0.0):
+    if _is_float_array(row) and not _has_zero(row):
         return (row.typecode, row.tobytes())
     return tuple(row)
+
+
+def _has_zero(row):
+    """Whether an array of floats holds 0.0 or -0.0: for float32, none
+    where no value's top byte is 0 or 0x80 (a count of bytes, where
+    row.count(0.0) makes a float of every value)."""
+    if row.typecode == "f" and sys.byteorder == "little":
+        data = row.tobytes()
+        if not data[3::4].translate(_LOW_SEVEN).count(0):
+            return False
+    return bool(row.count(0.0))
 
 
 def _bfloat16_codes(row):
