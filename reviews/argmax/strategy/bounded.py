@@ -31,7 +31,9 @@ simplex runs in floats and only guesses; its answer is proved exactly:
   checked exactly (reviews.argmax.kernels.norms.holds_at).
 
 Where neither checks (floats past their range or rounding away a margin
-of about 0, a basis that the floats got wrong), None is returned and the
+of about 0, a basis that the floats got wrong), where the working set
+passes d / 2 rows (the penalized program's tableau of d rows is then the
+smaller) or the floats' work passes its budget, None is returned and the
 caller's exact methods decide.
 
     BOUNDED_FROM    the dimensions from which the checker asks this program
@@ -112,7 +114,8 @@ def decide_bounded(layer, i, working, question, check):
     ``layer`` on the domain of ``question`` (a Question: a box, or inputs
     [0, inf)), from the rivals ``working`` (a list, extended here).
 
-    ``check(point)`` (a list of Fractions in the domain) is (witness, None)
+    ``check(point)`` (a point in the domain: a Witness, or a list of
+    Fractions) is (witness, None)
     where class i wins there, else (None, the rivals that beat it, at most
     a few).  The terms are pairs (j, lam_j), checked exactly.
 
