@@ -46,12 +46,12 @@ class TestVerdicts(unittest.TestCase):
 
     def test_every_verdict_from_32_dimensions_is_that_of_one_program_per_class(self):
         for seed, dim in enumerate([BOUNDED_FROM]):
-            weights, bias = _planted(seed, 9, dim)
-            for domain in [(0, INF), (0, 6), (-1, 1), (-INF, 0)]:
+            weights, bias = _planted(seed, 7, dim)
+            for domain in [(0, INF), (-1, 1), (-INF, 0)]:
                 with self.subTest(dim=dim, inputs=domain):
                     results = check_layer(weights, bias, inputs=domain)
                     self.assertEqual([r.argmaxable for r in results],
-                                     [_decided_alone(weights, bias, i, domain) for i in range(9)])
+                                     [_decided_alone(weights, bias, i, domain) for i in range(7)])
                     self.assertTrue(all(_holds_by_definition(weights, bias, r, domain)
                                         for r in results))
                     self.assertTrue(all(verify_all(weights, bias, results, inputs=domain)))
