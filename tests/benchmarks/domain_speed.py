@@ -38,6 +38,7 @@ command line:
     time python reviews/counterexamples.py check-layer DIR/mobilenet.json --inputs 0:6
 """
 
+import argparse
 import array
 import json
 import os
@@ -164,18 +165,16 @@ def _cpu_timed(function, *arguments, **keywords):
 
 
 def main(argv):
-    names, directory = [], None
-    arguments = iter(argv)
-    for argument in arguments:
-        if argument == "--write":
-            directory = next(arguments, None)
-            if directory is None:
-                sys.exit("--write needs a folder")
-        elif argument in ROWS:
-            names.append(argument)
-        else:
-            sys.exit("unknown row %r: the rows are %s" % (argument, ", ".join(ROWS)))
-    names = names or list(ROWS)
+    parser = argparse.ArgumentParser(description="Time check_layer on input domains of high"
+                                                 " dimension, beside the same layer over R^d.")
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help="rows to run (default all): %s" % ", ".join(ROWS))
+    parser.add_argument("--write", metavar="DIR", help="write each row's layer as DIR/NAME.json")
+    options = parser.parse_args(argv)
+    unknown = [name for name in options.names if name not in ROWS]
+    if unknown:
+        parser.error("unknown row %r: the rows are %s" % (unknown[0], ", ".join(ROWS)))
+    names, directory = options.names or list(ROWS), options.write
     if directory is not None:
         os.makedirs(directory, exist_ok=True)
         for name in names:
