@@ -21,6 +21,7 @@ import struct
 import sys
 from collections import namedtuple
 
+from reviews.argmax.kernels.bfloat16 import widened
 from reviews.errors import InputError
 from reviews.formats.source import MAX_VALUES
 from reviews.shown import shown_shape
@@ -155,14 +156,21 @@ class Widened:
                 part = data[start:start + _CHUNK]
                 values.extend(struct.unpack("%s%de" % (order, len(part) // 2), part))
             return memoryview(values)
-        # bfloat16 is the high half of a float32: put its two bytes there.
-        widened = bytearray(2 * len(data))
-        high, low = (data[0::2], data[1::2]) if self.big_endian else (data[1::2], data[0::2])
-        if sys.byteorder == "little":
-            widened[3::4], widened[2::4] = high, low
-        else:
-            widened[0::4], widened[1::4] = high, low
-        return memoryview(widened).cast("f")
+        return memoryview(widened(_little_endian(data) if self.big_endian else data)).cast("f")
+
+    def little_endian(self):
+        """The values' 16-bit patterns, least significant byte first, as bytes."""
+        data = self.halves.obj
+        if self.big_endian:
+            return _little_endian(data)
+        return data if type(data) is bytes else bytes(data)
 
     def tolist(self):
         return self[:].tolist()
+
+
+def _little_endian(data):
+    """Big-endian 16-bit patterns with each pair of bytes swapped."""
+    swapped = bytearray(len(data))
+    swapped[0::2], swapped[1::2] = data[1::2], data[0::2]
+    return bytes(swapped)

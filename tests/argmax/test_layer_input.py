@@ -255,15 +255,16 @@ class TestFloat32Bytes(unittest.TestCase):
             self.assertIsNotNone(layer_input._large_float32_extremes(rows))
             self.assertIsNone(layer_input._large_float32_extremes(rows + [[0.5]]))
 
-    def test_rounded_bytes_are_within_a_unit_from_a_table_or_entry_by_entry(self):
+    def test_rounded_rows_are_within_a_unit_by_patterns_or_entry_by_entry(self):
         bfloat16 = [array("f", [struct.unpack("<f", struct.pack("<I", code << 16))[0]
-                                for code in (0x3C00, 0xBC80, 0x3F12, 0x0000, 0xBFFF)])]
-        float32 = [array("f", [0.1, -0.3, 0.7, 0.0])]
+                                for code in (0x3C00, 0xBC80, 0x3F12, 0x0000, 0xBFFF)])] * 2
+        float32 = [array("f", [0.1, -0.3, 0.7, 0.0])] * 2
         for floats in (bfloat16, float32):
             rows = FloatRows(floats, 2.0 ** 40)
-            got = rows.rounded_bytes(0, 34, 128)
-            for v, b in zip(rows[0], got):
-                self.assertLess(abs(F(v, 2 ** 34) - (b - 128)), 1)
+            got = rows.rounded_rows(0, 2, 34, 128)
+            self.assertEqual(len(got), 2 * len(floats[0]))
+            for v, b in zip(rows[0] + rows[1], got):
+                self.assertLessEqual(abs(F(v, 2 ** 34) - (b - 128)), 1)
 
     def test_equal_arrays_share_a_key_and_zeros_of_either_sign_too(self):
         keys = list(FloatRows([array("f", [0.5, 2.0]), array("f", [0.5, 2.0]),

@@ -27,6 +27,7 @@ import operator
 import sys
 from fractions import Fraction
 
+from reviews.argmax.kernels.bfloat16 import _LOW_SEVEN, _SELECTED, BFloat16Rows, rounded_codes
 from reviews.errors import InputError
 from reviews.exact import MAX_BITS, common_denominator, real_number
 from reviews.shown import shown_value
@@ -84,6 +85,9 @@ def validated(weights, bias):
 
 
 def _weights(weights):
+    if type(weights) is BFloat16Rows:
+        # Each row is made when read: a list of them all would double the layer.
+        return weights.checked()
     rows = _rows(weights)
     width = len(rows[0])
     values = []
@@ -168,9 +172,13 @@ def _denominators(rows, biases):
 
 def _large_float32_extremes(rows):
     """(the smallest nonzero magnitude, the largest) of a layer of
-    FLOAT_ROWS_ENTRIES entries or more in arrays of float32, read off
-    their bytes; None for any other layer."""
-    if len(rows) * len(rows[0]) < FLOAT_ROWS_ENTRIES or sys.byteorder != "little" or not all(
+    FLOAT_ROWS_ENTRIES entries or more in arrays of float32 or in
+    BFloat16Rows, read off their bytes; None for any other layer."""
+    if len(rows) * len(rows[0]) < FLOAT_ROWS_ENTRIES:
+        return None
+    if type(rows) is BFloat16Rows:
+        return rows.extremes()
+    if sys.byteorder != "little" or not all(
             type(row) is array.array and row.typecode == "f" for row in rows):
         return None
     return _joined_all(map(_float_row_extremes, rows))
@@ -192,6 +200,18 @@ def _large_float32_denominators(rows, biases, smallest):
     >>> sorted(_large_float32_denominators(rows, [0.125], 0.25))
     [8, 512]
     """
+    # A bfloat16 is a float32 of two zero low bytes: its mantissa's 7 bits the top 7.
+    bits = ((7 if rows.uses_low_bits() else 0) if type(rows) is BFloat16Rows
+            else _mantissa_bits(rows))
+    # smallest is in [2**(e - 1), 2**e): its biased exponent is e + 126.
+    exponent = max(0, 1 - math.frexp(smallest)[1] + bits) if smallest else 0
+    return {1 << exponent} | set(map(_second, map(_ratio, biases or ())))
+
+
+def _mantissa_bits(rows):
+    """23, 15, 7 or 0: the float32 mantissa's bits that rows of float32
+    may have set below the leading one, by the lowest byte of them with a
+    set bit in some value."""
     bits = 0
     for row in rows:
         if bits == 23:
@@ -200,15 +220,7 @@ def _large_float32_denominators(rows, biases, smallest):
         bits = max(bits, 23 if data[0::4].count(0) != count else
                    15 if data[1::4].count(0) != count else
                    7 if data[2::4].translate(_LOW_SEVEN).count(0) != count else 0)
-    # smallest is in [2**(e - 1), 2**e): its biased exponent is e + 126.
-    exponent = max(0, 1 - math.frexp(smallest)[1] + bits) if smallest else 0
-    return {1 << exponent} | set(map(_second, map(_ratio, biases or ())))
-
-
-# A byte's low 7 bits (of a float32's top byte: its exponent's top 7), and
-# a byte with 0 made 255.
-_LOW_SEVEN = bytes(h & 0x7F for h in range(256))
-_ZERO_LAST = bytes([255]) + bytes(range(1, 256))
+    return bits
 
 
 def _is_float_array(row):
@@ -268,7 +280,9 @@ class FloatRows(collections.abc.Sequence):
     The rows are the caller's, not copied (a copy of GPT-2's head would
     take hundreds of megabytes): each row's SHA-256 is taken first, and a
     row read again with other numbers is refused (InputError), so that no
-    certificate mixes two layers.
+    certificate mixes two layers.  BFloat16Rows cannot change: they are
+    read as they are, and what is asked of all of them read off their
+    patterns.
 
     >>> rows = FloatRows([[0.5, -1.25], [3.0, 0.0]], 4.0)
     >>> rows[0], list(rows), len(rows)
@@ -277,15 +291,17 @@ class FloatRows(collections.abc.Sequence):
     ([12, 0, 8], [12, 0])
     """
 
-    __slots__ = ("floats", "power", "column", "digests", "_float_extremes", "_tables")
+    __slots__ = ("floats", "power", "column", "digests", "_float_extremes")
 
     def __init__(self, floats, power, column=None, digests=None, float_extremes=None):
         self.floats, self.power, self.column = floats, power, column
-        self.digests = list(map(_digest, floats)) if digests is None else digests
+        if type(floats) is BFloat16Rows:
+            digests = None
+        elif digests is None:
+            digests = list(map(_digest, floats))
+        self.digests = digests
         # Shared by the copies with a column: the weights' extremes, once found.
         self._float_extremes = [None] if float_extremes is None else float_extremes
-        # rounded_bytes's tables, by scale and offset.
-        self._tables = {}
 
     def __len__(self):
         return len(self.floats)
@@ -305,37 +321,32 @@ class FloatRows(collections.abc.Sequence):
     def _stored(self, j):
         """Row j's floats, refused if they are not those first hashed."""
         floats = self.floats[j]
-        if _digest(floats) != self.digests[j]:
+        if self.digests is not None and _digest(floats) != self.digests[j]:
             raise InputError("a weights row changed while the layer was checked")
         return floats
 
-    def rounded_bytes(self, j, shift, offset):
-        """bytes(r + offset for each entry), r = int(w / 2**shift) (towards
-        0, within 1 of w / 2**shift) for row j's integers w, each r + offset
-        in range(256): read off a table of the values where the row is an
-        array of float32 holding 16-bit values (bfloat16 widened), else
-        entry by entry.
+    def rounded_rows(self, start, stop, shift, offset):
+        """bytes(r + offset for each entry) of rows ``start`` to ``stop`` -
+        1, one after another: r within 1 of w / 2**shift for each of their
+        integers w, and r + offset in range(256).  Where the rows hold
+        bfloat16 values (BFloat16Rows, or arrays of float32 of such values),
+        reviews.argmax.kernels.bfloat16.rounded_codes reads them all at once
+        off their patterns; else each is int(w / 2**shift), towards 0.
 
-        >>> FloatRows([[0.5, -1.25, 3.0]], 4.0).rounded_bytes(0, 2, 128)
+        >>> FloatRows([[0.5, -1.25, 3.0]], 4.0).rounded_rows(0, 1, 2, 128)
         b'\\x80\\x7f\\x83'
         """
-        floats = self._stored(j)
         factor = math.ldexp(self.power, -shift)
-        data = _bfloat16_codes(floats)
-        if data is None:
-            return bytes(map(offset.__add__, map(int, map(factor.__mul__, floats))))
-        table = self._tables.get((factor, offset))
-        if table is None:
-            # Every 16-bit pattern's value, made a float32 by two zero bytes;
-            # patterns of infinities and NaNs (in no validated row) map to 0.
-            values = array.array("f", bytes(b for code in range(1 << 16)
-                                          for b in (0, 0, code & 255, code >> 8)))
-            table = bytes((offset + int(v * factor)) & 255 if math.isfinite(v * factor) else 0
-                          for v in values)
-            self._tables[(factor, offset)] = table
-        # One itemgetter of every code: half the time of a map over them.
-        return bytes(operator.itemgetter(*memoryview(data).cast("H"))(table)) if len(floats) > 1 \
-            else bytes([table[memoryview(data).cast("H")[0]]])
+        if type(self.floats) is BFloat16Rows:
+            codes = self.floats.block_codes(start, stop)
+        else:
+            codes = [_bfloat16_codes(self._stored(j)) for j in range(start, stop)]
+            codes = None if None in codes else b"".join(codes)
+        rounded = None if codes is None else rounded_codes(codes, factor, offset)
+        if rounded is not None:
+            return rounded
+        return b"".join(bytes(map(offset.__add__, map(int, map(factor.__mul__, self._stored(j)))))
+                        for j in range(start, stop))
 
     def row_keys(self):
         """A key for each row, equal for equal rows: its floats as stored,
@@ -351,7 +362,10 @@ class FloatRows(collections.abc.Sequence):
         >>> keys[0] == keys[1], type(keys[0])
         (True, <class 'tuple'>)
         """
-        rows = map(_row_key, map(self._stored, range(len(self.floats))))
+        if type(self.floats) is BFloat16Rows:
+            rows = self.floats.row_keys()
+        else:
+            rows = map(_row_key, map(self._stored, range(len(self.floats))))
         if self.column is None:
             return rows
         return ((key, b) for key, b in zip(rows, self.column))
@@ -390,8 +404,9 @@ class FloatRows(collections.abc.Sequence):
         (2, 9)
         """
         if self._float_extremes[0] is None:
-            found = _joined_all(map(_float_row_extremes,
-                                    map(self._stored, range(len(self.floats)))))
+            found = (self.floats.extremes() if type(self.floats) is BFloat16Rows else
+                     _joined_all(map(_float_row_extremes,
+                                     map(self._stored, range(len(self.floats))))))
             # Each entry times the power is an integer, exactly.
             self._float_extremes[0] = tuple(int(v * self.power) for v in found)
         found = self._float_extremes[0]
@@ -402,6 +417,8 @@ class FloatRows(collections.abc.Sequence):
     def select(self, indices):
         """The rows ``indices``, in that order, still read when asked for."""
         column = None if self.column is None else [self.column[j] for j in indices]
+        if self.digests is None:
+            return FloatRows(self.floats.select(indices), self.power, column)
         return FloatRows([self.floats[j] for j in indices], self.power, column,
                          [self.digests[j] for j in indices])
 
@@ -438,7 +455,7 @@ def _bfloat16_codes(row):
     codes = bytearray(2 * count)
     codes[0::2] = data[2::4]
     codes[1::2] = data[3::4]
-    return codes
+    return bytes(codes)
 
 
 def _float_row_extremes(row):
@@ -506,8 +523,6 @@ def _positions(data, value):
 
 # Values that share the least exponent byte of a row, read one by one at most.
 _FEW_AT_LEAST = 64
-# For each byte value, the table that makes it 255 and every other 0.
-_SELECTED = [bytes((v == top) * 255 for v in range(256)) for top in range(256)]
 
 
 def _joined_all(found):

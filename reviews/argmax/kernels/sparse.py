@@ -89,7 +89,7 @@ class SparseColumns:
         sums = [0] * width
         for start in range(0, count, _CHUNK_ROWS):
             end = min(count, start + _CHUNK_ROWS)
-            chunk = b"".join(map(self._row_bytes, range(start, end)))
+            chunk = self._rows_bytes(start, end)
             for k, field in enumerate(fields):
                 column = chunk[k::width]
                 sums[k] += sum(column)
@@ -105,15 +105,16 @@ class SparseColumns:
         self._bias_columns = {}
         self._largest_bias = None
 
-    def _row_bytes(self, j):
-        """Row j as bytes r + _OFFSET, r within 1 of w / 2**shift for each entry w."""
-        rounded = getattr(self.rows, "rounded_bytes", None)
+    def _rows_bytes(self, start, end):
+        """Rows ``start`` to ``end`` - 1 as bytes r + _OFFSET, one after
+        another, r within 1 of w / 2**shift for each entry w."""
+        rounded = getattr(self.rows, "rounded_rows", None)
         if rounded is not None:
-            return rounded(j, self.shift, _OFFSET)
-        row = self.rows[j]
+            return rounded(start, end, self.shift, _OFFSET)
+        rows = map(self.rows.__getitem__, range(start, end))
         if self.shift:
-            row = [v >> self.shift for v in row]
-        return bytes(map(_OFFSET.__add__, row))
+            rows = ([v >> self.shift for v in row] for row in rows)
+        return b"".join(bytes(map(_OFFSET.__add__, row)) for row in rows)
 
     def row(self, i):
         """Row i as floats in units of 2**shift (for choosing a support)."""
