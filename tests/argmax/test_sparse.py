@@ -9,7 +9,6 @@ from unittest import mock
 
 from reviews.argmax.certified import verify_all
 from reviews.argmax.check import check_layer
-from reviews.argmax.kernels import sparse
 from reviews.argmax.kernels.layer_input import FloatRows, integer_layer
 from reviews.argmax.kernels.sparse import MOST_TERMS, SparseColumns, _floor_log2
 from reviews.argmax.strategy import decide
@@ -53,6 +52,13 @@ class TestBeatenBy(unittest.TestCase):
                 with self.subTest(trial=trial, i=i, support=support, e=e):
                     self.assertEqual(sorted(layer.beaten_by(i, support, signs, e, len(rows))),
                                      _exact_rivals(rows, biases, i, support, signs, e))
+
+    def test_a_column_takes_a_byte_a_row_each_within_a_unit(self):
+        rows = [[300, -300], [-1, 77], [127, 0]]
+        layer = SparseColumns(rows)
+        self.assertEqual(layer.shift, 2)
+        self.assertEqual([c.to_bytes(3, "little") for c in layer.columns],
+                         [bytes([128 + 75, 127, 128 + 31]), bytes([128 - 75, 128 + 19, 128])])
 
     def test_past_the_first_flagged_rows_the_largest_rounded_logits_come_first(self):
         # 40 rows within the rounding of class 0 that do not reach it, then
@@ -108,7 +114,7 @@ class TestBeatenBy(unittest.TestCase):
         self.assertEqual(exact.shift, from_floats.shift)
         for k in range(40):
             for j in range(30):
-                a, b = (layer.columns[k] >> (16 * j) & 0xFFFF for layer in (exact, from_floats))
+                a, b = (layer.columns[k] >> (8 * j) & 0xFF for layer in (exact, from_floats))
                 self.assertLessEqual(abs(a - b), 1)
         for i in range(30):
             order, signs = next(Supports(exact).of(i))

@@ -7,7 +7,6 @@ from decimal import Decimal
 from fractions import Fraction as F
 from unittest import mock
 
-from reviews.argmax import check as argmaxable
 from reviews.argmax.check import check_layer
 from reviews.argmax.result import ClassResult
 from reviews.argmax.certified import verify_all

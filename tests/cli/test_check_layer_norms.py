@@ -5,7 +5,6 @@ the one-line refusals."""
 import json
 import os
 import shutil
-import struct
 import unittest
 from fractions import Fraction as F
 

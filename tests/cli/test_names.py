@@ -8,8 +8,8 @@ import subprocess
 import sys
 import unittest
 
-from tests.support import FileTestCase, ROOT
-from tests.support.commands import FIGURE_1_JSON, FIGURE_CLAIMS, SCRIPT, body, in_process
+from tests.support import FileTestCase
+from tests.support.commands import FIGURE_CLAIMS, SCRIPT, body, in_process
 
 HOSTILE = "x\n<img src=x onerror=alert(1)>\n.csv"
 SHOWN = "x\\n<img src=x onerror=alert(1)>\\n.csv"

@@ -8,7 +8,6 @@ turns into it."""
 
 import decimal
 import json
-import os
 import unittest
 from fractions import Fraction as F
 

@@ -3,7 +3,6 @@
 import decimal
 import json
 import math
-import os
 import random
 import subprocess
 import sys
@@ -20,7 +19,7 @@ from reviews.rounded.kernels import (
 )
 from reviews.rounded.fallback import slow_path_runs
 from reviews.rounded import log_softmax, logsumexp, softmax, softmax_naive
-from reviews.rounded import log_softmax_exact, logsumexp_exact, softmax_exact
+from reviews.rounded import logsumexp_exact, softmax_exact
 from tests.support import ROOT, fresh_python
 from tests.support.softmax import correctly_rounded, grid_vectors
 from tests.support.softmax import rounded_log_softmax as reference_log_softmax

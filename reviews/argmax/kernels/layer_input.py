@@ -27,7 +27,8 @@ import operator
 import sys
 from fractions import Fraction
 
-from reviews.argmax.kernels.bfloat16 import _LOW_SEVEN, _SELECTED, BFloat16Rows, rounded_codes
+from reviews.argmax.kernels.bfloat16 import (_LOW_SEVEN, _SELECTED, BFloat16Rows, _positions,
+                                             rounded_codes)
 from reviews.errors import InputError
 from reviews.exact import MAX_BITS, common_denominator, real_number
 from reviews.shown import shown_value
@@ -511,14 +512,6 @@ def _extreme_at(row, tops, seconds, order):
             return None
     magnitudes = [abs(row[n]) for n in at]
     return min(magnitudes) if order.step > 0 else max(magnitudes)
-
-
-def _positions(data, value):
-    """The positions of the byte ``value`` in ``data``, in order."""
-    n = data.find(value)
-    while n >= 0:
-        yield n
-        n = data.find(value, n + 1)
 
 
 # Values that share the least exponent byte of a row, read one by one at most.

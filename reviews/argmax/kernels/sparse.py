@@ -5,9 +5,12 @@ dimensions one with a few nonzero coordinates often does: x = t s on a
 set S of k coordinates, s_k = +1 or -1, 0 elsewhere.  Its logits are
 t sum_{k in S} s_k w_jk + b_j, k additions of columns, not the d products
 of a dense candidate.  Here each column of the layer is rounded to 8 bits
-(one power of 2 for the whole layer) and packed, one 16-bit field per row,
-into one big integer: a candidate's C rounded logits are k additions of
-such integers and a bias column, with a rigorous bound on the rounding
+(one power of 2 for the whole layer, each entry within 1 unit) and
+packed, a byte a row, into one big integer, whose even rows' bytes and odd
+rows' bytes are two masks of it, a 16-bit field a row (half the memory of
+fields stored: Llama-3's head's columns take 0.5 GB): a candidate's C
+rounded logits are k additions of such fields and a bias column, with a
+rigorous bound on the rounding
 (k units of the rows, 1 / 2 of the bias), and only the rows whose
 rounded logit comes within that bound of the class's exact logit are
 checked one by one in exact integers.  So a candidate is decided against
@@ -21,23 +24,24 @@ writes its reference count, here once per column).
     MOST_TERMS      the most nonzero coordinates a candidate may have
 """
 
+import heapq
 import itertools
 import math
 import operator
 from fractions import Fraction
 
+from reviews.argmax.kernels.bfloat16 import _positions
 from reviews.argmax.kernels.layer_input import extremes
 
 __all__ = ["SparseColumns", "MOST_TERMS"]
 
 # A rounded entry r has |r| <= _LEVEL and is stored as r + _OFFSET in one
-# byte of a 16-bit field.  A field then holds _HALF + R_j + beta_j - tau
+# byte, and summed in a 16-bit field.  A field then holds _HALF + R_j + beta_j - tau
 # (R_j the rounded logit of up to MOST_TERMS entries, beta_j the rounded
 # bias, at most _BIAS_LIMIT in size, tau the class's target, clamped to
 # within their reach + 1): at most 2 (127 * 64 + 8192) + 1 = 32,641 from
 # _HALF = 32,768 either way, so every field stays in [0, 2**16) and its
 # top bit says R_j + beta_j >= tau.
-_FIELD_BYTES = 2
 _LEVEL = 127
 _OFFSET = 128
 _HALF = 1 << 15
@@ -85,7 +89,7 @@ class SparseColumns:
             shift += 1
         self.shift = shift
         count, width = self.class_count, self.dim
-        fields = [bytearray(_FIELD_BYTES * count) for _ in range(width)]
+        fields = [bytearray(count) for _ in range(width)]
         sums = [0] * width
         for start in range(0, count, _CHUNK_ROWS):
             end = min(count, start + _CHUNK_ROWS)
@@ -93,15 +97,19 @@ class SparseColumns:
             for k, field in enumerate(fields):
                 column = chunk[k::width]
                 sums[k] += sum(column)
-                field[_FIELD_BYTES * start:_FIELD_BYTES * end:_FIELD_BYTES] = column
+                field[start:end] = column
+        # A byte a row: a column's fields of 16 bits, one for each even row
+        # and one for each odd row, are two masks of it (_halves).
         self.columns = []
         for k in range(width):
             self.columns.append(int.from_bytes(fields[k], "little"))
             fields[k] = None
         # The rounded rows' mean, in units of 2**shift: where candidates start.
         self.mean = [total / count - _OFFSET for total in sums]
-        self.ones = int.from_bytes((b"\x01" + bytes(_FIELD_BYTES - 1)) * count, "little")
-        self.top = self.ones << (8 * _FIELD_BYTES - 1)
+        self.counts = ((count + 1) // 2, count // 2)
+        self.ones = tuple(int.from_bytes(b"\x01\x00" * n, "little") for n in self.counts)
+        self.tops = tuple(ones << 15 for ones in self.ones)
+        self._low_bytes = 0xFF * self.ones[0]
         self._bias_columns = {}
         self._largest_bias = None
 
@@ -152,12 +160,11 @@ class SparseColumns:
         strict maximum, exactly, among the supports of the first 4, 8, ...,
         MOST_TERMS coordinates of ``order`` (with their ``signs``) at each
         scale 2**e of ``scales``; None if none does."""
-        total, size, terms = 0, 0, _FIRST_TERMS
+        total, size, terms = (0, 0), 0, _FIRST_TERMS
         limit = min(MOST_TERMS, len(order))
         while True:
             terms = min(terms, limit)
-            for k, sign in zip(order[size:terms], signs[size:terms]):
-                total = total + self.columns[k] if sign > 0 else total - self.columns[k]
+            total = self._added(total, order[size:terms], signs[size:terms])
             size = terms
             for e in scales:
                 # None: the scale is not tried (too many biases past the limit).
@@ -170,10 +177,7 @@ class SparseColumns:
     def beaten_by(self, i, support, signs, e, wanted):
         """Up to ``wanted`` classes j != i whose logit at the candidate is at
         least class i's, exactly; [] proves that it makes i the strict maximum."""
-        total = 0
-        for k, sign in zip(support, signs):
-            total = total + self.columns[k] if sign > 0 else total - self.columns[k]
-        found = self._beaten(i, support, signs, e, total, wanted)
+        found = self._beaten(i, support, signs, e, self._added((0, 0), support, signs), wanted)
         if found is None:
             # The biases are not packed at this scale: every row is compared.
             p, q = (1 << e, 1) if e >= 0 else (1, 1 << -e)
@@ -182,9 +186,24 @@ class SparseColumns:
                      if j != i and self.logit(j, support, signs, p, q) >= own][:wanted]
         return found
 
+    def _added(self, total, support, signs):
+        """The signed sums of the even rows' and the odd rows' fields,
+        ``total``, with those of the columns ``support`` added (sign +1) or
+        subtracted (-1)."""
+        even, odd = total
+        low = self._low_bytes
+        for k, sign in zip(support, signs):
+            column = self.columns[k]
+            if sign > 0:
+                even, odd = even + (column & low), odd + (column >> 8 & low)
+            else:
+                even, odd = even - (column & low), odd - (column >> 8 & low)
+        return even, odd
+
     def _beaten(self, i, support, signs, e, total, wanted):
-        """beaten_by with the signed sum of the support's columns, ``total``;
-        None where the scale cannot be tried (too many biases past the limit)."""
+        """beaten_by with the signed sums of the support's columns, ``total``
+        (the even rows' and the odd rows', _added); None where the scale
+        cannot be tried (too many biases past the limit)."""
         p, q = (1 << e, 1) if e >= 0 else (1, 1 << -e)
         own = self.logit(i, support, signs, p, q)
         unit = p << self.shift
@@ -204,12 +223,13 @@ class SparseColumns:
         if target <= reach:
             target = max(target, -reach - 1)
             lift = _HALF - target - _OFFSET * sum(signs) - (_BIAS_LIMIT if has_bias else 0)
+            lifted = [t + lift * ones for t, ones in zip(total, self.ones)]
             if has_bias:
-                total = total + column
-            lifted = total + lift * self.ones
-            flags = lifted & self.top
-            mine = 1 << (8 * _FIELD_BYTES * i + 8 * _FIELD_BYTES - 1)
-            if flags and flags != mine:
+                lifted = list(map(operator.add, lifted, column))
+            flags = [v & top for v, top in zip(lifted, self.tops)]
+            # Class i's own flag, in the fields of its parity, does not count.
+            flags[i & 1] &= ~(1 << (16 * (i >> 1) + 15))
+            if any(flags):
                 high = set(suspects)
                 suspects = itertools.chain(suspects, (j for j in self._flagged(flags, lifted, i)
                                                       if j not in high))
@@ -225,26 +245,17 @@ class SparseColumns:
         """The rows whose field's top bit is set, class i's excepted, as
         they are asked for: the first _IN_ORDER in index order (a rival
         that beats the candidate usually comes among them), the rest
-        largest rounded logit first."""
-        data = flags.to_bytes(_FIELD_BYTES * self.class_count, "little")
-        high = data[_FIELD_BYTES - 1::_FIELD_BYTES]
-        n, given = high.find(0x80), 0
-        while n >= 0 and given < _IN_ORDER:
-            if n != i:
-                yield n
-                given += 1
-            n = high.find(0x80, n + 1)
-        if n < 0:
-            return
-        rest = []
-        while n >= 0:
-            if n != i:
-                rest.append(n)
-            n = high.find(0x80, n + 1)
-        values = lifted.to_bytes(_FIELD_BYTES * self.class_count, "little")
-        field = _FIELD_BYTES
-        rest.sort(key=lambda j: -int.from_bytes(values[field * j:field * j + field], "little"))
-        yield from rest
+        largest rounded logit first.  ``flags`` and ``lifted`` are the even
+        rows' and the odd rows'."""
+        found = heapq.merge(*map(_rows_flagged, flags, self.counts, (0, 1)))
+        others = (j for j in found if j != i)
+        yield from itertools.islice(others, _IN_ORDER)
+        rest = list(others)
+        if rest:
+            values = [v.to_bytes(2 * n, "little") for v, n in zip(lifted, self.counts)]
+            rest.sort(key=lambda j: -int.from_bytes(values[j & 1][2 * (j >> 1):2 * (j >> 1) + 2],
+                                                    "little"))
+            yield from rest
 
     def _bias_column(self, e):
         """(the biases rounded to beta_j = round(b_j / 2**(e + shift)) +
@@ -262,8 +273,8 @@ class SparseColumns:
                 values.append(max(beta, -_BIAS_LIMIT) + _BIAS_LIMIT)
             packed = None
             if len(high) <= _TOO_HIGH:
-                packed = (int.from_bytes(b"".join(v.to_bytes(_FIELD_BYTES, "little")
-                                                  for v in values), "little"), high)
+                packed = ([int.from_bytes(b"".join(v.to_bytes(2, "little") for v in part), "little")
+                           for part in (values[0::2], values[1::2])], high)
             self._bias_columns[e] = packed
         return self._bias_columns[e]
 
@@ -281,6 +292,16 @@ class SparseColumns:
         for k, sign in zip(support, signs):
             x[k] = p * sign
         return x, q
+
+
+def _rows_flagged(flags, count, parity):
+    """The rows, in order, whose field's top bit is set in ``flags``, the
+    ``count`` fields of the even (``parity`` 0) or the odd rows (1).
+
+    >>> list(_rows_flagged(1 << 15 | 1 << 47, 3, 1))
+    [1, 5]
+    """
+    return (2 * n + parity for n in _positions(flags.to_bytes(2 * count, "little")[1::2], 0x80))
 
 
 def _floor_log2(value):
