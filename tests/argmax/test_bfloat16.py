@@ -15,6 +15,7 @@ from reviews.argmax.kernels import layer_input
 from reviews.argmax.kernels.bfloat16 import BFloat16Rows, rounded_codes, widened
 from reviews.argmax.kernels.layer_input import FloatRows, integer_layer
 from reviews.errors import InputError
+from reviews.formats.binary import Widened
 from reviews.formats.layers import read_layer
 from tests.support.arrays import safetensors_bytes
 
@@ -174,6 +175,13 @@ class TestLayersOfBFloat16Rows(unittest.TestCase):
         self.assertEqual(kept, widened_rows)
         self.assertIn(7, [r.index for r in kept if not r.argmaxable])
         self.assertTrue(verify_all(floats, None, kept))
+
+    def test_big_endian_patterns_are_kept_little_endian(self):
+        stored = Widened(bytes.fromhex("3f80 c000"), "bf16", True)
+        self.assertEqual(stored.little_endian(), bytes.fromhex("803f 00c0"))
+        self.assertEqual(stored[0:2].tolist(), [1.0, -2.0])
+        self.assertEqual(Widened(bytes.fromhex("803f"), "bf16", False).little_endian(),
+                         bytes.fromhex("803f"))
 
     def test_a_safetensors_bfloat16_head_is_read_as_its_patterns(self):
         patterns = _random_head(3, 4, 7)
