@@ -102,11 +102,24 @@ class TestBFloat16Rows(unittest.TestCase):
         pools = [_finite_patterns(), [0, 0x8000, 1, 0x8001, 0x0100, 0x3F80, 0x7F7F, 0xFF7F],
                  list(range(0x3A00, 0x3C00)), [0x3B00, 0x3B01, 0xBB02]]
         for pool in pools:
-            for count in (1, 7, 3000):
+            for count, width, block in ((1, 1, 1), (7, 7, 1), (3000, 3000, 1), (3000, 10, 1),
+                                        (3000, 100, 7), (60, 2, 3)):
                 patterns = [rng.choice(pool) for _ in range(count)]
                 magnitudes = [abs(_value(p)) for p in patterns if p & 0x7FFF]
                 want = (min(magnitudes), max(magnitudes)) if magnitudes else (0, 0)
-                self.assertEqual(BFloat16Rows(_codes(patterns), count).extremes(), want)
+                with mock.patch("reviews.argmax.kernels.bfloat16._BLOCK_ROWS", block):
+                    self.assertEqual(BFloat16Rows(_codes(patterns), width).extremes(), want)
+
+    def test_extremes_of_later_blocks_beat_the_first_only_where_they_are_beyond(self):
+        # Rows (blocks of one): zeros alone, a subnormal, then larger and smaller values.
+        rows = [[0x0000, 0x8000], [0x0003, 0x0000], [0x3F80, 0x0000], [0x3F81, 0x3F80],
+                [0x0002, 0x0000], [0xBF81, 0x0000], [0x4000, 0x0001], [0x0000, 0x0000]]
+        with mock.patch("reviews.argmax.kernels.bfloat16._BLOCK_ROWS", 1):
+            for end in range(1, 9):
+                patterns = [p for row in rows[:end] for p in row]
+                magnitudes = [abs(_value(p)) for p in patterns if p & 0x7FFF]
+                want = (min(magnitudes), max(magnitudes)) if magnitudes else (0, 0)
+                self.assertEqual(BFloat16Rows(_codes(patterns), 2).extremes(), want)
 
     def test_an_infinity_or_a_nan_is_named_by_its_place(self):
         for bad, shown in ((0x7F80, "inf"), (0xFF80, "-inf"), (0x7FC1, "nan")):

@@ -38,6 +38,10 @@ _BIAS = 127
 _LOW_SEVEN = bytes(h & 0x7F for h in range(256))
 _SELECTED = [bytes((v == top) * 255 for v in range(256)) for top in range(256)]
 _NEGATIVE = bytes(255 if h & 0x80 else 0 for h in range(256))
+# For each t, the tables that make 1 of the bytes above t, and of those in
+# 1 .. t - 1, and 0 of the others.
+_ABOVE = [bytes(int(v > t) for v in range(256)) for t in range(129)]
+_BETWEEN = [bytes(int(0 < v < t) for v in range(256)) for t in range(129)]
 # Values of one top byte read one by one, at most.
 _FEW = 64
 # Patterns rounded at once by rounded_codes.
@@ -129,13 +133,14 @@ class BFloat16Rows(collections.abc.Sequence):
         """(the smallest nonzero magnitude, the largest) of the values, as
         floats; (0, 0) if all are zero.  A magnitude's order is its
         pattern's order without the sign, so both are found among the
-        patterns of the least (greatest) top byte, by their low bytes."""
+        patterns of the least (greatest) top byte, by their low bytes; a
+        block of rows is read no further where its top bytes cannot beat
+        the blocks before."""
         least = most = None
         for _, codes in self.blocks():
-            found = _extreme_codes(codes)
-            if found is not None:
-                least = found[0] if least is None else min(least, found[0])
-                most = found[1] if most is None else max(most, found[1])
+            tops, lows = codes[1::2].translate(_LOW_SEVEN), codes[0::2]
+            most = _greatest(tops, lows, most)
+            least = _least(tops, lows, least)
         if most is None:
             return 0, 0
         return _value(least), _value(most)
@@ -191,24 +196,43 @@ def _zero_positions(codes):
     return False
 
 
-def _extreme_codes(codes):
-    """(the least nonzero magnitude pattern, the greatest) of patterns, or
-    None if all are zero."""
-    tops, lows = codes[1::2].translate(_LOW_SEVEN), codes[0::2]
-    top = next(v for v in range(127, -1, -1) if v in tops)
+def _greatest(tops, lows, best):
+    """The greatest nonzero magnitude pattern of a block (its top bytes'
+    low 7 bits ``tops``, its low bytes ``lows``) or ``best`` (None: no
+    nonzero one yet), whichever is greater."""
+    floor = 0 if best is None else best >> 8
+    if 1 in tops.translate(_ABOVE[floor]):
+        top = next(v for v in range(127, floor, -1) if v in tops)
+    elif best is not None and floor in tops and best & 0xFF < 0xFF:
+        top = floor
+    elif best is None and 0 in tops:
+        top = 0
+    else:
+        return best
     among = _lows_at(tops, lows, top, 0)
-    greatest = top << 8 | next(v for v in range(255, -1, -1) if v in among)
-    if not greatest:
-        return None
+    found = top << 8 | next(v for v in range(255, -1, -1) if v in among)
+    return found if found and (best is None or found > best) else best
+
+
+def _least(tops, lows, best):
+    """The least nonzero magnitude pattern of a block (as _greatest's) or
+    ``best``, whichever is less."""
     if 0 in tops:
         # Of top byte 0, the least nonzero low byte is the least nonzero pattern.
         among = _lows_at(tops, lows, 0, 0)
-        least = next((v for v in range(1, 256) if v in among), None)
-        if least is not None:
-            return least, greatest
-    top = next(v for v in range(1, 128) if v in tops)
+        low = next((v for v in range(1, 256) if v in among), None)
+        if low is not None:
+            return low if best is None else min(low, best)
+    ceiling = 128 if best is None else best >> 8
+    if 1 in tops.translate(_BETWEEN[ceiling]):
+        top = next(v for v in range(1, ceiling) if v in tops)
+    elif best is not None and 0 < ceiling and ceiling in tops and best & 0xFF:
+        top = ceiling
+    else:
+        return best
     among = _lows_at(tops, lows, top, 255)
-    return top << 8 | next(v for v in range(256) if v in among), greatest
+    found = top << 8 | next(v for v in range(256) if v in among)
+    return found if best is None else min(found, best)
 
 
 def _lows_at(tops, lows, top, other):
