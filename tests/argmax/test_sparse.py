@@ -9,6 +9,7 @@ from unittest import mock
 
 from reviews.argmax.certified import verify_all
 from reviews.argmax.check import check_layer
+from reviews.argmax.kernels import sparse
 from reviews.argmax.kernels.layer_input import FloatRows, integer_layer
 from reviews.argmax.kernels.sparse import MOST_TERMS, SparseColumns, _floor_log2
 from reviews.argmax.strategy import decide
@@ -25,6 +26,14 @@ def _exact_rivals(rows, biases, i, support, signs, e):
     own = _logit(rows, biases, i, support, signs, e)
     return [j for j in range(len(rows)) if j != i
             and _logit(rows, biases, j, support, signs, e) >= own]
+
+
+def _column_bytes(layer, k):
+    """Column k's bytes r + 128, a row each, from the fields kept."""
+    column = layer.columns[k]
+    evens, odds = column if type(column) is tuple else layer._halves(column)
+    return bytes((odds if j & 1 else evens) >> (16 * (j >> 1)) & 0xFF
+                 for j in range(layer.class_count))
 
 
 class TestBeatenBy(unittest.TestCase):
@@ -53,12 +62,32 @@ class TestBeatenBy(unittest.TestCase):
                     self.assertEqual(sorted(layer.beaten_by(i, support, signs, e, len(rows))),
                                      _exact_rivals(rows, biases, i, support, signs, e))
 
-    def test_a_column_takes_a_byte_a_row_each_within_a_unit(self):
+    def test_a_column_is_a_byte_a_row_within_a_unit_or_its_even_and_odd_rows_fields(self):
         rows = [[300, -300], [-1, 77], [127, 0]]
-        layer = SparseColumns(rows)
-        self.assertEqual(layer.shift, 2)
-        self.assertEqual([c.to_bytes(3, "little") for c in layer.columns],
-                         [bytes([128 + 75, 127, 128 + 31]), bytes([128 - 75, 128 + 19, 128])])
+        for wide in (6, 5):
+            with mock.patch.object(sparse, "_WIDE_ENTRIES", wide):
+                layer = SparseColumns(rows)
+            self.assertEqual(layer.shift, 2)
+            self.assertEqual([_column_bytes(layer, k) for k in (0, 1)],
+                             [bytes([128 + 75, 127, 128 + 31]), bytes([128 - 75, 128 + 19, 128])])
+        self.assertEqual(type(layer.columns[0]), int)
+        self.assertEqual(layer.columns[0].to_bytes(3, "little"), bytes([128 + 75, 127, 128 + 31]))
+
+    def test_columns_kept_either_way_find_the_same_rivals(self):
+        rng = random.Random(8)
+        rows = [[rng.randint(-10 ** 6, 10 ** 6) for _ in range(40)] for _ in range(31)]
+        biases = [rng.randint(-10 ** 7, 10 ** 7) for _ in rows]
+        wide = SparseColumns(rows, biases)
+        with mock.patch.object(sparse, "_WIDE_ENTRIES", 0):
+            narrow = SparseColumns(rows, biases)
+        self.assertEqual((type(wide.columns[0]), type(narrow.columns[0])), (tuple, int))
+        for i in range(31):
+            support = rng.sample(range(40), 9)
+            signs = [rng.choice([1, -1]) for _ in support]
+            self.assertEqual(wide.beaten_by(i, support, signs, -3, 31),
+                             narrow.beaten_by(i, support, signs, -3, 31))
+            self.assertEqual(wide.won(i, support, signs, wide.scales()),
+                             narrow.won(i, support, signs, narrow.scales()))
 
     def test_past_the_first_flagged_rows_the_largest_rounded_logits_come_first(self):
         # 40 rows within the rounding of class 0 that do not reach it, then
@@ -114,7 +143,7 @@ class TestBeatenBy(unittest.TestCase):
         self.assertEqual(exact.shift, from_floats.shift)
         for k in range(40):
             for j in range(30):
-                a, b = (layer.columns[k] >> (8 * j) & 0xFF for layer in (exact, from_floats))
+                a, b = (_column_bytes(layer, k)[j] for layer in (exact, from_floats))
                 self.assertLessEqual(abs(a - b), 1)
         for i in range(30):
             order, signs = next(Supports(exact).of(i))

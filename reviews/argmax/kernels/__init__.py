@@ -1,6 +1,8 @@
 """The exact kernels the strategies and checks compute with.
 
     layer_input     a layer's numbers validated and made exact integers
+    bfloat16        rows of bfloat16 values kept as stored, two bytes a
+                    value, read off their patterns
     packed          all logits at a candidate at once, exact in sign
     sparse          all logits at a candidate of few nonzero coordinates,
                     from the layer's columns packed, exact in sign

@@ -6,11 +6,11 @@ set S of k coordinates, s_k = +1 or -1, 0 elsewhere.  Its logits are
 t sum_{k in S} s_k w_jk + b_j, k additions of columns, not the d products
 of a dense candidate.  Here each column of the layer is rounded to 8 bits
 (one power of 2 for the whole layer, each entry within 1 unit) and
-packed, a byte a row, into one big integer, whose even rows' bytes and odd
-rows' bytes are two masks of it, a 16-bit field a row (half the memory of
-fields stored: Llama-3's head's columns take 0.5 GB): a candidate's C
-rounded logits are k additions of such fields and a bias column, with a
-rigorous bound on the rounding
+packed into two big integers of 16-bit fields, one for the even rows and
+one for the odd rows (for a layer past 2**27 entries, one integer of a
+byte a row, of which those two are masks: Llama-3's head's columns take
+0.5 GB, not 1 GB): a candidate's C rounded logits are k additions of such
+fields and a bias column, with a rigorous bound on the rounding
 (k units of the rows, 1 / 2 of the bias), and only the rows whose
 rounded logit comes within that bound of the class's exact logit are
 checked one by one in exact integers.  So a candidate is decided against
@@ -53,6 +53,11 @@ _FIRST_TERMS = 4
 _FLOAT_SHIFT = 1000
 # Rows made into bytes at once while the columns are packed.
 _CHUNK_ROWS = 4096
+# Columns of layers of at most this many entries are kept as 16-bit
+# fields, 2 bytes an entry (a GPT-2 head's: 77 MB); larger ones a byte an
+# entry, their fields made at each use (a sum of k columns costs about
+# 10% more: Llama-3's head's columns take 0.5 GB, not 1 GB).
+_WIDE_ENTRIES = 1 << 27
 # Rows whose bias rounds past _BIAS_LIMIT at a scale are checked one by one:
 # past this many, the scale is not tried.
 _TOO_HIGH = 8
@@ -98,18 +103,21 @@ class SparseColumns:
                 column = chunk[k::width]
                 sums[k] += sum(column)
                 field[start:end] = column
-        # A byte a row: a column's fields of 16 bits, one for each even row
-        # and one for each odd row, are two masks of it (_halves).
-        self.columns = []
-        for k in range(width):
-            self.columns.append(int.from_bytes(fields[k], "little"))
-            fields[k] = None
-        # The rounded rows' mean, in units of 2**shift: where candidates start.
-        self.mean = [total / count - _OFFSET for total in sums]
         self.counts = ((count + 1) // 2, count // 2)
         self.ones = tuple(int.from_bytes(b"\x01\x00" * n, "little") for n in self.counts)
         self.tops = tuple(ones << 15 for ones in self.ones)
         self._low_bytes = 0xFF * self.ones[0]
+        # Each column a byte a row, whose even rows' 16-bit fields and odd
+        # rows' are two masks of it (_halves), or those two themselves
+        # where the layer has at most _WIDE_ENTRIES entries.
+        wide = count * width <= _WIDE_ENTRIES
+        self.columns = []
+        for k in range(width):
+            column = int.from_bytes(fields[k], "little")
+            self.columns.append(self._halves(column) if wide else column)
+            fields[k] = None
+        # The rounded rows' mean, in units of 2**shift: where candidates start.
+        self.mean = [total / count - _OFFSET for total in sums]
         self._bias_columns = {}
         self._largest_bias = None
 
@@ -191,14 +199,18 @@ class SparseColumns:
         ``total``, with those of the columns ``support`` added (sign +1) or
         subtracted (-1)."""
         even, odd = total
-        low = self._low_bytes
         for k, sign in zip(support, signs):
             column = self.columns[k]
+            evens, odds = column if type(column) is tuple else self._halves(column)
             if sign > 0:
-                even, odd = even + (column & low), odd + (column >> 8 & low)
+                even, odd = even + evens, odd + odds
             else:
-                even, odd = even - (column & low), odd - (column >> 8 & low)
+                even, odd = even - evens, odd - odds
         return even, odd
+
+    def _halves(self, column):
+        """The even rows' and the odd rows' 16-bit fields of a column of a byte a row."""
+        return column & self._low_bytes, column >> 8 & self._low_bytes
 
     def _beaten(self, i, support, signs, e, total, wanted):
         """beaten_by with the signed sums of the support's columns, ``total``
