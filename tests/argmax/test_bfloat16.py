@@ -1,5 +1,6 @@
 """Tests of reviews.argmax.kernels.bfloat16: bfloat16 rows kept as their patterns."""
 
+import math
 import os
 import pickle
 import random
@@ -14,6 +15,7 @@ from reviews.argmax.certified import verify_all
 from reviews.argmax.kernels import layer_input
 from reviews.argmax.kernels.bfloat16 import BFloat16Rows, rounded_codes, widened
 from reviews.argmax.kernels.layer_input import FloatRows, integer_layer
+from reviews.argmax.reductions.masked import Masks
 from reviews.errors import InputError
 from reviews.formats.binary import Widened
 from reviews.formats.layers import read_layer
@@ -188,6 +190,21 @@ class TestLayersOfBFloat16Rows(unittest.TestCase):
         self.assertEqual(kept, widened_rows)
         self.assertIn(7, [r.index for r in kept if not r.argmaxable])
         self.assertTrue(verify_all(floats, None, kept))
+
+    def test_masked_classes_leave_the_others_as_patterns_with_their_verdicts(self):
+        patterns = _random_head(12, 40, 9)
+        patterns[80:120] = [p ^ 0x8000 for p in patterns[40:80]]
+        patterns[120:160] = [0] * 40
+        rows = BFloat16Rows(_codes(patterns), 40)
+        bias = [0.0] * 12
+        bias[5] = bias[9] = -math.inf
+        kept = Masks(rows, bias)
+        self.assertIsInstance(kept.select(rows), BFloat16Rows)
+        self.assertEqual(len(kept.select(rows)), 10)
+        floats = [rows[j] for j in range(12)]
+        results = check_layer(rows, bias)
+        self.assertEqual(results, check_layer(floats, bias))
+        self.assertEqual([r.index for r in results if not r.argmaxable], [3, 5, 9])
 
     def test_big_endian_patterns_are_kept_little_endian(self):
         stored = Widened(bytes.fromhex("3f80 c000"), "bf16", True)

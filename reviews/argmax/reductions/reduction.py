@@ -20,6 +20,7 @@ smaller layer back into the classes of the whole one:
     Reduction   the protocol, with what its kinds share
 """
 
+from reviews.argmax.kernels.bfloat16 import BFloat16Rows
 from reviews.argmax.kernels.layer_input import FloatRows
 
 __all__ = ["Reduction"]
@@ -43,10 +44,11 @@ class Reduction:
     def select(self, values):
         """The entries of ``values`` (one per class) of the kept classes;
         None stays None, and so do ``values`` where every class is kept.  A
-        FloatRows stays one (reviews.argmax.kernels.layer_input)."""
+        FloatRows stays one (reviews.argmax.kernels.layer_input), and so do
+        BFloat16Rows (reviews.argmax.kernels.bfloat16)."""
         if values is None or len(self.kept) == self.class_count:
             return values
-        if isinstance(values, FloatRows):
+        if isinstance(values, (FloatRows, BFloat16Rows)):
             return values.select(self.kept)
         return [values[j] for j in self.kept]
 
