@@ -341,7 +341,11 @@ class FloatRows(collections.abc.Sequence):
         if type(self.floats) is BFloat16Rows:
             codes = self.floats.block_codes(start, stop)
         else:
-            codes = [_bfloat16_codes(self._stored(j)) for j in range(start, stop)]
+            codes = []
+            for j in range(start, stop):
+                codes.append(_bfloat16_codes(self._stored(j)))
+                if codes[-1] is None:
+                    break
             codes = None if None in codes else b"".join(codes)
         rounded = None if codes is None else rounded_codes(codes, factor, offset)
         if rounded is not None:
