@@ -158,6 +158,17 @@ class Widened:
             return memoryview(values)
         return memoryview(widened(_little_endian(data) if self.big_endian else data)).cast("f")
 
+    def part(self, start, stop):
+        """The values ``start`` to ``stop`` - 1, still as read (a tensor's
+        own part of a storage that several share).
+
+        >>> Widened(b"\\x80\\x3f\\x00\\xc0", "bf16", False).part(1, 2).tolist()
+        [-2.0]
+        """
+        if start == 0 and stop == len(self):
+            return self
+        return Widened(self.halves[start:stop].tobytes(), self.kind, self.big_endian)
+
     def little_endian(self):
         """The values' 16-bit patterns, least significant byte first, as bytes."""
         data = self.halves.obj

@@ -41,7 +41,8 @@ import posixpath
 
 from reviews.errors import InputError
 from reviews.formats.archive import ZipMember, check_inflation, zip_errors, zip_members
-from reviews.formats.binary import KINDS, MAX_DIMENSIONS, Array, read_values, value_count
+from reviews.formats.binary import (KINDS, MAX_DIMENSIONS, Array, Widened, read_values,
+                                     value_count)
 from reviews.formats.pickle_screen import Call, Refused, StandIn, StandInUnpickler, screen
 from reviews.shown import excerpt, shown_shape
 
@@ -356,6 +357,14 @@ def _storage(handle, size, members, root, storage, big_endian, path):
                            big_endian, where)
 
 
+def _part(values, offset, count):
+    """The storage's values ``offset`` to ``offset + count`` - 1; 16-bit
+    floats still as read (reviews.formats.layers keeps bfloat16 rows so)."""
+    if isinstance(values, Widened):
+        return values.part(offset, offset + count)
+    return values[offset:offset + count]
+
+
 def _view(values, tensor, count):
     """(the tensor's values from its storage's, fortran): a slice when they
     lie in C order (fortran False) or, for a matrix, in column-major order
@@ -366,9 +375,9 @@ def _view(values, tensor, count):
         contiguous = contiguous and (n == 1 or s == step)
         step *= n
     if contiguous or count == 0:
-        return values[offset:offset + count], False
+        return _part(values, offset, count), False
     if len(shape) == 2 and stride == (1, shape[0]):
-        return values[offset:offset + count], True
+        return _part(values, offset, count), True
     indices = [offset]
     for n, s in zip(shape, stride):
         indices = [i + k * s for i in indices for k in range(n)]

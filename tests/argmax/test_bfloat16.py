@@ -98,6 +98,9 @@ class TestBFloat16Rows(unittest.TestCase):
         self.assertIs(chosen.codes, rows.codes)
         self.assertEqual((len(chosen), chosen[0].tolist()), (1, rows[0].tolist()))
         self.assertEqual(chosen.block_codes(0, 1), rows.row_codes(0))
+        self.assertEqual(rows.select([-1]).order, [4])
+        with self.assertRaises(IndexError):
+            rows.select([0, 5])
 
     def test_extremes_are_the_least_nonzero_and_largest_magnitudes(self):
         rng = random.Random(4)
@@ -155,6 +158,8 @@ class TestBFloat16Rows(unittest.TestCase):
             BFloat16Rows(bytearray(4), 2)
         with self.assertRaises(ValueError):
             BFloat16Rows(bytes(6), 2)
+        with self.assertRaises(TypeError):
+            BFloat16Rows(bytes(4), "2")
 
 
 class TestLayersOfBFloat16Rows(unittest.TestCase):

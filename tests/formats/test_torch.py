@@ -11,6 +11,7 @@ import zipfile
 from unittest import mock
 
 from reviews.argmax.check import check_layer
+from reviews.argmax.kernels.bfloat16 import BFloat16Rows
 from reviews.cli import main
 from reviews.errors import InputError
 from reviews.formats import pickle_screen
@@ -66,6 +67,25 @@ class TestReading(FileTestCase):
         self.assertEqual((listed(layer.weights), layer.weights_tensor.dtype),
                          ([[1, 2], [0.5, -1]], "float16"))
 
+
+    def test_bfloat16_tensors_keep_their_own_patterns_as_read(self):
+        # A weight and a bias sharing one storage; the weight read big-endian and transposed too.
+        patterns = [0x3F80, 0x4000, 0xC040, 0x0000, 0x3E80, 0xBF00, 0x4100, 0x0001]
+        pickle = state_dict([("w", "0", 8, 0, (2, 3), (3, 1)), ("b", "0", 8, 6, (2,), (1,))],
+                            "BFloat16Storage")
+        for order, byteorder in (("<", b"little"), (">", b"big")):
+            data = struct.pack("%s8H" % order, *patterns)
+            path = self.write("m.pt", archive(pickle, [("0", data)], byteorder=byteorder))
+            layer = read_model(path, tensor="w", bias_tensor="b")
+            self.assertIsInstance(layer.weights, BFloat16Rows)
+            self.assertEqual(layer.weights.codes, struct.pack("<6H", *patterns[:6]))
+            self.assertEqual((listed(layer.weights), layer.bias),
+                             ([[1, 2, -3], [0, 0.25, -0.5]], [8, 2 ** -133]))
+        pickle = state_dict([("w", "0", 6, 0, (3, 2), (1, 3))], "BFloat16Storage")
+        path = self.write("m.pt", archive(pickle, [("0", struct.pack("<6H", *patterns[:6]))]))
+        layer = read_model(path, transpose=True)
+        self.assertIsInstance(layer.weights, BFloat16Rows)
+        self.assertEqual(listed(layer.weights), [[1, 2, -3], [0, 0.25, -0.5]])
 
     def test_a_byte_order_other_than_little_or_big_is_refused(self):
         pickle = state_dict([("w", "k", 4, 0, (2, 2), (2, 1))])

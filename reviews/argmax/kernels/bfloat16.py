@@ -88,6 +88,8 @@ class BFloat16Rows(collections.abc.Sequence):
     def __init__(self, codes, width, order=None, finite=False):
         if type(codes) is not bytes:
             raise TypeError("bfloat16 patterns must be bytes, not %s" % type(codes).__name__)
+        if type(width) is not int:
+            raise TypeError("a row's width must be an int, not %s" % type(width).__name__)
         if width < 1 or not codes or len(codes) % (2 * width):
             raise ValueError("%d bytes are not rows of %d bfloat16 values" % (len(codes), width))
         self.codes, self.width, self.order = codes, width, order
@@ -126,7 +128,8 @@ class BFloat16Rows(collections.abc.Sequence):
 
     def select(self, indices):
         """The rows ``indices``, in that order, sharing these patterns."""
-        stored = list(indices) if self.order is None else [self.order[j] for j in indices]
+        rows = range(len(self)) if self.order is None else self.order
+        stored = [rows[j] for j in indices]
         return BFloat16Rows(self.codes, self.width, stored, self.finite)
 
     def extremes(self):
