@@ -35,13 +35,13 @@ _BIAS = 127
 # Patterns of each value in a byte: the top byte's low 7 bits (the
 # exponent's top 7), a byte made 255 where it is ``top`` and 0 elsewhere,
 # and 255 where the sign bit is set.
-_LOW_SEVEN = bytes(h & 0x7F for h in range(256))
-_SELECTED = [bytes((v == top) * 255 for v in range(256)) for top in range(256)]
-_NEGATIVE = bytes(255 if h & 0x80 else 0 for h in range(256))
+_LOW_SEVEN = bytes(range(128)) * 2
+_SELECTED = [bytes(top) + b"\xff" + bytes(255 - top) for top in range(256)]
+_NEGATIVE = bytes(128) + b"\xff" * 128
 # For each t, the tables that make 1 of the bytes above t, and of those in
 # 1 .. t - 1, and 0 of the others.
-_ABOVE = [bytes(int(v > t) for v in range(256)) for t in range(129)]
-_BETWEEN = [bytes(int(0 < v < t) for v in range(256)) for t in range(129)]
+_ABOVE = [bytes(t + 1) + b"\x01" * (255 - t) for t in range(129)]
+_BETWEEN = [bytes(1) + b"\x01" * (t - 1) + bytes(256 - t) if t else bytes(256) for t in range(129)]
 # Values of one top byte read one by one, at most.
 _FEW = 64
 # Patterns rounded at once by rounded_codes.
